@@ -1,0 +1,89 @@
+"""crapette: the rules engine for Russian Bank (Crapette, Zank-Patience, Stop).
+
+Everything public is importable from here::
+
+    import crapette
+
+    state = crapette.new_game(seed=42)
+    while crapette.outcome(state) is None:
+        move = crapette.legal_moves(state)[0]
+        state = crapette.apply(state, move)
+    print(crapette.outcome(state))
+"""
+
+from crapette._version import BEHAVIOUR_VERSION, __version__
+from crapette.cards import ALL_CARDS, Card, full_pack
+from crapette.deal import Rng, deal, new_game, shuffled
+from crapette.engine import apply, apply_unchecked
+from crapette.errors import CrapetteError, IllegalMoveError, InvalidRulesError, NotationError
+from crapette.legality import reference_legal_moves, why_illegal
+from crapette.movegen import legal_moves
+from crapette.moves import (
+    ALL_MOVES,
+    CALL_STOP,
+    DISCARD,
+    DRAW,
+    END_TURN,
+    FOUNDATION,
+    HAND,
+    LET_STAND,
+    OPP_RESERVE,
+    OPP_WASTE,
+    RESERVE,
+    REVEAL,
+    WASTE,
+    Action,
+    Move,
+)
+from crapette.outcome import Outcome, is_over, outcome
+from crapette.rules import OPTIONS, PRESETS, Ruleset
+from crapette.state import GameState, PendingStop
+
+__all__ = [
+    "ALL_CARDS",
+    "ALL_MOVES",
+    "BEHAVIOUR_VERSION",
+    "CALL_STOP",
+    "DISCARD",
+    "DRAW",
+    "END_TURN",
+    "FOUNDATION",
+    "HAND",
+    "LET_STAND",
+    "OPPONENT_RESERVE",
+    "OPPONENT_WASTE",
+    "OPP_RESERVE",
+    "OPP_WASTE",
+    "OPTIONS",
+    "PRESETS",
+    "RESERVE",
+    "REVEAL",
+    "WASTE",
+    "Action",
+    "Card",
+    "CrapetteError",
+    "GameState",
+    "IllegalMoveError",
+    "InvalidRulesError",
+    "Move",
+    "NotationError",
+    "Outcome",
+    "PendingStop",
+    "Rng",
+    "Ruleset",
+    "__version__",
+    "apply",
+    "apply_unchecked",
+    "deal",
+    "full_pack",
+    "is_over",
+    "legal_moves",
+    "new_game",
+    "outcome",
+    "reference_legal_moves",
+    "shuffled",
+    "why_illegal",
+]
+
+OPPONENT_RESERVE = OPP_RESERVE
+OPPONENT_WASTE = OPP_WASTE

@@ -1,0 +1,203 @@
+"""Dealing: a portable seeded shuffle, the layout of a deal from two pack orders, and who
+starts.
+
+The shuffle is the same on every Python version and platform: a SplitMix64 generator
+(Steele, Lea and Flood, 2014) seeded with the seed modulo 2**64, unbiased bounded integers
+by rejection, and a Fisher-Yates shuffle from the last position down. ``new_game`` shuffles
+pack 0, then pack 1, then (for the cut rule) draws the cut cards, all from one generator.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from crapette.cards import ALL_CARDS, PACK, RANK, TEXT, Card, full_pack
+from crapette.rules import Ruleset
+from crapette.state import GameState
+
+__all__ = ["Rng", "deal", "first_player", "new_game", "shuffled"]
+
+_MASK = (1 << 64) - 1
+
+
+class Rng:
+    """SplitMix64: a tiny, portable, seedable generator of 64-bit integers."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seed: int) -> None:
+        """Seed with any ``int`` (taken modulo 2**64)."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"a seed must be an int, not {type(seed).__name__}")
+        self._state = seed & _MASK
+
+    def next64(self) -> int:
+        """The next 64-bit unsigned integer."""
+        self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
+        z = self._state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
+        if n <= 0:
+            raise ValueError(f"below() needs a positive bound, not {n}")
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def random(self) -> float:
+        """A float in [0, 1) with 53 random bits."""
+        return (self.next64() >> 11) / (1 << 53)
+
+    def choice(self, items: Sequence[object]) -> object:
+        """One item of a non-empty sequence, uniformly."""
+        return items[self.below(len(items))]
+
+
+def shuffled(cards: Iterable[Card], rng: Rng) -> tuple[Card, ...]:
+    """The cards in a uniformly random order (Fisher-Yates, last position first)."""
+    out = list(cards)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return tuple(out)
+
+
+def new_game(rules: Ruleset | None = None, *, seed: int) -> GameState:
+    """A new deal, shuffled from an integer seed; the same seed always gives the same deal.
+
+    Args:
+        rules: the ruleset (default: ``classic``).
+        seed: any ``int``.
+
+    Raises:
+        TypeError: the seed is not an ``int``.
+    """
+    rules = _rules(rules)
+    rng = Rng(seed)
+    pack0 = shuffled(full_pack(0), rng)
+    pack1 = shuffled(full_pack(1), rng)
+    starter = cut(pack0, pack1, rng) if rules.first_player == "cut" else None
+    return deal(rules, pack0, pack1, starter=starter)
+
+
+def cut(pack0: Sequence[Card], pack1: Sequence[Card], rng: Rng) -> int:
+    """Each player cuts a random card of their own pack; the lower rank starts; a tie
+    is cut again."""
+    while True:
+        a = RANK[pack0[rng.below(len(pack0))]]
+        b = RANK[pack1[rng.below(len(pack1))]]
+        if a != b:
+            return 0 if a < b else 1
+
+
+def deal(
+    rules: Ruleset | None,
+    pack0: Sequence[Card | int | str],
+    pack1: Sequence[Card | int | str],
+    *,
+    starter: int | None = None,
+) -> GameState:
+    """Deal from two explicit pack orders (RULES.md, precise decision 1).
+
+    The first card of each order is the top of the face-down pack and is dealt first: the
+    reserve (``rules.reserve_size`` cards, the last dealt on top), then the 4 houses, nearest
+    the reserve first, then the rest is the hand with the next card of the order on top.
+
+    Args:
+        rules: the ruleset (default: ``classic``).
+        pack0: the 52 cards of player 0's pack, in dealing order.
+        pack1: the 52 cards of player 1's pack.
+        starter: who starts; by default the ruleset's first-player rule decides. For the
+            ``cut`` rule without a starter, the packs' bottom cards are compared (then the
+            next ones up on a tie), since an explicit order leaves nothing to cut at random.
+
+    Raises:
+        ValueError: a pack is not exactly its owner's 52 cards (names the missing, doubled
+            or foreign cards), or the starter is not 0 or 1.
+    """
+    rules = _rules(rules)
+    packs = (_check_pack(pack0, 0), _check_pack(pack1, 1))
+    n = rules.reserve_size
+    reserves = (packs[0][:n], packs[1][:n])
+    houses = (*packs[0][n : n + 4], *packs[1][n : n + 4])
+    hands = (packs[0][n + 4 :][::-1], packs[1][n + 4 :][::-1])
+    house_piles = tuple((c,) for c in houses)
+    up = 1 if rules.reserve_face_up else 0
+    if starter is None:
+        starter = first_player(rules, reserves, house_piles, packs)
+    elif starter not in (0, 1):
+        raise ValueError(f"starter must be 0 or 1, not {starter!r}")
+    return GameState(
+        rules=rules,
+        to_act=starter,
+        foundations=((),) * 8,
+        houses=house_piles,
+        reserves=reserves,
+        reserve_up=(up, up),
+        hands=hands,
+        wastes=((), ()),
+        seen=frozenset({house_piles}),
+    )
+
+
+def first_player(
+    rules: Ruleset,
+    reserves: tuple[tuple[Card, ...], tuple[Card, ...]],
+    houses: tuple[tuple[Card, ...], ...],
+    packs: tuple[tuple[Card, ...], tuple[Card, ...]],
+) -> int:
+    """Who starts a freshly dealt deal under the ruleset's first-player rule.
+
+    ``reserve``: the lower reserve top; on a tie the houses next to each reserve, then the
+    next pair outward; all equal: player 0. ``reserve_first_house``: the same with the first
+    house only. ``cut`` (no cut drawn): the packs' bottom cards, then the next ones up.
+    """
+    if rules.first_player == "cut":
+        pairs = [(a, b) for a, b in zip(packs[0][::-1], packs[1][::-1], strict=True)]
+    else:
+        pairs = [(reserves[0][-1], reserves[1][-1])]
+        outward = 4 if rules.first_player == "reserve" else 1
+        pairs += [(houses[i][0], houses[4 + i][0]) for i in range(outward)]
+    for a, b in pairs:
+        if RANK[a] != RANK[b]:
+            return 0 if RANK[a] < RANK[b] else 1
+    return 0
+
+
+def _rules(rules: Ruleset | None) -> Ruleset:
+    if rules is None:
+        return Ruleset()
+    if not isinstance(rules, Ruleset):
+        raise TypeError(f"rules must be a Ruleset or None, not {type(rules).__name__}")
+    return rules
+
+
+def _check_pack(pack: Sequence[Card | int | str], owner: int) -> tuple[Card, ...]:
+    if isinstance(pack, str | bytes) or not isinstance(pack, Sequence):
+        raise TypeError(f"pack{owner} must be a sequence of 52 cards, not {type(pack).__name__}")
+    cards = tuple(Card(c) if not isinstance(c, Card) else c for c in pack)
+    counts = Counter(cards)
+    expected = set(full_pack(owner))
+    problems = []
+    missing = [TEXT[c] for c in full_pack(owner) if c not in counts]
+    doubled = [TEXT[c] for c, k in counts.items() if k > 1]
+    foreign = [TEXT[c] for c in counts if c not in expected]
+    if missing:
+        problems.append("missing " + " ".join(missing))
+    if doubled:
+        problems.append("doubled " + " ".join(doubled))
+    if foreign:
+        problems.append(f"not of pack {owner}: " + " ".join(foreign))
+    if problems or len(cards) != 52:
+        raise ValueError(
+            f"pack{owner} must hold the 52 cards of player {owner}'s pack once each"
+            f" ({len(cards)} given): " + "; ".join(problems or ["wrong length"])
+        )
+    assert all(PACK[c] == owner for c in cards) and len(set(cards)) == 52 <= len(ALL_CARDS)
+    return cards

@@ -1,0 +1,246 @@
+"""Applying moves: :func:`apply` (checked) and :func:`apply_unchecked` (the fast path for
+bots and simulations, which trusts that the move comes from ``legal_moves``)."""
+
+from __future__ import annotations
+
+from crapette.cards import FACE, RANK, Card
+from crapette.errors import IllegalMoveError
+from crapette.legality import describe_illegal, violation
+from crapette.movegen import legal_moves
+from crapette.moves import (
+    FOUNDATION,
+    HAND,
+    OPP_RESERVE,
+    RESERVE,
+    Action,
+    Move,
+)
+from crapette.outcome import winner
+from crapette.state import GameState, PendingStop, Pile
+
+__all__ = ["apply", "apply_unchecked"]
+
+
+def apply(state: GameState, move: Move) -> GameState:
+    """The state after ``move``; ``state`` itself is never changed.
+
+    Raises:
+        TypeError: ``state`` is not a ``GameState`` or ``move`` not a ``Move``.
+        IllegalMoveError: the move is not in ``legal_moves(state)``; the message names the
+            move and says why.
+    """
+    if not isinstance(state, GameState):
+        raise TypeError(f"apply() needs a GameState, not {type(state).__name__}")
+    if not isinstance(move, Move):
+        raise TypeError(f"apply() needs a Move, not {move!r} ({type(move).__name__})")
+    if move not in legal_moves(state):
+        raise IllegalMoveError(describe_illegal(state, move))
+    return apply_unchecked(state, move)
+
+
+def apply_unchecked(state: GameState, move: Move) -> GameState:
+    """Like :func:`apply` without the legality check: for moves taken from
+    ``legal_moves(state)``. Anything else gives an undefined (possibly invalid) state."""
+    if state.stop is not None:
+        return _decide_stop(state, move)
+    if state.rules.stop != "enforced":
+        broken = violation(state, move)
+        if broken is not None:
+            after = _play(state, move)
+            if winner(after) is not None:
+                return after
+            return _with(
+                after,
+                to_act=1 - state.to_act,
+                stop=PendingStop(state, move, state.to_act, after.to_act),
+            )
+    return _play(state, move)
+
+
+def _set(pair: tuple[Pile, ...], i: int, value: Pile) -> tuple[Pile, ...]:
+    items = list(pair)
+    items[i] = value
+    return tuple(items)
+
+
+def _foundation_for(foundations: tuple[Pile, ...], card: Card) -> int:
+    if RANK[card] == 1:
+        return foundations.index(())
+    need = FACE[card] - 1
+    for i, pile in enumerate(foundations):
+        if pile and FACE[pile[-1]] == need:
+            return i
+    raise AssertionError(f"no foundation takes {card!r}")  # pragma: no cover
+
+
+def _with(state: GameState, **changes: object) -> GameState:
+    fields = {
+        "rules": state.rules,
+        "to_act": state.to_act,
+        "foundations": state.foundations,
+        "houses": state.houses,
+        "reserves": state.reserves,
+        "reserve_up": state.reserve_up,
+        "hands": state.hands,
+        "wastes": state.wastes,
+        "turned": state.turned,
+        "stop": state.stop,
+        "emptied": state.emptied,
+        "seen": state.seen,
+        "passes": state.passes,
+        "moves_made": state.moves_made,
+    }
+    fields.update(changes)
+    return GameState(**fields)  # type: ignore[arg-type]
+
+
+def _play(state: GameState, move: Move) -> GameState:
+    """The plain transition for a move of the player to act (no Stop! handling)."""
+    p = state.to_act
+    foundations = state.foundations
+    houses = state.houses
+    reserves = state.reserves
+    reserve_up = state.reserve_up
+    hands = state.hands
+    wastes = state.wastes
+    turned = state.turned
+    emptied = state.emptied
+    passes = state.passes
+    to_act = p
+    action = move.action
+    seen: frozenset[tuple[Pile, ...]] | None = None
+
+    if action is Action.PLAY:
+        source, target, count = move.source, move.target, move.count
+        if source < 8:
+            pile = houses[source]
+            cards = pile[-count:]
+            houses = _set(houses, source, pile[:-count])
+            if count == len(pile):
+                emptied |= 1 << source
+        elif source == RESERVE:
+            pile = reserves[p]
+            cards = pile[-1:]
+            rest = pile[:-1]
+            reserves = _set(reserves, p, rest)  # type: ignore[assignment]
+            up = reserve_up[p] - 1 if reserve_up[p] > 1 else (1 if rest else 0)
+            reserve_up = (up, reserve_up[1]) if p == 0 else (reserve_up[0], up)
+        elif source == HAND:
+            assert turned is not None
+            cards = (turned,)
+            turned = None
+        else:
+            pile = wastes[p]
+            cards = pile[-1:]
+            wastes = _set(wastes, p, pile[:-1])  # type: ignore[assignment]
+        if target == FOUNDATION:
+            i = _foundation_for(foundations, cards[0])
+            foundations = _set(foundations, i, foundations[i] + cards)
+        elif target < 8:
+            houses = _set(houses, target, houses[target] + cards)
+            emptied &= ~(1 << target)
+        elif target == OPP_RESERVE:
+            q = 1 - p
+            reserves = _set(reserves, q, reserves[q] + cards)  # type: ignore[assignment]
+            reserve_up = (reserve_up[0] + 1, reserve_up[1]) if q == 0 else (
+                reserve_up[0],
+                reserve_up[1] + 1,
+            )
+        else:
+            q = 1 - p
+            wastes = _set(wastes, q, wastes[q] + cards)  # type: ignore[assignment]
+        if source >= 8:
+            passes = (0, 0)
+        if source < 8 and target < 8:
+            seen = state.seen | {houses}
+    elif action is Action.DRAW:
+        hand = hands[p]
+        if not hand:
+            hand = wastes[p][::-1]
+            wastes = _set(wastes, p, ())  # type: ignore[assignment]
+            passes = _pass_done(passes, p)
+        turned = hand[-1]
+        hands = _set(hands, p, hand[:-1])  # type: ignore[assignment]
+    elif action is Action.DISCARD:
+        assert turned is not None
+        wastes = _set(wastes, p, wastes[p] + (turned,))  # type: ignore[assignment]
+        turned = None
+        to_act = 1 - p
+    elif action is Action.END_TURN:
+        passes = _pass_done(passes, p)
+        to_act = 1 - p
+    elif action is Action.REVEAL:
+        reserve_up = (1, reserve_up[1]) if p == 0 else (reserve_up[0], 1)
+    else:  # pragma: no cover - Stop! decisions never reach here
+        raise AssertionError(f"{move} is not a move of play")
+    if to_act != p:
+        emptied = 0
+    return GameState(
+        state.rules,
+        to_act,
+        foundations,
+        houses,
+        reserves,
+        reserve_up,
+        hands,
+        wastes,
+        turned,
+        None,
+        emptied,
+        seen if seen is not None else frozenset((houses,)),
+        passes,
+        state.moves_made + 1,
+    )
+
+
+def _pass_done(passes: tuple[int, int], p: int) -> tuple[int, int]:
+    """Player ``p`` finished a pass through the hand: a clean pass (no progress since it
+    began) counts as complete (2); otherwise a clean pass begins (1)."""
+    mark = 2 if passes[p] else 1
+    return (mark, passes[1]) if p == 0 else (passes[0], mark)
+
+
+def _decide_stop(state: GameState, move: Move) -> GameState:
+    pending = state.stop
+    assert pending is not None
+    moves_made = state.moves_made + 1
+    if move.action is Action.LET_STAND:
+        return _with(state, to_act=pending.resume, stop=None, moves_made=moves_made)
+    caller = state.to_act
+    offender = pending.offender
+    if state.rules.stop == "undo":
+        after = pending.prior
+        broken = violation(after, pending.move)
+        assert broken is not None
+        for remedy in broken.remedy:
+            after = _play(after, remedy)
+        return _pass_turn(after, offender, caller, moves_made)
+    after = _with(state, stop=None)
+    hands, wastes = after.hands, after.wastes
+    if hands[caller]:
+        penalty, hands = hands[caller][0], _set(hands, caller, hands[caller][1:])
+    elif wastes[caller]:
+        penalty, wastes = wastes[caller][0], _set(wastes, caller, wastes[caller][1:])
+    else:
+        return _pass_turn(after, offender, caller, moves_made)
+    hands = _set(hands, offender, (penalty, *hands[offender]))
+    after = _with(after, hands=hands, wastes=wastes)
+    return _pass_turn(after, offender, caller, moves_made)
+
+
+def _pass_turn(state: GameState, offender: int, caller: int, moves_made: int) -> GameState:
+    """End the offender's turn after a Stop! call: a still-turned hand card goes back on top
+    of the offender's hand, and the caller is to act."""
+    hands = state.hands
+    if state.turned is not None:
+        hands = _set(hands, offender, (*hands[offender], state.turned))
+    return _with(
+        state,
+        to_act=caller,
+        hands=hands,
+        turned=None,
+        stop=None,
+        emptied=0,
+        seen=frozenset((state.houses,)),
+        moves_made=moves_made,
+    )

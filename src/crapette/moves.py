@@ -1,0 +1,192 @@
+"""Moves: what a player can do, as small immutable values from one fixed table.
+
+A move is relative to the player to act: ``RESERVE`` is *your* reserve, ``OPP_WASTE`` is
+your opponent's waste. Houses are absolute: ``0``..``3`` are player 0's column (``0``
+nearest player 0's reserve), ``4``..``7`` player 1's (``4`` nearest player 1's reserve);
+text names them ``H1``..``H8``.
+
+Every possible move has a fixed place in :data:`ALL_MOVES`; its :attr:`Move.index` is that
+place. ``legal_moves`` lists moves in index order, and the index doubles as a stable
+integer action encoding (see ``crapette.adapters``).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Final
+
+import attrs
+
+from crapette.errors import IllegalMoveError
+
+__all__ = [
+    "ALL_MOVES",
+    "CALL_STOP",
+    "DISCARD",
+    "DRAW",
+    "END_TURN",
+    "FOUNDATION",
+    "HAND",
+    "LET_STAND",
+    "OPP_RESERVE",
+    "OPP_WASTE",
+    "RESERVE",
+    "REVEAL",
+    "WASTE",
+    "Action",
+    "Move",
+]
+
+# Pile codes. Houses are 0..7.
+RESERVE: Final = 8
+"""Source: your own reserve top."""
+HAND: Final = 9
+"""Source: your turned hand card."""
+WASTE: Final = 10
+"""Source: your own waste top (only where the rules make it playable)."""
+FOUNDATION: Final = 11
+"""Target: a foundation (the engine picks the leftmost pile that takes the card)."""
+OPP_RESERVE: Final = 12
+"""Target: loading your opponent's reserve."""
+OPP_WASTE: Final = 13
+"""Target: loading your opponent's waste."""
+
+HOUSES: Final = tuple(range(8))
+SOURCES: Final = (RESERVE, HAND, WASTE, *HOUSES)
+TARGETS: Final = (FOUNDATION, *HOUSES, OPP_RESERVE, OPP_WASTE)
+MAX_GROUP: Final = 13
+
+_SOURCE_TEXT: Final = {RESERVE: "R", HAND: "T", WASTE: "W"} | {h: f"H{h + 1}" for h in HOUSES}
+_TARGET_TEXT: Final = {FOUNDATION: "F", OPP_RESERVE: "OR", OPP_WASTE: "OW"} | {
+    h: f"H{h + 1}" for h in HOUSES
+}
+
+
+class Action(enum.Enum):
+    """The kinds of move."""
+
+    PLAY = "play"
+    """Move one card (or a group of cards between houses) from a source to a target."""
+    REVEAL = "reveal"
+    """Turn your face-down reserve top face up (Serbian reserve; a free move)."""
+    DRAW = "draw"
+    """Turn the top card of your hand (turning your waste over first if the hand is empty)."""
+    DISCARD = "discard"
+    """Put your turned hand card on your own waste; this ends your turn."""
+    END_TURN = "end"
+    """End your turn when your hand and waste are both empty."""
+    CALL_STOP = "stop"
+    """Call "Stop!" on the opponent's priority violation (callable Stop! rules only)."""
+    LET_STAND = "pass"
+    """Let the opponent's priority violation stand (callable Stop! rules only)."""
+
+
+@attrs.frozen(slots=True, cache_hash=True, repr=False)
+class Move:
+    """One move. Use the constants (``DRAW``, ``DISCARD``, ...) and :meth:`play`; a ``Move``
+    built directly is checked against the table of possible moves.
+
+    Attributes:
+        action: the kind of move.
+        source: for ``PLAY``, where the card comes from (a house 0..7, ``RESERVE``, ``HAND``,
+            ``WASTE``); ``-1`` otherwise.
+        target: for ``PLAY``, where it goes (``FOUNDATION``, a house, ``OPP_RESERVE``,
+            ``OPP_WASTE``); ``-1`` otherwise.
+        count: how many cards move (more than one only from house to house).
+    """
+
+    action: Action
+    source: int = -1
+    target: int = -1
+    count: int = 1
+
+    def __attrs_post_init__(self) -> None:
+        if _TABLE_READY and (self.action, self.source, self.target, self.count) not in _INDEX:
+            raise IllegalMoveError(
+                f"no such move: {self.action.value} source={self.source} target={self.target}"
+                f" count={self.count} (group moves go from house to house only, 1..13 cards)"
+            )
+
+    @staticmethod
+    def play(source: int, target: int, count: int = 1) -> Move:
+        """The move of ``count`` cards from ``source`` to ``target``."""
+        try:
+            return ALL_MOVES[_INDEX[(Action.PLAY, source, target, count)]]
+        except (KeyError, TypeError):
+            raise IllegalMoveError(
+                f"no such move: from {source!r} to {target!r} with {count!r} cards"
+            ) from None
+
+    @property
+    def index(self) -> int:
+        """The move's place in :data:`ALL_MOVES` (its integer action code)."""
+        return _INDEX[(self.action, self.source, self.target, self.count)]
+
+    @property
+    def is_play(self) -> bool:
+        """Whether the move takes a card from a source to a target."""
+        return self.action is Action.PLAY
+
+    def __str__(self) -> str:
+        if self.action is not Action.PLAY:
+            return self.action.value
+        text = f"{_SOURCE_TEXT[self.source]}-{_TARGET_TEXT[self.target]}"
+        return f"{text}x{self.count}" if self.count > 1 else text
+
+    def __repr__(self) -> str:
+        if self.action is not Action.PLAY:
+            return f"crapette.{self.action.name}"
+        return f"Move.play({self.source}, {self.target}, {self.count})"
+
+
+_TABLE_READY = False
+
+
+def _build_table() -> tuple[Move, ...]:
+    moves: list[Move] = []
+    for source in SOURCES:
+        for target in TARGETS:
+            if source == target:
+                continue
+            group = source in HOUSES and target in HOUSES
+            counts = range(1, MAX_GROUP + 1 if group else 2)
+            moves.extend(Move(Action.PLAY, source, target, count) for count in counts)
+    moves.extend(Move(action) for action in Action if action is not Action.PLAY)
+    return tuple(moves)
+
+
+ALL_MOVES: Final[tuple[Move, ...]] = _build_table()
+"""Every possible move, in the fixed order of ``legal_moves``: card moves by source (your
+reserve, your turned card, your waste, houses 1..8), then target (foundation, houses 1..8,
+opponent's reserve, opponent's waste), then count; then reveal, draw, discard, end, stop,
+pass."""
+_INDEX: Final[dict[tuple[Action, int, int, int], int]] = {
+    (m.action, m.source, m.target, m.count): i for i, m in enumerate(ALL_MOVES)
+}
+_TABLE_READY = True
+
+REVEAL: Final = ALL_MOVES[_INDEX[(Action.REVEAL, -1, -1, 1)]]
+"""Turn your face-down reserve top face up."""
+DRAW: Final = ALL_MOVES[_INDEX[(Action.DRAW, -1, -1, 1)]]
+"""Turn the top card of your hand."""
+DISCARD: Final = ALL_MOVES[_INDEX[(Action.DISCARD, -1, -1, 1)]]
+"""Put your turned hand card on your waste, ending your turn."""
+END_TURN: Final = ALL_MOVES[_INDEX[(Action.END_TURN, -1, -1, 1)]]
+"""End your turn (only with hand and waste both empty)."""
+CALL_STOP: Final = ALL_MOVES[_INDEX[(Action.CALL_STOP, -1, -1, 1)]]
+"""Call "Stop!" on the opponent's violation."""
+LET_STAND: Final = ALL_MOVES[_INDEX[(Action.LET_STAND, -1, -1, 1)]]
+"""Let the opponent's violation stand."""
+
+# PLAY[source][target] is the single-card move; GROUP[source][target][count] any count.
+PLAY: Final[dict[int, dict[int, Move]]] = {
+    s: {t: ALL_MOVES[_INDEX[(Action.PLAY, s, t, 1)]] for t in TARGETS if t != s} for s in SOURCES
+}
+GROUP: Final[dict[int, dict[int, tuple[Move, ...]]]] = {
+    s: {
+        t: tuple(ALL_MOVES[_INDEX[(Action.PLAY, s, t, c)]] for c in range(MAX_GROUP + 1) if c)
+        for t in HOUSES
+        if t != s
+    }
+    for s in HOUSES
+}

@@ -1,0 +1,82 @@
+"""The end of a deal: who won, why, and the scores (RULES.md "End of a deal and scoring")."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from crapette.state import GameState
+
+__all__ = ["Outcome", "is_over", "outcome", "winner"]
+
+Reason = Literal["win", "stalemate", "move_cap"]
+
+
+@attrs.frozen(slots=True)
+class Outcome:
+    """How a deal ended.
+
+    Attributes:
+        winner: 0 or 1, or ``None`` for a stalemate or the move cap (no winner).
+        scores: each player's score for the deal.
+        reason: ``"win"`` (a player emptied reserve, hand and waste), ``"stalemate"`` (both
+            players went through their hand without progress) or ``"move_cap"``.
+    """
+
+    winner: int | None
+    scores: tuple[int, int]
+    reason: Reason
+
+
+def winner(state: GameState) -> int | None:
+    """The player who has emptied reserve, hand and waste (a turned hand card counts as a
+    hand card), or ``None``."""
+    holder = state.turn_player if state.turned is not None else -1
+    for p in (0, 1):
+        if not state.reserves[p] and not state.hands[p] and not state.wastes[p] and p != holder:
+            return p
+    return None
+
+
+def is_over(state: GameState) -> bool:
+    """Whether the deal has ended (a win, a stalemate or the move cap)."""
+    return (
+        winner(state) is not None
+        or state.passes == (2, 2)
+        or state.moves_made >= state.rules.move_cap
+    )
+
+
+def _counts(state: GameState) -> tuple[int, int]:
+    rules = state.rules
+    holder = state.turn_player if state.turned is not None else -1
+    return (
+        rules.reserve_points * len(state.reserves[0])
+        + rules.hand_points * (len(state.hands[0]) + len(state.wastes[0]) + (holder == 0)),
+        rules.reserve_points * len(state.reserves[1])
+        + rules.hand_points * (len(state.hands[1]) + len(state.wastes[1]) + (holder == 1)),
+    )
+
+
+def outcome(state: GameState) -> Outcome | None:
+    """``None`` while the deal runs; otherwise the :class:`Outcome`.
+
+    A win scores ``win_bonus`` (30) plus 2 per card in the loser's reserve and 1 per card in
+    the loser's hand and waste. A stalemate or the move cap: each player counts 2 per own
+    reserve card and 1 per own hand and waste card; the lower count scores the difference.
+    """
+    won = winner(state)
+    counts = _counts(state)
+    if won is not None:
+        scores = [0, 0]
+        scores[won] = state.rules.win_bonus + counts[1 - won]
+        return Outcome(won, (scores[0], scores[1]), "win")
+    if state.passes == (2, 2):
+        reason: Reason = "stalemate"
+    elif state.moves_made >= state.rules.move_cap:
+        reason = "move_cap"
+    else:
+        return None
+    diff = counts[1] - counts[0]
+    return Outcome(None, (max(diff, 0), max(-diff, 0)), reason)

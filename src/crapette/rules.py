@@ -1,0 +1,304 @@
+"""The :class:`Ruleset`: every rule option as an independent field, the named presets, and
+the canonical string form (``"serbian(house_filling=immediate)"``) that round-trips."""
+
+from __future__ import annotations
+
+from typing import Any, Final, Literal
+
+import attrs
+
+from crapette.errors import InvalidRulesError
+
+__all__ = [
+    "OPTIONS",
+    "PRESETS",
+    "Ruleset",
+]
+
+FirstPlayer = Literal["reserve", "reserve_first_house", "cut"]
+MatchStarter = Literal["rule", "alternate"]
+LoadFrom = Literal["any", "own"]
+GroupMoves = Literal["single", "supermove", "whole"]
+HouseFilling = Literal["before_hand", "immediate", "none"]
+Priority = Literal["pagat", "serbian"]
+Stop = Literal["enforced", "undo", "card"]
+
+# Every option: (allowed values or a type, one line of documentation).
+OPTIONS: Final[dict[str, tuple[tuple[str, ...] | type, str]]] = {
+    "reserve_size": (int, "cards dealt to each reserve (13 classic, 12 Serbian); hand = 48 - it"),
+    "reserve_face_up": (bool, "the dealt reserve top is face up (false: its owner turns it)"),
+    "first_player": (
+        ("reserve", "reserve_first_house", "cut"),
+        "lower reserve top starts, ties by the houses outward / by the first house only / a cut",
+    ),
+    "match_starter": (("rule", "alternate"), "later deals of a match: same rule, or alternate"),
+    "own_waste_playable": (bool, "your own waste top is an available card"),
+    "load_from": (("any", "own"), "which cards may load the opponent: any available / own piles"),
+    "load_wrap": (bool, "loading wraps between King and Ace"),
+    "group_moves": (
+        ("single", "supermove", "whole"),
+        "house-to-house sequences: single cards / supermove limit / whole sequences",
+    ),
+    "house_filling": (
+        ("before_hand", "immediate", "none"),
+        "empty houses must be filled from the reserve: before turning a hand card / at once / never",
+    ),
+    "priority": (("pagat", "serbian"), "compulsory order: pagat's / foundation, tableau, loading"),
+    "stop": (
+        ("enforced", "undo", "card"),
+        "priority violations: impossible / callable, taken back / callable, penalty card",
+    ),
+    "move_cap": (int, "a deal ends as a stalemate after this many moves"),
+    "win_bonus": (int, "points for winning a deal"),
+    "reserve_points": (int, "points per card in a reserve"),
+    "hand_points": (int, "points per card in a hand or waste"),
+    "match_target": ((int, type(None)), "a match ends when a total reaches this (none: no target)"),
+    "match_deals": ((int, type(None)), "a match ends after this many deals (none: no limit)"),
+}  # type: ignore[dict-item]
+
+
+def _check(name: str) -> Any:
+    def validate(_inst: object, _attr: object, value: object) -> None:
+        _validate_value(name, value)
+
+    return validate
+
+
+def _describe(name: str) -> str:
+    allowed = OPTIONS[name][0]
+    if isinstance(allowed, tuple) and all(isinstance(a, str) for a in allowed):
+        return "one of " + ", ".join(allowed)  # type: ignore[arg-type]
+    if name in ("match_target", "match_deals"):
+        return "a positive integer or none"
+    if allowed is bool:
+        return "true or false"
+    return "an integer"
+
+
+def _validate_value(name: str, value: object) -> None:
+    allowed = OPTIONS[name][0]
+    if allowed is bool:
+        ok = isinstance(value, bool)
+    elif allowed is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif name in ("match_target", "match_deals"):
+        ok = value is None or (isinstance(value, int) and not isinstance(value, bool))
+    else:
+        ok = isinstance(value, str) and value in allowed  # type: ignore[operator]
+    if not ok:
+        raise InvalidRulesError(f"option {name}={value!r} is invalid: expected {_describe(name)}")
+
+
+@attrs.frozen(slots=True, repr=False)
+class Ruleset:
+    """One complete set of rules. Every field is an independent option.
+
+    The default value of every field is the ``classic`` preset. Build a variant with
+    :meth:`preset` and :meth:`replace`, or parse its canonical string with
+    :meth:`from_string`. Invalid values raise :class:`~crapette.InvalidRulesError`.
+    See ``docs/rules.md`` for the meaning of each option and its source.
+    """
+
+    reserve_size: int = attrs.field(default=13, validator=_check("reserve_size"))
+    """Cards dealt to each reserve; the hand gets ``48 - reserve_size``."""
+    reserve_face_up: bool = attrs.field(default=True, validator=_check("reserve_face_up"))
+    """Whether the dealt reserve top is face up; if not, its owner turns it in play."""
+    first_player: FirstPlayer = attrs.field(default="reserve", validator=_check("first_player"))
+    """Who starts a deal: ``reserve`` (lower reserve top, ties by the houses outward),
+    ``reserve_first_house`` (ties by the first house only), ``cut`` (lower cut card)."""
+    match_starter: MatchStarter = attrs.field(default="rule", validator=_check("match_starter"))
+    """Who starts the later deals of a match: ``rule`` (the first-player rule) or ``alternate``."""
+    own_waste_playable: bool = attrs.field(default=False, validator=_check("own_waste_playable"))
+    """Whether your own waste top is an available card."""
+    load_from: LoadFrom = attrs.field(default="any", validator=_check("load_from"))
+    """``any`` available card may load the opponent, or only your ``own`` reserve, turned hand
+    card and own waste top."""
+    load_wrap: bool = attrs.field(default=False, validator=_check("load_wrap"))
+    """Whether loading wraps between King and Ace."""
+    group_moves: GroupMoves = attrs.field(default="supermove", validator=_check("group_moves"))
+    """House-to-house sequences: ``single`` cards only, ``supermove`` (at most ``2**e`` cards
+    with ``e`` empty houses besides the destination) or ``whole`` (any tail of the run)."""
+    house_filling: HouseFilling = attrs.field(default="before_hand", validator=_check("house_filling"))
+    """``before_hand``: no hand card may be turned while your reserve has cards and a house is
+    empty; ``immediate``: a house emptied in your turn is filled from your reserve before
+    anything but foundation moves; ``none``: no obligation."""
+    priority: Priority = attrs.field(default="pagat", validator=_check("priority"))
+    """``pagat``: reserve-to-foundation first, then any foundation move; ``serbian``:
+    foundation, then building on the tableau, then loading the opponent."""
+    stop: Stop = attrs.field(default="enforced", validator=_check("stop"))
+    """``enforced``: priority violations are not legal moves; ``undo`` and ``card``: they are,
+    and the opponent may call "Stop!" with that penalty."""
+    move_cap: int = attrs.field(default=20_000, validator=_check("move_cap"))
+    """A deal that reaches this many applied moves ends, scored as a stalemate."""
+    win_bonus: int = attrs.field(default=30, validator=_check("win_bonus"))
+    """Points for winning a deal."""
+    reserve_points: int = attrs.field(default=2, validator=_check("reserve_points"))
+    """Points per card in a reserve, when scoring."""
+    hand_points: int = attrs.field(default=1, validator=_check("hand_points"))
+    """Points per card in a hand or waste (a turned hand card counts), when scoring."""
+    match_target: int | None = attrs.field(default=300, validator=_check("match_target"))
+    """A match ends when a player's total reaches this; ``None`` for no target."""
+    match_deals: int | None = attrs.field(default=None, validator=_check("match_deals"))
+    """A match ends after this many deals; ``None`` for no limit."""
+
+    def __attrs_post_init__(self) -> None:
+        if not 1 <= self.reserve_size <= 48:
+            raise InvalidRulesError(
+                f"option reserve_size={self.reserve_size} is impossible: a pack of 52 cards"
+                " deals 4 houses, so the reserve holds 1 to 48 cards"
+            )
+        if self.move_cap < 1:
+            raise InvalidRulesError(f"option move_cap={self.move_cap} must be at least 1")
+        for name in ("win_bonus", "reserve_points", "hand_points"):
+            if getattr(self, name) < 0:
+                raise InvalidRulesError(f"option {name}={getattr(self, name)} must be >= 0")
+        for name in ("match_target", "match_deals"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise InvalidRulesError(f"option {name}={value} must be a positive integer or none")
+        if self.match_target is None and self.match_deals is None:
+            raise InvalidRulesError(
+                "options match_target=none and match_deals=none: a match would never end;"
+                " set at least one of them"
+            )
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each hand: ``48 - reserve_size``."""
+        return 48 - self.reserve_size
+
+    @property
+    def callable_stop(self) -> bool:
+        """Whether priority violations are legal and the opponent may call "Stop!"."""
+        return self.stop != "enforced"
+
+    @classmethod
+    def preset(cls, name: str) -> Ruleset:
+        """The preset with this name: one of ``classic``, ``pagat``, ``g4a``, ``belarusian``,
+        ``serbian``."""
+        try:
+            return PRESETS[name]
+        except (KeyError, TypeError):
+            raise InvalidRulesError(
+                f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}"
+            ) from None
+
+    def replace(self, **changes: Any) -> Ruleset:
+        """A copy with some options changed; unknown option names raise ``InvalidRulesError``."""
+        for key in changes:
+            if key not in OPTIONS:
+                raise InvalidRulesError(
+                    f"unknown option {key!r}: expected one of {', '.join(OPTIONS)}"
+                )
+        return attrs.evolve(self, **changes)
+
+    def to_string(self) -> str:
+        """The canonical string: the nearest preset, then the options that differ from it,
+        in field order (``"classic"``, ``"serbian(house_filling=immediate)"``)."""
+        best: tuple[int, str, list[str]] | None = None
+        for rank, (name, preset) in enumerate(PRESETS.items()):
+            diff = [
+                f"{field}={_format_value(getattr(self, field))}"
+                for field in OPTIONS
+                if getattr(self, field) != getattr(preset, field)
+            ]
+            if best is None or len(diff) < len(best[2]):
+                best = (rank, name, diff)
+        assert best is not None
+        _, name, diff = best
+        return f"{name}({', '.join(diff)})" if diff else name
+
+    @classmethod
+    def from_string(cls, text: str) -> Ruleset:
+        """Parse a canonical string (or any ``preset(option=value, ...)`` string).
+
+        Raises:
+            InvalidRulesError: an unknown preset or option, or a bad value.
+        """
+        if not isinstance(text, str):
+            raise InvalidRulesError(f"a rules string must be a str, not {type(text).__name__}")
+        body = text.strip()
+        name, sep, rest = body.partition("(")
+        name = name.strip()
+        base = cls.preset(name)
+        if not sep:
+            return base
+        if not rest.endswith(")"):
+            raise InvalidRulesError(f"rules string {text!r} lacks the closing ')'")
+        inner = rest[:-1].strip()
+        changes: dict[str, object] = {}
+        if inner:
+            for item in inner.split(","):
+                key, eq, raw = item.partition("=")
+                key = key.strip()
+                if not eq:
+                    raise InvalidRulesError(f"expected option=value, got {item.strip()!r} in {text!r}")
+                if key not in OPTIONS:
+                    raise InvalidRulesError(
+                        f"unknown option {key!r} in {text!r}: expected one of {', '.join(OPTIONS)}"
+                    )
+                if key in changes:
+                    raise InvalidRulesError(f"option {key!r} given twice in {text!r}")
+                changes[key] = _parse_value(key, raw.strip())
+        return base.replace(**changes)
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def __repr__(self) -> str:
+        return f"Ruleset.from_string({self.to_string()!r})"
+
+
+def _format_value(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _parse_value(name: str, raw: str) -> object:
+    allowed = OPTIONS[name][0]
+    if allowed is bool:
+        if raw in ("true", "false"):
+            return raw == "true"
+    elif allowed is int or name in ("match_target", "match_deals"):
+        if raw == "none" and name in ("match_target", "match_deals"):
+            return None
+        try:
+            return int(raw)
+        except ValueError:
+            pass
+    else:
+        return raw  # validated by the field
+    raise InvalidRulesError(f"option {name}={raw!r} is invalid: expected {_describe(name)}")
+
+
+_CLASSIC = Ruleset()
+
+PRESETS: Final[dict[str, Ruleset]] = {
+    "classic": _CLASSIC,
+    "pagat": attrs.evolve(_CLASSIC, stop="undo"),
+    "g4a": attrs.evolve(_CLASSIC, match_target=150),
+    "belarusian": attrs.evolve(
+        _CLASSIC,
+        first_player="reserve_first_house",
+        group_moves="single",
+        house_filling="immediate",
+    ),
+    "serbian": attrs.evolve(
+        _CLASSIC,
+        reserve_size=12,
+        reserve_face_up=False,
+        first_player="cut",
+        own_waste_playable=True,
+        load_from="own",
+        group_moves="single",
+        house_filling="none",
+        priority="serbian",
+        stop="card",
+        match_target=None,
+        match_deals=5,
+    ),
+}
+"""The named presets, in the order of RULES.md's variant matrix."""
