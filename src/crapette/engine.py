@@ -16,7 +16,7 @@ from crapette.moves import (
     Move,
 )
 from crapette.outcome import winner
-from crapette.state import GameState, PendingStop, Pile
+from crapette.state import HOUSE_KEYS, GameState, PendingStop, Pile
 
 __all__ = ["apply", "apply_unchecked"]
 
@@ -89,6 +89,7 @@ def _with(state: GameState, **changes: object) -> GameState:
         "seen": state.seen,
         "passes": state.passes,
         "moves_made": state.moves_made,
+        "houses_key": state.houses_key,
     }
     fields.update(changes)
     return GameState(**fields)  # type: ignore[arg-type]
@@ -108,7 +109,8 @@ def _play(state: GameState, move: Move) -> GameState:
     passes = state.passes
     to_act = p
     action = move.action
-    seen: frozenset[tuple[Pile, ...]] | None = None
+    seen: frozenset[int] | None = None
+    key = state.houses_key
 
     if action is Action.PLAY:
         source, target, count = move.source, move.target, move.count
@@ -116,6 +118,7 @@ def _play(state: GameState, move: Move) -> GameState:
             pile = houses[source]
             cards = pile[-count:]
             houses = _set(houses, source, pile[:-count])
+            key ^= _key_delta(source, len(pile) - count, cards)
             if count == len(pile):
                 emptied |= 1 << source
         elif source == RESERVE:
@@ -137,6 +140,7 @@ def _play(state: GameState, move: Move) -> GameState:
             i = _foundation_for(foundations, cards[0])
             foundations = _set(foundations, i, foundations[i] + cards)
         elif target < 8:
+            key ^= _key_delta(target, len(houses[target]), cards)
             houses = _set(houses, target, houses[target] + cards)
             emptied &= ~(1 << target)
         elif target == OPP_RESERVE:
@@ -152,7 +156,7 @@ def _play(state: GameState, move: Move) -> GameState:
         if source >= 8:
             passes = (0, 0)
         if source < 8 and target < 8:
-            seen = state.seen | {houses}
+            seen = state.seen | {key}
     elif action is Action.DRAW:
         hand = hands[p]
         if not hand:
@@ -187,10 +191,21 @@ def _play(state: GameState, move: Move) -> GameState:
         turned,
         None,
         emptied,
-        seen if seen is not None else frozenset((houses,)),
+        seen if seen is not None else frozenset((key,)),
         passes,
         state.moves_made + 1,
+        key,
     )
+
+
+def _key_delta(house: int, depth: int, cards: Pile) -> int:
+    """The XOR of the Zobrist keys of ``cards`` lying in ``house`` from ``depth`` up."""
+    delta = 0
+    base = (house * 16 + depth) * 104
+    for card in cards:
+        delta ^= HOUSE_KEYS[base + card]
+        base += 104
+    return delta
 
 
 def _pass_done(passes: tuple[int, int], p: int) -> tuple[int, int]:
@@ -241,6 +256,6 @@ def _pass_turn(state: GameState, offender: int, caller: int, moves_made: int) ->
         turned=None,
         stop=None,
         emptied=0,
-        seen=frozenset((state.houses,)),
+        seen=frozenset((state.houses_key,)),
         moves_made=moves_made,
     )

@@ -25,7 +25,7 @@ from crapette.moves import (
     Move,
 )
 from crapette.outcome import is_over
-from crapette.state import GameState, Pile
+from crapette.state import GameState, Pile, houses_key
 
 __all__ = [
     "Violation",
@@ -301,7 +301,7 @@ def _cycle_reason(state: GameState, move: Move) -> str | None:
     moved = houses[move.source][-move.count :]
     houses[move.source] = houses[move.source][: -move.count]
     houses[move.target] = houses[move.target] + moved
-    if tuple(houses) in state.seen:
+    if houses_key(tuple(houses)) in state.seen:
         return "it recreates a layout already seen this turn (no cycles within a turn)"
     return None
 

@@ -33,8 +33,8 @@ from crapette.moves import (
     WASTE,
     Move,
 )
-from crapette.outcome import is_over
-from crapette.state import GameState
+from crapette.outcome import winner
+from crapette.state import HOUSE_KEYS, GameState
 
 __all__ = ["legal_moves"]
 
@@ -70,6 +70,8 @@ LOADS: Final = (
 """LOADS[wrap][face]: the faces that may be loaded on a pile showing ``face``."""
 
 _STOP_CHOICES: Final = (CALL_STOP, LET_STAND)
+_BLOCKED: Final = (2, 2)
+_FILL: Final = tuple(PLAY[RESERVE][h] for h in range(8))
 _PLAY_F: Final = {s: PLAY[s][FOUNDATION] for s in PLAY}
 _R_F: Final = _PLAY_F[RESERVE]
 assert SUIT  # the tables above encode suits through FACE
@@ -80,14 +82,22 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     fixed order of :data:`crapette.ALL_MOVES` (by source, target and count, then reveal,
     draw, discard, end, stop, pass). Empty only when the deal is over.
     """
-    if is_over(state):
+    rules = state.rules
+    if state.moves_made >= rules.move_cap or state.passes == _BLOCKED:
+        return ()
+    reserves, hands, wastes = state.reserves, state.hands, state.wastes
+    if (
+        (not reserves[0] and not hands[0] and not wastes[0])
+        or (not reserves[1] and not hands[1] and not wastes[1])
+    ) and winner(state) is not None:
         return ()
     if state.stop is not None:
         return _STOP_CHOICES
-    rules = state.rules
     p = state.to_act
     houses = state.houses
-    reserve = state.reserves[p]
+    reserve = reserves[p]
+    waste = wastes[p]
+    turned = state.turned
     enforced = rules.stop == "enforced"
     ftops = {FACE[f[-1]] for f in state.foundations if f}
     ftops.add(_ACE_KEY)
@@ -95,110 +105,145 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     sources: list[tuple[int, int]] = []
     if reserve and state.reserve_up[p]:
         sources.append((RESERVE, reserve[-1]))
-    if state.turned is not None:
-        sources.append((HAND, state.turned))
-    waste = state.wastes[p]
+    if turned is not None:
+        sources.append((HAND, turned))
     if waste and rules.own_waste_playable:
         sources.append((WASTE, waste[-1]))
+    empties: list[int] = []
+    by_face: dict[int, list[int]] = {}
     for h in range(8):
-        if houses[h]:
-            sources.append((h, houses[h][-1]))
+        pile = houses[h]
+        if pile:
+            top = pile[-1]
+            sources.append((h, top))
+            face = FACE[top]
+            if face in by_face:
+                by_face[face].append(h)
+            else:
+                by_face[face] = [h]
+        else:
+            empties.append(h)
     reveal = bool(reserve) and not state.reserve_up[p]
 
     if enforced:
         found = [_PLAY_F[s] for s, c in sources if FNEED[c] in ftops]
         if found:
-            if rules.priority == "pagat" and found[0] is _R_F:
+            if found[0] is _R_F and rules.priority == "pagat":
                 return (_R_F,)
             return (*found, REVEAL) if reveal else tuple(found)
         if rules.house_filling == "immediate" and reserve and state.emptied:
             if reveal:
                 return (REVEAL,)
-            return tuple(PLAY[RESERVE][h] for h in range(8) if state.emptied >> h & 1)
+            return tuple(_FILL[h] for h in range(8) if state.emptied >> h & 1)
 
-    empties = [h for h in range(8) if not houses[h]]
-    by_face: dict[int, list[int]] = {}
-    for h in range(8):
-        if houses[h]:
-            by_face.setdefault(FACE[houses[h][-1]], []).append(h)
     opp = 1 - p
-    opp_reserve = state.reserves[opp]
-    opp_waste = state.wastes[opp]
+    opp_reserve = reserves[opp]
+    opp_waste = wastes[opp]
     loads = LOADS[rules.load_wrap]
     reserve_accepts = loads[FACE[opp_reserve[-1]]] if opp_reserve and state.reserve_up[opp] else ()
     waste_accepts = loads[FACE[opp_waste[-1]]] if opp_waste else ()
+    loading = bool(reserve_accepts or waste_accepts)
     load_any = rules.load_from == "any"
     tableau_first = enforced and rules.priority == "serbian"
-    groups = rules.group_moves
-    check_cycles = len(state.seen) > 1
+    groups = rules.group_moves != "single"
+    seen = state.seen if len(state.seen) > 1 else None
+    no_builds: list[int] = []
 
     moves: list[Move] = []
+    append = moves.append
     for source, card in sources:
         plays = PLAY[source]
         if FNEED[card] in ftops:
-            moves.append(plays[FOUNDATION])
+            append(plays[FOUNDATION])
         u0, u1 = UNDER[card]
-        builds = by_face.get(u0, []) + by_face.get(u1, [])
+        builds = by_face.get(u0, no_builds)
+        more = by_face.get(u1)
+        if more:
+            builds = sorted(builds + more)
         if source < 8:
-            targets = [(t, 1) for t in builds + empties if t != source]
-            if groups != "single":
-                targets += _group_targets(state, source, by_face, empties, groups == "supermove")
-            targets.sort()
-            group = GROUP[source]
-            for t, count in targets:
-                move = group[t][count - 1]
-                if not check_cycles or not _recreates(state, move):
-                    moves.append(move)
-        else:
+            pile = houses[source]
+            if groups and len(pile) > 1 and FACE[pile[-2]] in UNDER[card]:
+                _house_moves_with_groups(state, source, by_face, empties, seen, moves)
+            else:
+                targets = sorted(builds + empties) if builds and empties else builds or empties
+                depth = len(pile) - 1
+                for t in targets:
+                    if t != source and (
+                        seen is None or _single_key(state, card, source, depth, t) not in seen
+                    ):
+                        append(plays[t])
+        elif builds and empties:
             moves.extend(plays[t] for t in sorted(builds + empties))
-        if (load_any or source >= 8) and not (tableau_first and builds):
+        else:
+            moves.extend(plays[t] for t in builds or empties)
+        if loading and (load_any or source >= 8) and not (tableau_first and builds):
             face = FACE[card]
             if face in reserve_accepts:
-                moves.append(plays[OPP_RESERVE])
+                append(plays[OPP_RESERVE])
             if face in waste_accepts:
-                moves.append(plays[OPP_WASTE])
+                append(plays[OPP_WASTE])
 
     if reveal:
-        moves.append(REVEAL)
-    if state.turned is not None:
-        moves.append(DISCARD)
-    elif state.hands[p] or waste:
-        if not (enforced and rules.house_filling == "before_hand" and reserve and empties):
-            moves.append(DRAW)
+        append(REVEAL)
+    if turned is not None:
+        append(DISCARD)
+    elif hands[p] or waste:
+        if not (enforced and empties and reserve and rules.house_filling == "before_hand"):
+            append(DRAW)
     else:
-        moves.append(END_TURN)
+        append(END_TURN)
     return tuple(moves)
 
 
-def _group_targets(
+def _single_key(state: GameState, card: int, source: int, depth: int, target: int) -> int:
+    """The houses key after moving ``card`` from ``depth`` in ``source`` to ``target``."""
+    return (
+        state.houses_key
+        ^ HOUSE_KEYS[(source * 16 + depth) * 104 + card]
+        ^ HOUSE_KEYS[(target * 16 + len(state.houses[target])) * 104 + card]
+    )
+
+
+def _house_moves_with_groups(
     state: GameState,
     source: int,
     by_face: dict[int, list[int]],
     empties: list[int],
-    limited: bool,
-) -> list[tuple[int, int]]:
-    """(target, count) pairs for moving 2 or more cards of the end run of a house."""
+    seen: frozenset[int] | None,
+    moves: list[Move],
+) -> None:
+    """Append the moves of 1 or more cards of the end run of house ``source`` to other
+    houses, in (target, count) order."""
     pile = state.houses[source]
-    run = 1
-    while run < len(pile) and FACE[pile[-run - 1]] in UNDER[pile[-run]]:
+    size = len(pile)
+    run = 2
+    while run < size and FACE[pile[-run - 1]] in UNDER[pile[-run]]:
         run += 1
-    out: list[tuple[int, int]] = []
+    limited = state.rules.group_moves == "supermove"
     free = len(empties)
-    for count in range(2, run + 1):
+    pairs: list[tuple[int, int]] = []
+    for count in range(1, run + 1):
         u0, u1 = UNDER[pile[-count]]
-        for t in by_face.get(u0, []) + by_face.get(u1, []):
+        for t in by_face.get(u0, ()):
             if not limited or count <= 1 << free:
-                out.append((t, count))
+                pairs.append((t, count))
+        for t in by_face.get(u1, ()):
+            if not limited or count <= 1 << free:
+                pairs.append((t, count))
         for t in empties:
             if not limited or count <= 1 << (free - 1):
-                out.append((t, count))
-    return out
-
-
-def _recreates(state: GameState, move: Move) -> bool:
-    houses = list(state.houses)
-    source, target, count = move.source, move.target, move.count
-    moved = houses[source][-count:]
-    houses[source] = houses[source][:-count]
-    houses[target] = houses[target] + moved
-    return tuple(houses) in state.seen
+                pairs.append((t, count))
+    pairs.sort()
+    group = GROUP[source]
+    for t, count in pairs:
+        if seen is not None:
+            key = state.houses_key
+            src_base = (source * 16 + size - count) * 104
+            dst_base = (t * 16 + len(state.houses[t])) * 104
+            for card in pile[size - count :]:
+                key ^= HOUSE_KEYS[src_base + card] ^ HOUSE_KEYS[dst_base + card]
+                src_base += 104
+                dst_base += 104
+            if key in seen:
+                continue
+        moves.append(group[t][count - 1])

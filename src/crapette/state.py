@@ -11,10 +11,39 @@ from crapette.cards import Card
 from crapette.moves import Move
 from crapette.rules import Ruleset
 
-__all__ = ["GameState", "PendingStop", "Pile"]
+__all__ = ["HOUSE_KEYS", "GameState", "PendingStop", "Pile", "houses_key"]
 
 Pile: TypeAlias = tuple[Card, ...]
 """A pile of cards, bottom first: ``pile[-1]`` is the top (the exposed card)."""
+
+_DEPTHS = 16
+
+
+def _keys() -> tuple[int, ...]:
+    # SplitMix64 from a fixed seed: the same keys everywhere.
+    mask = (1 << 64) - 1
+    x = 0x5EED
+    out = []
+    for _ in range(8 * _DEPTHS * 104):
+        x = (x + 0x9E3779B97F4A7C15) & mask
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        out.append(z ^ (z >> 31))
+    return tuple(out)
+
+
+HOUSE_KEYS: tuple[int, ...] = _keys()
+"""Zobrist keys: ``HOUSE_KEYS[(house * 16 + depth) * 104 + card]`` for a card at that depth
+(0 = bottom) of that house."""
+
+
+def houses_key(houses: tuple[Pile, ...]) -> int:
+    """The Zobrist hash of a house layout (XOR of the key of every card at its place)."""
+    key = 0
+    for h, pile in enumerate(houses):
+        for depth, card in enumerate(pile):
+            key ^= HOUSE_KEYS[(h * _DEPTHS + depth) * 104 + card]
+    return key
 
 
 @attrs.frozen(slots=True, cache_hash=True)
@@ -58,8 +87,10 @@ class GameState:
         stop: the violation awaiting a "Stop!" decision, or ``None``.
         emptied: bit ``h`` set when house ``h`` was emptied during the current turn and is
             still empty (for ``house_filling="immediate"``).
-        seen: the house layouts seen since the last move that cannot be undone in this turn
-            (the no-cycle rule: no house move may recreate one).
+        seen: the keys (``houses_key``) of the house layouts seen since the last move that
+            cannot be undone in this turn (the no-cycle rule: no house move may recreate one;
+            every other part of the layout is unchanged since that move).
+        houses_key: ``houses_key(houses)``, kept up to date by ``apply`` with a few XORs.
         passes: per player, 0 while their current pass through the hand has seen progress,
             1 while it has not, 2 once they completed a whole pass without progress (the
             stalemate rule).
@@ -77,9 +108,10 @@ class GameState:
     turned: Card | None = None
     stop: PendingStop | None = None
     emptied: int = 0
-    seen: frozenset[tuple[Pile, ...]] = frozenset()
+    seen: frozenset[int] = frozenset()
     passes: tuple[int, int] = (1, 1)
     moves_made: int = 0
+    houses_key: int = 0
 
     @property
     def turn_player(self) -> int:

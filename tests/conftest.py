@@ -1,0 +1,25 @@
+"""Shared test configuration: Hypothesis profiles.
+
+``ci`` (the default, used by ``.ci/run``) is derandomized so every run explores the same
+examples; ``dev`` searches harder: ``HYPOTHESIS_PROFILE=dev pytest``.
+"""
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    print_blob=True,
+)
+settings.register_profile(
+    "dev",
+    max_examples=500,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
