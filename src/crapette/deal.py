@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from crapette.cards import ALL_CARDS, PACK, RANK, TEXT, Card, full_pack
 from crapette.rules import Ruleset
-from crapette.state import GameState, houses_key
+from crapette.state import GameState
 
 __all__ = ["Rng", "deal", "first_player", "new_game", "shuffled"]
 
@@ -142,8 +142,6 @@ def deal(
         reserve_up=(up, up),
         hands=hands,
         wastes=((), ()),
-        seen=frozenset({houses_key(house_piles)}),
-        houses_key=houses_key(house_piles),
     )
 
 

@@ -70,7 +70,9 @@ class GameState:
     rules need. Immutable, hashable and equal by value; ``apply`` returns a new one.
 
     Piles are tuples of :class:`~crapette.Card`, bottom first, so ``pile[-1]`` is the top.
-    Per-player pairs are indexed by player (0 or 1).
+    Per-player pairs are indexed by player (0 or 1). Building a state by hand needs only the
+    fields up to ``wastes`` (and ``turned``); the counters start as at the beginning of a turn
+    and ``seen`` and ``houses_key`` are derived from the houses.
 
     Attributes:
         rules: the ruleset of the deal.
@@ -108,10 +110,14 @@ class GameState:
     turned: Card | None = None
     stop: PendingStop | None = None
     emptied: int = 0
-    seen: frozenset[int] = frozenset()
+    seen: frozenset[int] = attrs.field(
+        default=attrs.Factory(lambda self: frozenset((houses_key(self.houses),)), takes_self=True)
+    )
     passes: tuple[int, int] = (1, 1)
     moves_made: int = 0
-    houses_key: int = 0
+    houses_key: int = attrs.field(
+        default=attrs.Factory(lambda self: houses_key(self.houses), takes_self=True)
+    )
 
     @property
     def turn_player(self) -> int:
