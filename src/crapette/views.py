@@ -1,0 +1,374 @@
+"""What one player can see: :func:`observe` turns a :class:`~crapette.GameState` into a
+:class:`PlayerView`, and :func:`determinize` draws a complete state consistent with a view
+(for search bots).
+
+A view holds every face-up card (foundations, houses, the face-up part of both reserves,
+both wastes, the turned hand card), the number of face-down cards of each reserve, the size
+of both hands (never their cards or order), whose turn it is, the open Stop! decision and
+the public counters. Hidden are the face-down reserve cards and both hands.
+
+The public counters are those the rules need and that every player can work out by
+watching the moves: ``moves_made`` (the move cap), ``passes`` (the stalemate rule),
+``emptied`` (``house_filling="immediate"``), and ``seen``, the house layouts seen since the
+last move that cannot be undone this turn (the no-cycle rule). House layouts are face up, so
+``seen`` is public too. With them :meth:`PlayerView.legal_moves` equals
+``crapette.legal_moves`` of the state: legal moves depend on visible information only.
+
+A view is the observation of the current position, not a memory of the deal: a player who
+remembers everything may know more (the order of a hand formed by turning the waste over,
+say). The one piece of history a view keeps is the position just before a violation that
+awaits a Stop! decision (:attr:`StopView.prior`), which the ``undo`` penalty returns to.
+Card backs are not modelled: a view does not say which pack a face-down card comes from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from crapette.cards import ALL_CARDS, PACK, TEXT, Card
+from crapette.deal import Rng, shuffled
+from crapette.engine import apply_unchecked
+from crapette.movegen import legal_moves
+from crapette.moves import Action, Move
+from crapette.rules import Ruleset
+from crapette.state import GameState, PendingStop, Pile
+
+__all__ = ["VIEW_FORMAT", "PlayerView", "StopView", "determinize", "observe"]
+
+VIEW_FORMAT = "view/1"
+"""The first word of :meth:`PlayerView.to_string`; bumped if the string form changes."""
+
+
+@attrs.frozen(slots=True, cache_hash=True)
+class StopView:
+    """A priority violation awaiting the Stop! decision, as every player sees it.
+
+    Attributes:
+        move: the violating move (relative to the offender).
+        offender: the player who made it.
+        resume: who acts if the violation is let stand.
+        prior: the same observer's view of the position just before the violation (the
+            position the ``undo`` penalty returns to).
+    """
+
+    move: Move
+    offender: int
+    resume: int
+    prior: PlayerView
+
+
+@attrs.frozen(slots=True, cache_hash=True)
+class PlayerView:
+    """What one player sees of a position. Immutable, hashable and equal by value; two
+    states that differ only in hidden cards give equal views.
+
+    Piles are tuples of cards, bottom first, as in :class:`~crapette.GameState`.
+
+    Attributes:
+        rules: the ruleset of the deal.
+        player: the observer (0 or 1).
+        to_act: the player who makes the next move.
+        foundations: the 8 foundation piles.
+        houses: the 8 houses.
+        reserves_up: the face-up cards at the top of each reserve (bottom first).
+        reserves_down: the number of face-down cards below them, per reserve.
+        hand_sizes: the number of cards in each hand (the turned card not counted).
+        wastes: each player's waste.
+        turned: the turned hand card of the player whose turn it is, or ``None``.
+        stop: the violation awaiting a Stop! decision, or ``None``.
+        emptied: houses emptied during the current turn and still empty (bitmask).
+        seen: keys of the house layouts seen since the last move that cannot be undone in
+            this turn (the no-cycle rule).
+        passes: per player, the stalemate rule's pass marks (see ``GameState.passes``).
+        moves_made: moves applied so far in the deal.
+        houses_key: the Zobrist key of the houses (derived from ``houses``).
+    """
+
+    rules: Ruleset
+    player: int
+    to_act: int
+    foundations: tuple[Pile, ...]
+    houses: tuple[Pile, ...]
+    reserves_up: tuple[Pile, Pile]
+    reserves_down: tuple[int, int]
+    hand_sizes: tuple[int, int]
+    wastes: tuple[Pile, Pile]
+    turned: Card | None
+    stop: StopView | None
+    emptied: int
+    seen: frozenset[int]
+    passes: tuple[int, int]
+    moves_made: int
+    houses_key: int
+
+    @property
+    def turn_player(self) -> int:
+        """The player whose turn it is (differs from ``to_act`` during a Stop! decision)."""
+        return self.stop.resume if self.stop is not None else self.to_act
+
+    @property
+    def reserve_sizes(self) -> tuple[int, int]:
+        """The number of cards in each reserve, face up and face down."""
+        return (
+            self.reserves_down[0] + len(self.reserves_up[0]),
+            self.reserves_down[1] + len(self.reserves_up[1]),
+        )
+
+    def visible_cards(self) -> list[Card]:
+        """Every face-up card of the view."""
+        out: list[Card] = []
+        for pile in (*self.foundations, *self.houses, *self.reserves_up, *self.wastes):
+            out.extend(pile)
+        if self.turned is not None:
+            out.append(self.turned)
+        return out
+
+    def hidden_cards(self) -> tuple[Card, ...]:
+        """The cards this view does not show (face-down reserve cards and both hands), in
+        index order: the 104 cards less the visible ones."""
+        visible = set(self.visible_cards())
+        return tuple(c for c in ALL_CARDS if c not in visible)
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The legal moves of the player to act: the same as ``crapette.legal_moves`` of any
+        state this view was observed from (legal moves depend on visible information only).
+        """
+        return legal_moves(sketch(self))
+
+    def to_string(self) -> str:
+        """A stable one-line text form holding everything in the view.
+
+        Fields are separated by ``" | "``: the format tag ``view/1``, the rules string,
+        ``player P``, ``to_act A``, ``F`` and the 8 foundations, ``H`` and the 8 houses
+        (a pile is its cards' texts joined bottom first, ``-`` when empty), ``R0`` and
+        ``R1`` (``N:cards``: N face-down cards under the face-up ones), ``hands N0 N1``,
+        ``W0`` and ``W1`` (the wastes), ``T`` (the turned card or ``-``), ``stop`` (``-``,
+        or ``MOVE by P resume P prior [<prior view's string>]``), then ``moves N``,
+        ``passes AB``, ``emptied HEX`` and ``seen`` (the sorted layout keys in hex, comma
+        separated).
+        """
+        stop = "-"
+        if self.stop is not None:
+            s = self.stop
+            stop = f"{s.move} by {s.offender} resume {s.resume} prior [{s.prior.to_string()}]"
+        fields = [
+            VIEW_FORMAT,
+            self.rules.to_string(),
+            f"player {self.player}",
+            f"to_act {self.to_act}",
+            "F " + " ".join(_pile(p) for p in self.foundations),
+            "H " + " ".join(_pile(p) for p in self.houses),
+            f"R0 {self.reserves_down[0]}:{_pile(self.reserves_up[0])}",
+            f"R1 {self.reserves_down[1]}:{_pile(self.reserves_up[1])}",
+            f"hands {self.hand_sizes[0]} {self.hand_sizes[1]}",
+            f"W0 {_pile(self.wastes[0])}",
+            f"W1 {_pile(self.wastes[1])}",
+            f"T {TEXT[self.turned] if self.turned is not None else '-'}",
+            f"stop {stop}",
+            f"moves {self.moves_made}",
+            f"passes {self.passes[0]}{self.passes[1]}",
+            f"emptied {self.emptied:02x}",
+            "seen " + ",".join(f"{k:016x}" for k in sorted(self.seen)),
+        ]
+        return " | ".join(fields)
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+
+def _pile(pile: Pile) -> str:
+    return "".join(TEXT[c] for c in pile) if pile else "-"
+
+
+def observe(state: GameState, player: int) -> PlayerView:
+    """What ``player`` (0 or 1) sees of ``state``.
+
+    Raises:
+        ValueError: ``player`` is not 0 or 1.
+        TypeError: ``state`` is not a ``GameState``.
+    """
+    if player not in (0, 1) or isinstance(player, bool):
+        raise ValueError(f"player must be 0 or 1, not {player!r}")
+    if not isinstance(state, GameState):
+        raise TypeError(f"observe() needs a GameState, not {type(state).__name__}")
+    stop = None
+    if state.stop is not None:
+        pending = state.stop
+        stop = StopView(
+            pending.move, pending.offender, pending.resume, observe(pending.prior, player)
+        )
+    reserves = state.reserves
+    up0, up1 = state.reserve_up
+    r0, r1 = reserves
+    return PlayerView(
+        state.rules,
+        player,
+        state.to_act,
+        state.foundations,
+        state.houses,
+        (r0[len(r0) - up0 :] if up0 else (), r1[len(r1) - up1 :] if up1 else ()),
+        (len(r0) - up0, len(r1) - up1),
+        (len(state.hands[0]), len(state.hands[1])),
+        state.wastes,
+        state.turned,
+        stop,
+        state.emptied,
+        state.seen,
+        state.passes,
+        state.moves_made,
+        state.houses_key,
+    )
+
+
+def determinize(view: PlayerView, rng: Rng) -> GameState:
+    """A complete state consistent with ``view``: the hidden cards are dealt at random.
+
+    The face-down reserve cards are drawn first, uniformly from the hidden cards of their
+    owner's pack (a face-down reserve card is always one its owner dealt: loaded cards lie
+    face up), then the hands from the rest, uniformly. When an open Stop! decision follows
+    a hand card turned from a waste just turned over, that hand's order is known (it was
+    the waste) and kept. Observing the result for ``view.player`` gives ``view`` back, and
+    the result holds the 104 cards.
+
+    Args:
+        view: what the player sees.
+        rng: the random generator (``crapette.deal.Rng``); the same generator state gives
+            the same result.
+    """
+    pool = shuffled(view.hidden_cards(), rng)
+    return _realize(view, pool)
+
+
+def sketch(view: PlayerView) -> GameState:
+    """A state with the view's visible cards where the hidden places hold placeholder
+    cards (repeats of visible ones): not a valid deal, but enough to list legal moves and
+    to see what a move does to the visible cards. Internal to the library (bots use it).
+    """
+    if view.stop is not None:
+        return _realize(view, view.hidden_cards())
+    d0, d1 = view.reserves_down
+    n0, n1 = view.hand_sizes
+    return GameState(
+        view.rules,
+        view.to_act,
+        view.foundations,
+        view.houses,
+        (_PAD[:d0] + view.reserves_up[0], _PAD[:d1] + view.reserves_up[1]),
+        (len(view.reserves_up[0]), len(view.reserves_up[1])),
+        (_PAD[:n0], _PAD[:n1]),
+        view.wastes,
+        view.turned,
+        None,
+        view.emptied,
+        view.seen,
+        view.passes,
+        view.moves_made,
+        view.houses_key,
+    )
+
+
+_PAD: tuple[Card, ...] = ALL_CARDS
+
+
+def _known_hand(view: PlayerView) -> tuple[int, Pile] | None:
+    """The hand whose order the view reveals: after a violating draw from a hand formed
+    by turning the waste over, that hand is the prior waste reversed, less the turned card."""
+    stop = view.stop
+    if stop is None or stop.move.action is not Action.DRAW:
+        return None
+    off = stop.offender
+    if stop.prior.hand_sizes[off]:
+        return None
+    return off, stop.prior.wastes[off][::-1][:-1]
+
+
+def _realize(view: PlayerView, pool: Sequence[Card]) -> GameState:
+    """The state of ``view`` with its hidden places filled from ``pool`` (in order)."""
+    known = _known_hand(view)
+    cards = list(pool)
+    if known is not None:
+        taken = set(known[1])
+        cards = [c for c in cards if c not in taken]
+    downs: list[Pile] = []
+    for p in (0, 1):
+        need = view.reserves_down[p]
+        if not need:
+            downs.append(())
+            continue
+        own = [c for c in cards if PACK[c] == p][:need]
+        if len(own) < need:  # impossible under the rules (a hand-built position)
+            own = cards[:need]
+        chosen = set(own)
+        cards = [c for c in cards if c not in chosen]
+        downs.append(tuple(own))
+    n0, n1 = view.hand_sizes
+    hands: list[Pile] = []
+    for p, n in ((0, n0), (1, n1)):
+        if known is not None and known[0] == p:
+            hands.append(known[1])
+        else:
+            hands.append(tuple(cards[:n]))
+            cards = cards[n:]
+    reserves = (downs[0] + view.reserves_up[0], downs[1] + view.reserves_up[1])
+    up = (len(view.reserves_up[0]), len(view.reserves_up[1]))
+    if view.stop is None:
+        return GameState(
+            view.rules,
+            view.to_act,
+            view.foundations,
+            view.houses,
+            reserves,
+            up,
+            (hands[0], hands[1]),
+            view.wastes,
+            view.turned,
+            None,
+            view.emptied,
+            view.seen,
+            view.passes,
+            view.moves_made,
+            view.houses_key,
+        )
+    return _with_stop(view, view.stop, reserves, (hands[0], hands[1]))
+
+
+def _with_stop(
+    view: PlayerView, stop: StopView, reserves: tuple[Pile, Pile], hands: tuple[Pile, Pile]
+) -> GameState:
+    """Rebuild the position before the violation from the sampled hidden cards and replay
+    the violating move, which opens the same Stop! decision."""
+    prior = stop.prior
+    off = stop.offender
+    prior_reserves = (
+        reserves[0][: prior.reserves_down[0]] + prior.reserves_up[0],
+        reserves[1][: prior.reserves_down[1]] + prior.reserves_up[1],
+    )
+    prior_hands = list(hands)
+    if stop.move.action is Action.DRAW:
+        assert view.turned is not None
+        prior_hands[off] = hands[off] + (view.turned,) if prior.hand_sizes[off] else ()
+    before = GameState(
+        prior.rules,
+        prior.to_act,
+        prior.foundations,
+        prior.houses,
+        prior_reserves,
+        (len(prior.reserves_up[0]), len(prior.reserves_up[1])),
+        (prior_hands[0], prior_hands[1]),
+        prior.wastes,
+        prior.turned,
+        None,
+        prior.emptied,
+        prior.seen,
+        prior.passes,
+        prior.moves_made,
+        prior.houses_key,
+    )
+    after = apply_unchecked(before, stop.move)
+    if after.stop is None:  # pragma: no cover - the view is not one of a real position
+        after = attrs.evolve(
+            after, stop=PendingStop(before, stop.move, off, stop.resume), to_act=view.to_act
+        )
+    return after

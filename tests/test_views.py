@@ -1,0 +1,154 @@
+"""Player views: what a player sees, legal moves from a view, and determinization."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import crapette as c
+from crapette.cards import Card
+from crapette.deal import Rng
+from crapette.views import PlayerView, StopView, determinize, observe
+
+
+def _positions(preset: str, seed: int, cap: int = 400) -> list[c.GameState]:
+    """Every position of a short random deal."""
+    state = c.new_game(c.Ruleset.preset(preset).replace(move_cap=cap), seed=seed)
+    rng = Rng(seed)
+    out = [state]
+    while not c.is_over(state):
+        moves = c.legal_moves(state)
+        state = c.apply_unchecked(state, moves[rng.below(len(moves))])
+        out.append(state)
+    return out
+
+
+def _cards_in(value: object) -> list[int]:
+    """Every card held anywhere in a view (nested piles, the turned card, the prior view)."""
+    if isinstance(value, Card):
+        return [value]
+    if isinstance(value, tuple):
+        return [card for item in value for card in _cards_in(item)]
+    if isinstance(value, PlayerView | StopView):
+        return [
+            card for f in attrs.fields(type(value)) for card in _cards_in(getattr(value, f.name))
+        ]
+    return []
+
+
+def _with_hidden_shuffled(state: c.GameState, seed: int) -> c.GameState:
+    """The same position with the hidden cards (face-down reserve cards, both hands) dealt
+    again at random among the hidden places."""
+    rng = Rng(seed)
+    downs = [len(state.reserves[p]) - state.reserve_up[p] for p in (0, 1)]
+    hidden = [*state.reserves[0][: downs[0]], *state.reserves[1][: downs[1]]]
+    hidden += [*state.hands[0], *state.hands[1]]
+    pool = list(c.shuffled(hidden, rng))
+    reserves = []
+    for p in (0, 1):
+        reserves.append(tuple(pool[: downs[p]]) + state.reserves[p][downs[p] :])
+        pool = pool[downs[p] :]
+    n0 = len(state.hands[0])
+    return attrs.evolve(
+        state,
+        reserves=(reserves[0], reserves[1]),
+        hands=(tuple(pool[:n0]), tuple(pool[n0:])),
+    )
+
+
+def test_view_holds_no_hidden_fields() -> None:
+    names = {f.name for f in attrs.fields(PlayerView)}
+    assert not names & {"hands", "reserves", "prior_state"}
+    assert "hand_sizes" in names and "reserves_down" in names
+
+
+@pytest.mark.parametrize("preset", sorted(c.PRESETS))
+def test_view_shows_only_visible_cards(preset: str) -> None:
+    for state in _positions(preset, 7, cap=300)[::5]:
+        hidden = set(state.hands[0]) | set(state.hands[1])
+        for p in (0, 1):
+            hidden |= set(state.reserves[p][: len(state.reserves[p]) - state.reserve_up[p]])
+        for player in (0, 1):
+            view = observe(state, player)
+            shown = (
+                _cards_in(view) if view.stop is None else _cards_in(attrs.evolve(view, stop=None))
+            )
+            assert not hidden & set(shown)
+            assert sorted(view.hidden_cards()) == sorted(hidden)
+
+
+@pytest.mark.parametrize("preset", sorted(c.PRESETS))
+def test_hidden_cards_do_not_change_the_view(preset: str) -> None:
+    for i, state in enumerate(_positions(preset, 11, cap=300)[::7]):
+        if state.stop is not None:
+            continue
+        other = _with_hidden_shuffled(state, i)
+        for player in (0, 1):
+            assert observe(other, player) == observe(state, player)
+            assert observe(other, player).to_string() == observe(state, player).to_string()
+
+
+@pytest.mark.parametrize("preset", sorted(c.PRESETS))
+def test_legal_moves_from_the_view(preset: str) -> None:
+    for state in _positions(preset, 3):
+        for player in (0, 1):
+            assert observe(state, player).legal_moves() == c.legal_moves(state)
+
+
+@pytest.mark.parametrize("preset", sorted(c.PRESETS))
+def test_determinize_is_consistent(preset: str) -> None:
+    rng = Rng(99)
+    for state in _positions(preset, 5, cap=500)[::3]:
+        for player in (0, 1):
+            view = observe(state, player)
+            sample = determinize(view, rng)
+            assert sorted(sample.cards()) == list(range(104))
+            assert observe(sample, player) == view
+            assert c.legal_moves(sample) == c.legal_moves(state)
+
+
+def test_determinize_with_open_stop_decisions() -> None:
+    found = 0
+    rng = Rng(1)
+    for preset in ("pagat", "serbian"):
+        for seed in range(4):
+            for state in _positions(preset, seed, cap=600):
+                if state.stop is None:
+                    continue
+                found += 1
+                view = observe(state, 1 - state.stop.offender)
+                sample = determinize(view, rng)
+                assert sample.stop is not None
+                assert observe(sample, view.player) == view
+                assert sorted(sample.stop.prior.cards()) == list(range(104))
+                assert observe(sample.stop.prior, view.player) == view.stop.prior  # type: ignore[union-attr]
+    assert found > 10
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(0, 2**32))
+def test_determinize_reproducible_and_faithful(seed: int, sample_seed: int) -> None:
+    state = c.new_game(seed=seed)
+    view = observe(state, seed % 2)
+    a = determinize(view, Rng(sample_seed))
+    assert a == determinize(view, Rng(sample_seed))
+    assert observe(a, seed % 2) == view
+    # Face-down reserve cards come from their owner's pack.
+    for p in (0, 1):
+        assert all(card.pack == p for card in a.reserves[p][:-1])
+
+
+def test_to_string_is_stable_and_one_line() -> None:
+    state = c.new_game(seed=3)
+    text = observe(state, 0).to_string()
+    assert "\n" not in text
+    assert text.startswith("view/1 | classic | player 0 | to_act 0 | F - - - - - - - - | H ")
+    assert "| R0 12:6S | R1 12:6d | hands 35 35 | W0 - | W1 - | T - | stop - | moves 0 |" in text
+    assert str(observe(state, 0)) == text
+    assert observe(state, 1).to_string() != text
+
+
+def test_observe_rejects_bad_player() -> None:
+    with pytest.raises(ValueError, match="player must be 0 or 1"):
+        observe(c.new_game(seed=1), 2)
