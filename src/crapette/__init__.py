@@ -38,6 +38,7 @@ from crapette.moves import (
 from crapette.outcome import Outcome, is_over, outcome
 from crapette.rules import OPTIONS, PRESETS, Ruleset
 from crapette.state import GameState, PendingStop
+from crapette.views import PlayerView, StopView, determinize, observe
 
 __all__ = [
     "ALL_CARDS",
@@ -69,16 +70,20 @@ __all__ = [
     "NotationError",
     "Outcome",
     "PendingStop",
+    "PlayerView",
     "Rng",
     "Ruleset",
+    "StopView",
     "__version__",
     "apply",
     "apply_unchecked",
     "deal",
+    "determinize",
     "full_pack",
     "is_over",
     "legal_moves",
     "new_game",
+    "observe",
     "outcome",
     "reference_legal_moves",
     "shuffled",
