@@ -1,0 +1,286 @@
+"""The terminal game (``crapette play``), driven by scripted input."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+import crapette as c
+from crapette.cli import main
+from crapette.legality import violation
+from crapette.play import TerminalGame, describe, get_chooser, render_board
+
+
+def make_game(
+    answers: Iterable[str] | Callable[[str], str],
+    *,
+    rules: c.Ruleset | None = None,
+    seed: int = 3,
+    human: int | None = None,
+    bot: str = "greedy",
+) -> tuple[TerminalGame, io.StringIO]:
+    """A game whose input comes from ``answers`` (a list of lines, then EOF, or a function of
+    the prompt) and whose output goes to a string."""
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None)
+    rules = rules or c.Ruleset()
+    if human is None:  # the human starts, so the first prompt comes at once
+        human = c.new_game(rules, seed=seed).to_act
+    if callable(answers):
+        read = answers
+    else:
+        lines = iter(answers)
+
+        def read(prompt: str) -> str:
+            out.write(prompt)
+            try:
+                line = next(lines)
+            except StopIteration:
+                raise EOFError from None
+            out.write(line + "\n")
+            return line
+
+    game = TerminalGame(
+        rules, seed=seed, bot=bot, human=human, console=console, input_fn=read, sleep=lambda s: None
+    )
+    return game, out
+
+
+def test_a_deal_played_to_the_end_with_scripted_choices() -> None:
+    helper = get_chooser("greedy", 11)
+    box: list[TerminalGame] = []
+
+    def read(prompt: str) -> str:
+        if prompt.startswith("Next deal"):
+            return "n"
+        state = box[0].state
+        return str(c.legal_moves(state).index(helper(state)) + 1)
+
+    game, out = make_game(read, seed=5)
+    box.append(game)
+    assert game.run() == 0
+    result = c.outcome(game.state)
+    assert result is not None
+    assert game.totals == list(result.scores)
+    text = out.getvalue()
+    assert "won the deal" in text or "stalemate" in text or "move cap" in text
+    assert "Match totals" in text
+    # Every move of the deal was shown and replays from the first state.
+    state = game.states[0]
+    for move in game.moves:
+        state = c.apply(state, move)
+    assert state == game.state
+
+
+def test_eof_at_the_first_prompt_quits_cleanly() -> None:
+    game, out = make_game([])
+    assert game.run() == 0
+    assert "Bye." in out.getvalue()
+    assert game.moves == []
+
+
+def test_quit_command() -> None:
+    game, out = make_game(["quit"])
+    assert game.run() == 0
+    assert out.getvalue().rstrip().endswith("Bye.")
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("xyzzy", "neither a move nor a command"),
+        ("0", "no move number 0"),
+        ("999", "no move number 999"),
+        ("save", "save needs a file name"),
+        ("load", "load needs a file name"),
+        ("[bold]oops[/bold]", "'[bold]oops[/bold]' is neither"),
+        ("load /nonexistent/dir/file.txt", "cannot read"),
+        ("undo", "nothing to undo"),
+    ],
+)
+def test_bad_input_gets_one_line_and_the_prompt_again(line: str, expected: str) -> None:
+    game, out = make_game([line])
+    assert game.run() == 0
+    text = out.getvalue()
+    assert expected in text
+    # After the explanation the prompt comes back (then EOF quits).
+    after = text[text.index(expected) :]
+    assert "Your move [" in after
+    assert game.moves == []
+
+
+def test_an_illegal_move_in_notation_says_why() -> None:
+    game, out = make_game([])
+    state = game.state
+    illegal = next(m for m in c.ALL_MOVES if m.is_play and m not in c.legal_moves(state))
+    game, out = make_game([str(illegal)])
+    game.run()
+    assert f"'{illegal}'" in out.getvalue()
+    assert game.moves == []
+
+
+def test_a_move_typed_in_notation_is_played() -> None:
+    game, _ = make_game([])
+    first = c.legal_moves(game.state)[0]
+    game, _ = make_game([str(first)])
+    game.run()
+    assert game.moves[:1] == [first]
+
+
+def test_help_rules_board_and_moves_commands() -> None:
+    game, out = make_game(["help", "rules", "board", "moves"], rules=c.Ruleset.preset("serbian"))
+    assert game.run() == 0
+    text = out.getvalue()
+    assert "undo" in text and "save FILE" in text
+    assert "Rules: serbian" in text and "house_filling" in text and "priority" in text
+    assert text.count("Totals:") >= 2
+
+
+def test_hint_names_a_legal_move() -> None:
+    game, out = make_game(["hint"])
+    game.run()
+    line = next(x for x in out.getvalue().splitlines() if x.startswith("Hint: "))
+    number = int(line.split()[1].rstrip("."))
+    assert 1 <= number <= len(c.legal_moves(game.state))
+
+
+def test_undo_returns_to_the_previous_decision() -> None:
+    game, _ = make_game([])
+    start = game.state
+    moves = c.legal_moves(start)
+    # Play a move that keeps the turn, then undo it.
+    game, out = make_game(["1", "undo"])
+    game.run()
+    assert game.state == start
+    assert game.moves == []
+    assert "Taken back" in out.getvalue()
+    assert moves
+
+
+def test_undo_goes_back_over_the_bots_moves() -> None:
+    def script(game: TerminalGame) -> Callable[[str], str]:
+        def read(prompt: str) -> str:
+            state = game.state
+            if any(s.to_act != game.human for s in game.states):
+                raise EOFError  # the bot has played a turn: stop here
+            moves = c.legal_moves(state)
+            # Discard as soon as possible, so the bot gets a turn.
+            for want in (c.DISCARD, c.DRAW, c.END_TURN):
+                if want in moves:
+                    return str(moves.index(want) + 1)
+            return "1"
+
+        return read
+
+    game, _ = make_game([])
+    game.input_fn = script(game)
+    game.run()
+    assert any(s.to_act != game.human for s in game.states), "the bot never played"
+    before = list(game.states)
+    lines = iter(["undo", "quit"])
+    game.input_fn = lambda prompt: next(lines)
+    game.run()
+    # Back to the human's last decision before the bot's turn.
+    assert game.state.to_act == game.human
+    assert len(game.states) < len(before)
+    assert game.state == before[len(game.states) - 1]
+    assert game.states[-1] == before[len(game.states) - 1]
+
+
+def test_save_and_load(tmp_path: Path) -> None:
+    path = tmp_path / "game.txt"
+    game, out = make_game(["1", "2", f"save {path}"])
+    game.run()
+    assert path.exists()
+    assert "Saved" in out.getvalue()
+    other, out2 = make_game([f"load {path}"], seed=99, human=game.human)
+    other.run()
+    assert "Loaded" in out2.getvalue()
+    # The loaded deal continues from the saved position (the bot may have played on).
+    assert other.states[: len(game.states)] == game.states
+    assert other.moves[: len(game.moves)] == game.moves
+
+
+def test_loading_garbage_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("this is not a game record\n[[[", encoding="utf-8")
+    game, out = make_game([f"load {path}"])
+    assert game.run() == 0
+    assert "Loaded" not in out.getvalue()
+    assert game.moves == []
+
+
+def _state_with_a_pending_stop(rules: c.Ruleset) -> c.GameState:
+    rng = c.Rng(1)
+    state = c.new_game(rules, seed=2)
+    while True:
+        moves = c.legal_moves(state)
+        for move in moves:
+            if violation(state, move) is not None:
+                after = c.apply(state, move)
+                if after.stop is not None:
+                    return after
+        state = c.apply(state, moves[rng.below(len(moves))])
+
+
+@pytest.mark.parametrize("preset", ["pagat", "serbian"])
+def test_the_human_gets_the_stop_decision(preset: str) -> None:
+    rules = c.Ruleset.preset(preset)
+    pending = _state_with_a_pending_stop(rules)
+    assert pending.stop is not None
+    game, out = make_game(["stop"], rules=rules, human=pending.to_act)
+    game.states = [pending]
+    game.run()
+    text = out.getvalue()
+    assert "broke a priority rule" in text
+    assert "call Stop!" in text and "let it stand" in text
+    assert game.moves == [c.CALL_STOP]
+    assert game.states[1].stop is None
+
+
+def test_describe_names_the_card() -> None:
+    state = c.new_game(seed=1)
+    for move in c.legal_moves(state):
+        assert describe(state, move)
+    board = Console(file=io.StringIO(), width=100, color_system=None)
+    board.print(render_board(state))
+    text = board.file.getvalue()  # type: ignore[attr-defined]
+    assert "H1" in text and "H8" in text and "reserve" in text
+
+
+def test_demo_runs_without_input_and_prints_the_outcome(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_input(*_args: object, **_kwargs: object) -> str:
+        raise AssertionError("the demo must not read input")
+
+    monkeypatch.setattr("builtins.input", no_input)
+    assert main(["play", "--demo", "--seed", "4", "--delay", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "won the deal" in out or "stalemate" in out or "move cap" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "--rules", "nosuch"], "unknown preset"),
+        (["play", "--rules", "classic(colour=red)"], "unknown option"),
+        (["play", "--bot", "nosuch", "--seed", "1"], "nosuch"),
+        (["play", "--demo", "--delay", "-1", "--seed", "1"], "--delay"),
+    ],
+)
+def test_cli_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 1
+    assert message in capsys.readouterr().err
+
+
+def test_cli_play_with_no_input_quits(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--seed", "2", "--player", "1"]) == 0
+    assert "Bye." in capsys.readouterr().out
