@@ -57,10 +57,14 @@ def apply_unchecked(state: GameState, move: Move) -> GameState:
     return _play(state, move)
 
 
-def _set(pair: tuple[Pile, ...], i: int, value: Pile) -> tuple[Pile, ...]:
-    items = list(pair)
+def _set(piles: tuple[Pile, ...], i: int, value: Pile) -> tuple[Pile, ...]:
+    items = list(piles)
     items[i] = value
     return tuple(items)
+
+
+def _pair(pair: tuple[Pile, Pile], p: int, value: Pile) -> tuple[Pile, Pile]:
+    return (value, pair[1]) if p == 0 else (pair[0], value)
 
 
 def _foundation_for(foundations: tuple[Pile, ...], card: Card) -> int:
@@ -125,7 +129,7 @@ def _play(state: GameState, move: Move) -> GameState:
             pile = reserves[p]
             cards = pile[-1:]
             rest = pile[:-1]
-            reserves = _set(reserves, p, rest)  # type: ignore[assignment]
+            reserves = _pair(reserves, p, rest)
             up = reserve_up[p] - 1 if reserve_up[p] > 1 else (1 if rest else 0)
             reserve_up = (up, reserve_up[1]) if p == 0 else (reserve_up[0], up)
         elif source == HAND:
@@ -135,7 +139,7 @@ def _play(state: GameState, move: Move) -> GameState:
         else:
             pile = wastes[p]
             cards = pile[-1:]
-            wastes = _set(wastes, p, pile[:-1])  # type: ignore[assignment]
+            wastes = _pair(wastes, p, pile[:-1])
         if target == FOUNDATION:
             i = _foundation_for(foundations, cards[0])
             foundations = _set(foundations, i, foundations[i] + cards)
@@ -145,14 +149,18 @@ def _play(state: GameState, move: Move) -> GameState:
             emptied &= ~(1 << target)
         elif target == OPP_RESERVE:
             q = 1 - p
-            reserves = _set(reserves, q, reserves[q] + cards)  # type: ignore[assignment]
-            reserve_up = (reserve_up[0] + 1, reserve_up[1]) if q == 0 else (
-                reserve_up[0],
-                reserve_up[1] + 1,
+            reserves = _pair(reserves, q, reserves[q] + cards)
+            reserve_up = (
+                (reserve_up[0] + 1, reserve_up[1])
+                if q == 0
+                else (
+                    reserve_up[0],
+                    reserve_up[1] + 1,
+                )
             )
         else:
             q = 1 - p
-            wastes = _set(wastes, q, wastes[q] + cards)  # type: ignore[assignment]
+            wastes = _pair(wastes, q, wastes[q] + cards)
         if source >= 8:
             passes = (0, 0)
         if source < 8 and target < 8:
@@ -161,13 +169,13 @@ def _play(state: GameState, move: Move) -> GameState:
         hand = hands[p]
         if not hand:
             hand = wastes[p][::-1]
-            wastes = _set(wastes, p, ())  # type: ignore[assignment]
+            wastes = _pair(wastes, p, ())
             passes = _pass_done(passes, p)
         turned = hand[-1]
-        hands = _set(hands, p, hand[:-1])  # type: ignore[assignment]
+        hands = _pair(hands, p, hand[:-1])
     elif action is Action.DISCARD:
         assert turned is not None
-        wastes = _set(wastes, p, wastes[p] + (turned,))  # type: ignore[assignment]
+        wastes = _pair(wastes, p, wastes[p] + (turned,))
         turned = None
         to_act = 1 - p
     elif action is Action.END_TURN:
@@ -233,12 +241,12 @@ def _decide_stop(state: GameState, move: Move) -> GameState:
     after = _with(state, stop=None)
     hands, wastes = after.hands, after.wastes
     if hands[caller]:
-        penalty, hands = hands[caller][0], _set(hands, caller, hands[caller][1:])
+        penalty, hands = hands[caller][0], _pair(hands, caller, hands[caller][1:])
     elif wastes[caller]:
-        penalty, wastes = wastes[caller][0], _set(wastes, caller, wastes[caller][1:])
+        penalty, wastes = wastes[caller][0], _pair(wastes, caller, wastes[caller][1:])
     else:
         return _pass_turn(after, offender, caller, moves_made)
-    hands = _set(hands, offender, (penalty, *hands[offender]))
+    hands = _pair(hands, offender, (penalty, *hands[offender]))
     after = _with(after, hands=hands, wastes=wastes)
     return _pass_turn(after, offender, caller, moves_made)
 
@@ -248,7 +256,7 @@ def _pass_turn(state: GameState, offender: int, caller: int, moves_made: int) ->
     of the offender's hand, and the caller is to act."""
     hands = state.hands
     if state.turned is not None:
-        hands = _set(hands, offender, (*hands[offender], state.turned))
+        hands = _pair(hands, offender, (*hands[offender], state.turned))
     return _with(
         state,
         to_act=caller,

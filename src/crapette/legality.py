@@ -126,7 +126,6 @@ def _label(state: GameState, move: Move) -> str:
 
 def _building_reason(state: GameState, move: Move) -> str | None:
     p = state.to_act
-    rules = state.rules
     action = move.action
     if action is Action.REVEAL:
         if not state.reserves[p]:
@@ -202,9 +201,8 @@ def _play_reason(state: GameState, move: Move) -> str | None:
     if target == OPP_RESERVE and state.reserve_up[opp] == 0:
         return "your opponent's reserve top is face down"
     if not fits_load(pile[-1], card, rules.load_wrap):
-        return (
-            f"{TEXT[card]} does not load on {TEXT[pile[-1]]}: same suit, one rank apart"
-            + (" (K and A adjacent)" if rules.load_wrap else "")
+        return f"{TEXT[card]} does not load on {TEXT[pile[-1]]}: same suit, one rank apart" + (
+            " (K and A adjacent)" if rules.load_wrap else ""
         )
     return None
 
@@ -338,4 +336,3 @@ def describe_illegal(state: GameState, move: Move) -> str:
 def reference_legal_moves(state: GameState) -> tuple[Move, ...]:
     """Every legal move, found by trying each move of the fixed table (slow; a test oracle)."""
     return tuple(m for m in ALL_MOVES if why_illegal(state, m) is None)
-

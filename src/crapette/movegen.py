@@ -71,6 +71,7 @@ LOADS: Final = (
 
 _STOP_CHOICES: Final = (CALL_STOP, LET_STAND)
 _BLOCKED: Final = (2, 2)
+_NONE: Final[list[int]] = []
 _FILL: Final = tuple(PLAY[RESERVE][h] for h in range(8))
 _PLAY_F: Final = {s: PLAY[s][FOUNDATION] for s in PLAY}
 _R_F: Final = _PLAY_F[RESERVE]
@@ -99,8 +100,10 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     waste = wastes[p]
     turned = state.turned
     enforced = rules.stop == "enforced"
-    ftops = {FACE[f[-1]] for f in state.foundations if f}
-    ftops.add(_ACE_KEY)
+    ftops = {_ACE_KEY}
+    for pile in state.foundations:
+        if pile:
+            ftops.add(FACE[pile[-1]])
 
     sources: list[tuple[int, int]] = []
     if reserve and state.reserve_up[p]:
@@ -126,7 +129,10 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     reveal = bool(reserve) and not state.reserve_up[p]
 
     if enforced:
-        found = [_PLAY_F[s] for s, c in sources if FNEED[c] in ftops]
+        found = []
+        for source, card in sources:
+            if FNEED[card] in ftops:
+                found.append(_PLAY_F[source])
         if found:
             if found[0] is _R_F and rules.priority == "pagat":
                 return (_R_F,)
@@ -145,43 +151,62 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     loading = bool(reserve_accepts or waste_accepts)
     load_any = rules.load_from == "any"
     tableau_first = enforced and rules.priority == "serbian"
-    groups = rules.group_moves != "single"
     seen = state.seen if len(state.seen) > 1 else None
-    no_builds: list[int] = []
+    # The most cards one house-to-house move may carry, onto a built house and onto an empty
+    # one. Every house is one descending alternating run (cards only ever arrive by building
+    # on it, or on an empty house), so any tail of it may move as a group.
+    free = len(empties)
+    if rules.group_moves == "single":
+        most_built, most_empty = 1, 1
+    elif rules.group_moves == "supermove":
+        most_built, most_empty = 1 << free, 1 << (free - 1) if free else 0
+    else:
+        most_built = most_empty = 13
 
     moves: list[Move] = []
     append = moves.append
     for source, card in sources:
-        plays = PLAY[source]
         if FNEED[card] in ftops:
-            append(plays[FOUNDATION])
+            append(PLAY[source][FOUNDATION])
         u0, u1 = UNDER[card]
-        builds = by_face.get(u0, no_builds)
-        more = by_face.get(u1)
-        if more:
-            builds = sorted(builds + more)
+        builds = by_face.get(u0, _NONE)
+        if u1 in by_face:
+            builds = sorted(builds + by_face[u1])
         if source < 8:
-            pile = houses[source]
-            if groups and len(pile) > 1 and FACE[pile[-2]] in UNDER[card]:
-                _house_moves_with_groups(state, source, by_face, empties, seen, moves)
-            else:
+            size = len(houses[source])
+            if size > 1 and most_built > 1:
+                _house_moves(
+                    state,
+                    source,
+                    by_face,
+                    builds,
+                    empties,
+                    seen,
+                    moves,
+                    min(size, most_built),
+                    min(size, most_empty),
+                )
+            elif builds or empties:
+                plays = PLAY[source]
                 targets = sorted(builds + empties) if builds and empties else builds or empties
-                depth = len(pile) - 1
-                for t in targets:
-                    if t != source and (
-                        seen is None or _single_key(state, card, source, depth, t) not in seen
-                    ):
+                if seen is None:
+                    for t in targets:
                         append(plays[t])
-        elif builds and empties:
-            moves.extend(plays[t] for t in sorted(builds + empties))
-        else:
-            moves.extend(plays[t] for t in builds or empties)
+                else:
+                    key = state.houses_key ^ HOUSE_KEYS[(source * 16 + size - 1) * 104 + card]
+                    for t in targets:
+                        if key ^ HOUSE_KEYS[(t * 16 + len(houses[t])) * 104 + card] not in seen:
+                            append(plays[t])
+        elif builds or empties:
+            plays = PLAY[source]
+            for t in sorted(builds + empties) if builds and empties else builds or empties:
+                append(plays[t])
         if loading and (load_any or source >= 8) and not (tableau_first and builds):
             face = FACE[card]
             if face in reserve_accepts:
-                append(plays[OPP_RESERVE])
+                append(PLAY[source][OPP_RESERVE])
             if face in waste_accepts:
-                append(plays[OPP_WASTE])
+                append(PLAY[source][OPP_WASTE])
 
     if reveal:
         append(REVEAL)
@@ -195,51 +220,41 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-def _single_key(state: GameState, card: int, source: int, depth: int, target: int) -> int:
-    """The houses key after moving ``card`` from ``depth`` in ``source`` to ``target``."""
-    return (
-        state.houses_key
-        ^ HOUSE_KEYS[(source * 16 + depth) * 104 + card]
-        ^ HOUSE_KEYS[(target * 16 + len(state.houses[target])) * 104 + card]
-    )
-
-
-def _house_moves_with_groups(
+def _house_moves(
     state: GameState,
     source: int,
     by_face: dict[int, list[int]],
+    builds: list[int],
     empties: list[int],
     seen: frozenset[int] | None,
     moves: list[Move],
+    most_built: int,
+    most_empty: int,
 ) -> None:
-    """Append the moves of 1 or more cards of the end run of house ``source`` to other
-    houses, in (target, count) order."""
-    pile = state.houses[source]
+    """Append the moves of the top 1..n cards of house ``source`` to other houses, in
+    (target, count) order: ``count`` cards go on a built house whose top is one rank above
+    the group's bottom card in the other colour, and up to ``most_empty`` onto an empty one."""
+    houses = state.houses
+    pile = houses[source]
     size = len(pile)
-    run = 2
-    while run < size and FACE[pile[-run - 1]] in UNDER[pile[-run]]:
-        run += 1
-    limited = state.rules.group_moves == "supermove"
-    free = len(empties)
-    pairs: list[tuple[int, int]] = []
-    for count in range(1, run + 1):
+    pairs = [(t, 1) for t in builds]
+    for count in range(2, most_built + 1):
         u0, u1 = UNDER[pile[-count]]
-        for t in by_face.get(u0, ()):
-            if not limited or count <= 1 << free:
-                pairs.append((t, count))
-        for t in by_face.get(u1, ()):
-            if not limited or count <= 1 << free:
-                pairs.append((t, count))
-        for t in empties:
-            if not limited or count <= 1 << (free - 1):
-                pairs.append((t, count))
-    pairs.sort()
+        if u0 in by_face:
+            pairs.extend((t, count) for t in by_face[u0])
+        if u1 in by_face:
+            pairs.extend((t, count) for t in by_face[u1])
+    if empties:
+        pairs.extend((t, count) for t in empties for count in range(1, most_empty + 1))
+        pairs.sort()
+    elif len(pairs) > 1:
+        pairs.sort()
     group = GROUP[source]
     for t, count in pairs:
         if seen is not None:
             key = state.houses_key
             src_base = (source * 16 + size - count) * 104
-            dst_base = (t * 16 + len(state.houses[t])) * 104
+            dst_base = (t * 16 + len(houses[t])) * 104
             for card in pile[size - count :]:
                 key ^= HOUSE_KEYS[src_base + card] ^ HOUSE_KEYS[dst_base + card]
                 src_base += 104

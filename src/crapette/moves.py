@@ -65,6 +65,8 @@ _TARGET_TEXT: Final = {FOUNDATION: "F", OPP_RESERVE: "OR", OPP_WASTE: "OW"} | {
 class Action(enum.Enum):
     """The kinds of move."""
 
+    value: str
+
     PLAY = "play"
     """Move one card (or a group of cards between houses) from a source to a target."""
     REVEAL = "reveal"

@@ -23,38 +23,40 @@ HouseFilling = Literal["before_hand", "immediate", "none"]
 Priority = Literal["pagat", "serbian"]
 Stop = Literal["enforced", "undo", "card"]
 
-# Every option: (allowed values or a type, one line of documentation).
-OPTIONS: Final[dict[str, tuple[tuple[str, ...] | type, str]]] = {
-    "reserve_size": (int, "cards dealt to each reserve (13 classic, 12 Serbian); hand = 48 - it"),
-    "reserve_face_up": (bool, "the dealt reserve top is face up (false: its owner turns it)"),
+# Every option: its kind ("bool", "int", "count_or_none" or the tuple of allowed names) and
+# one line of documentation.
+OPTIONS: Final[dict[str, tuple[str | tuple[str, ...], str]]] = {
+    "reserve_size": ("int", "cards dealt to each reserve (13 classic, 12 Serbian); hand = 48 - it"),
+    "reserve_face_up": ("bool", "the dealt reserve top is face up (false: its owner turns it)"),
     "first_player": (
         ("reserve", "reserve_first_house", "cut"),
         "lower reserve top starts, ties by the houses outward / by the first house only / a cut",
     ),
     "match_starter": (("rule", "alternate"), "later deals of a match: same rule, or alternate"),
-    "own_waste_playable": (bool, "your own waste top is an available card"),
+    "own_waste_playable": ("bool", "your own waste top is an available card"),
     "load_from": (("any", "own"), "which cards may load the opponent: any available / own piles"),
-    "load_wrap": (bool, "loading wraps between King and Ace"),
+    "load_wrap": ("bool", "loading wraps between King and Ace"),
     "group_moves": (
         ("single", "supermove", "whole"),
         "house-to-house sequences: single cards / supermove limit / whole sequences",
     ),
     "house_filling": (
         ("before_hand", "immediate", "none"),
-        "empty houses must be filled from the reserve: before turning a hand card / at once / never",
+        "fill empty houses from the reserve: before turning a hand card / at once / never",
     ),
     "priority": (("pagat", "serbian"), "compulsory order: pagat's / foundation, tableau, loading"),
     "stop": (
         ("enforced", "undo", "card"),
         "priority violations: impossible / callable, taken back / callable, penalty card",
     ),
-    "move_cap": (int, "a deal ends as a stalemate after this many moves"),
-    "win_bonus": (int, "points for winning a deal"),
-    "reserve_points": (int, "points per card in a reserve"),
-    "hand_points": (int, "points per card in a hand or waste"),
-    "match_target": ((int, type(None)), "a match ends when a total reaches this (none: no target)"),
-    "match_deals": ((int, type(None)), "a match ends after this many deals (none: no limit)"),
-}  # type: ignore[dict-item]
+    "move_cap": ("int", "a deal ends as a stalemate after this many moves"),
+    "win_bonus": ("int", "points for winning a deal"),
+    "reserve_points": ("int", "points per card in a reserve"),
+    "hand_points": ("int", "points per card in a hand or waste"),
+    "match_target": ("count_or_none", "a match ends when a total reaches this (none: no target)"),
+    "match_deals": ("count_or_none", "a match ends after this many deals (none: no limit)"),
+}
+"""Every option of :class:`Ruleset`: its kind and a one-line description."""
 
 
 def _check(name: str) -> Any:
@@ -65,26 +67,30 @@ def _check(name: str) -> Any:
 
 
 def _describe(name: str) -> str:
-    allowed = OPTIONS[name][0]
-    if isinstance(allowed, tuple) and all(isinstance(a, str) for a in allowed):
-        return "one of " + ", ".join(allowed)  # type: ignore[arg-type]
-    if name in ("match_target", "match_deals"):
-        return "a positive integer or none"
-    if allowed is bool:
-        return "true or false"
-    return "an integer"
+    kind = OPTIONS[name][0]
+    if isinstance(kind, tuple):
+        return "one of " + ", ".join(kind)
+    return {
+        "bool": "true or false",
+        "int": "an integer",
+        "count_or_none": "a positive integer or none",
+    }[kind]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _validate_value(name: str, value: object) -> None:
-    allowed = OPTIONS[name][0]
-    if allowed is bool:
+    kind = OPTIONS[name][0]
+    if isinstance(kind, tuple):
+        ok = isinstance(value, str) and value in kind
+    elif kind == "bool":
         ok = isinstance(value, bool)
-    elif allowed is int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    elif name in ("match_target", "match_deals"):
-        ok = value is None or (isinstance(value, int) and not isinstance(value, bool))
+    elif kind == "int":
+        ok = _is_int(value)
     else:
-        ok = isinstance(value, str) and value in allowed  # type: ignore[operator]
+        ok = value is None or _is_int(value)
     if not ok:
         raise InvalidRulesError(f"option {name}={value!r} is invalid: expected {_describe(name)}")
 
@@ -118,7 +124,9 @@ class Ruleset:
     group_moves: GroupMoves = attrs.field(default="supermove", validator=_check("group_moves"))
     """House-to-house sequences: ``single`` cards only, ``supermove`` (at most ``2**e`` cards
     with ``e`` empty houses besides the destination) or ``whole`` (any tail of the run)."""
-    house_filling: HouseFilling = attrs.field(default="before_hand", validator=_check("house_filling"))
+    house_filling: HouseFilling = attrs.field(
+        default="before_hand", validator=_check("house_filling")
+    )
     """``before_hand``: no hand card may be turned while your reserve has cards and a house is
     empty; ``immediate``: a house emptied in your turn is filled from your reserve before
     anything but foundation moves; ``none``: no obligation."""
@@ -232,7 +240,9 @@ class Ruleset:
                 key, eq, raw = item.partition("=")
                 key = key.strip()
                 if not eq:
-                    raise InvalidRulesError(f"expected option=value, got {item.strip()!r} in {text!r}")
+                    raise InvalidRulesError(
+                        f"expected option=value, got {item.strip()!r} in {text!r}"
+                    )
                 if key not in OPTIONS:
                     raise InvalidRulesError(
                         f"unknown option {key!r} in {text!r}: expected one of {', '.join(OPTIONS)}"
@@ -258,19 +268,18 @@ def _format_value(value: object) -> str:
 
 
 def _parse_value(name: str, raw: str) -> object:
-    allowed = OPTIONS[name][0]
-    if allowed is bool:
-        if raw in ("true", "false"):
-            return raw == "true"
-    elif allowed is int or name in ("match_target", "match_deals"):
-        if raw == "none" and name in ("match_target", "match_deals"):
-            return None
+    kind = OPTIONS[name][0]
+    if isinstance(kind, tuple):
+        return raw  # validated by the field
+    if kind == "bool" and raw in ("true", "false"):
+        return raw == "true"
+    if kind == "count_or_none" and raw == "none":
+        return None
+    if kind != "bool":
         try:
             return int(raw)
         except ValueError:
             pass
-    else:
-        return raw  # validated by the field
     raise InvalidRulesError(f"option {name}={raw!r} is invalid: expected {_describe(name)}")
 
 
