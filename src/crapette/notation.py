@@ -1,0 +1,727 @@
+"""Text notation: moves and positions.
+
+Cards have their short form in :mod:`crapette.cards` (``7H`` of pack 0, ``7h`` of pack 1).
+This module adds:
+
+* **moves**: :func:`format_move` / :func:`parse_move` (``R-F``, ``H3-H5``, ``T-W1``,
+  ``H2-H5x3``, ``draw`` ...) and :func:`describe_move` (``"7♥ from your reserve to a
+  foundation"``);
+* **positions**: :func:`format_position` / :func:`parse_position`, one line that holds a
+  complete :class:`~crapette.GameState` (like chess's FEN), :func:`format_public_position`
+  (hidden cards written ``??``) and :func:`validate_position`.
+
+``docs/notation.md`` specifies every format precisely.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Final, NamedTuple
+
+from crapette.cards import FACE, PACK, RANK, RED, SUIT, TEXT, Card, parse_card
+from crapette.engine import apply
+from crapette.errors import IllegalMoveError, InvalidRulesError, NotationError
+from crapette.legality import describe_illegal, pile_name, source_card
+from crapette.movegen import legal_moves
+from crapette.moves import (
+    ALL_MOVES,
+    CALL_STOP,
+    DISCARD,
+    DRAW,
+    END_TURN,
+    FOUNDATION,
+    HAND,
+    LET_STAND,
+    OPP_RESERVE,
+    OPP_WASTE,
+    RESERVE,
+    REVEAL,
+    WASTE,
+    Action,
+    Move,
+)
+from crapette.rules import Ruleset
+from crapette.state import GameState, Pile, houses_key
+
+__all__ = [
+    "UNKNOWN_CARD",
+    "describe_move",
+    "format_move",
+    "format_position",
+    "format_public_position",
+    "move_from_text",
+    "parse_move",
+    "parse_position",
+    "validate_position",
+]
+
+UNKNOWN_CARD: Final = "??"
+"""How a public position writes a card its reader cannot see."""
+
+_KEYWORDS: Final[dict[str, Move]] = {
+    "draw": DRAW,
+    "discard": DISCARD,
+    "end": END_TURN,
+    "reveal": REVEAL,
+    "stop": CALL_STOP,
+    "pass": LET_STAND,
+}
+_BY_STR: Final[dict[str, Move]] = {str(m): m for m in ALL_MOVES}
+_SOURCE_WORDS: Final = "R, T, W, R0, R1, W0, W1, H1..H8 or a card such as 7H"
+_TARGET_WORDS: Final = "F, H1..H8, R0, R1, W0, W1, OR or OW"
+
+
+# --------------------------------------------------------------------------------------
+# Moves
+
+
+class _MoveText(NamedTuple):
+    """The syntax of a move, before it is resolved against a position."""
+
+    keyword: Move | None
+    source: str  # "R" "T" "W" "R0" "R1" "W0" "W1" "H1".."H8" or a card text
+    target: str  # "F" "H1".."H8" "OR" "OW" "R0" "R1" "W0" "W1"
+    n: int | None
+    card: Card | None  # the source card, when the source names one
+
+
+_HOUSE_RE: Final = re.compile(r"[Hh][1-8]\Z")
+
+
+def _scan_move(text: str, offset: int = 0) -> _MoveText:
+    """Check the syntax of a move (no position needed). ``offset`` is added to every
+    character position reported, for callers that parse a longer text."""
+    lead = len(text) - len(text.lstrip())
+    body = text.strip()
+    base = offset + lead
+    if not body:
+        raise NotationError(
+            f"expected a move (draw, discard, end, reveal, stop, pass or SOURCE-TARGET) at"
+            f" {base}, found nothing",
+            text,
+            base,
+        )
+    word = body.lower()
+    if word in _KEYWORDS:
+        return _MoveText(_KEYWORDS[word], "", "", None, None)
+    dash = body.find("-")
+    if dash < 0:
+        if body.isalpha():
+            raise NotationError(
+                f"unknown move {body!r} at {base}: expected draw, discard, end, reveal, stop,"
+                " pass or SOURCE-TARGET",
+                text,
+                base,
+            )
+        raise NotationError(
+            f"expected '-' after the source at {base + _token_end(body)} in move {text!r}",
+            text,
+            base + _token_end(body),
+        )
+    src = body[:dash]
+    card: Card | None = None
+    upper = src.upper()
+    if upper in ("R", "T", "W", "R0", "R1", "W0", "W1") or _HOUSE_RE.match(src):
+        source = upper
+    else:
+        try:
+            card = parse_card(src)
+        except NotationError:
+            raise NotationError(
+                f"expected a source ({_SOURCE_WORDS}) at {base} in move {text!r}",
+                text,
+                base,
+            ) from None
+        source = TEXT[card]
+    rest = body[dash + 1 :]
+    at = base + dash + 1
+    size = next((n for n in (2, 1) if len(rest) >= n and rest[:n].upper() in _TARGETS), 0)
+    if not size:
+        raise NotationError(
+            f"expected a target ({_TARGET_WORDS}) at {at} in move {text!r}", text, at
+        )
+    target = rest[:size].upper()
+    tail = rest[size:]
+    count: int | None = None
+    if tail:
+        match = re.fullmatch(r"[xX]([0-9]{1,2})", tail)
+        if match is None or not 1 <= int(match.group(1)) <= 13:
+            pos = at + size + (1 if tail[0] in "xX" else 0)
+            what = "a count from 1 to 13" if tail[0] in "xX" else "the end of the move or 'x'"
+            raise NotationError(f"expected {what} at {pos} in move {text!r}", text, pos)
+        count = int(match.group(1))
+    return _MoveText(None, source, target, count, card)
+
+
+_TARGETS: Final = frozenset(
+    ("F", "OR", "OW", "R0", "R1", "W0", "W1", *(f"H{i}" for i in range(1, 9)))
+)
+
+
+def _token_end(body: str) -> int:
+    match = re.match(r"[A-Za-z0-9?]*", body)
+    return match.end() if match else 0
+
+
+def move_from_text(text: str) -> Move:
+    """The move written in its relative form, ``str(move)`` (``R-OR``, ``H2-H5x3``,
+    ``draw``), with no position needed.
+
+    Raises:
+        NotationError: the text is not such a move.
+    """
+    move = _BY_STR.get(text)
+    if move is None:
+        move = _BY_STR.get(text.strip().upper().replace("X", "x")) or _KEYWORDS.get(
+            text.strip().lower()
+        )
+    if move is None:
+        raise NotationError(
+            f"expected a move in relative form (R-F, T-H3, H2-H5x3, R-OR, draw, ...) at 0,"
+            f" found {text!r}",
+            text,
+            0,
+        )
+    return move
+
+
+def parse_move(state: GameState, text: str) -> Move:
+    """Parse a move written for ``state`` and check that it is legal there.
+
+    Accepted forms (case-insensitive except in card texts, whose suit letter tells the pack):
+    ``draw``, ``discard``, ``end``, ``reveal``, ``stop``, ``pass``, and ``SOURCE-TARGET`` with
+    an optional ``xN`` count. A source is ``R`` (your reserve), ``T`` (your turned card),
+    ``W`` (your waste), ``R0``/``R1``/``W0``/``W1`` (yours, by player number), ``H1``..``H8``
+    or the card itself (``7H-F``; for a group, its bottom card). A target is ``F``,
+    ``H1``..``H8``, the opponent's ``R0``/``R1``/``W0``/``W1`` or, relatively, ``OR``/``OW``.
+
+    Raises:
+        NotationError: malformed text (with the character position and what was expected).
+        IllegalMoveError: a well-formed move that is not legal in ``state``.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a move text must be a str, not {type(text).__name__}")
+    move = _resolve(state, _scan_move(text), text)
+    if move not in legal_moves(state):
+        raise IllegalMoveError(describe_illegal(state, move))
+    return move
+
+
+def _resolve(state: GameState, parsed: _MoveText, text: str) -> Move:
+    if parsed.keyword is not None:
+        return parsed.keyword
+    p = state.to_act
+    count = parsed.n
+    if parsed.card is not None:
+        source, depth = _locate(state, parsed.card)
+        if count is not None and count != depth:
+            raise IllegalMoveError(
+                f"move {text!r}: {TEXT[parsed.card]} would move {depth} card(s), not {count}"
+            )
+        count = depth
+    elif parsed.source in ("R", "T", "W"):
+        source = {"R": RESERVE, "T": HAND, "W": WASTE}[parsed.source]
+    elif parsed.source[0] == "H":
+        source = int(parsed.source[1]) - 1
+    else:
+        owner = int(parsed.source[1])
+        if owner != p:
+            raise IllegalMoveError(
+                f"move {text!r}: {pile_name_abs(parsed.source)} belongs to your opponent;"
+                f" player {p} cannot move a card from it"
+            )
+        source = RESERVE if parsed.source[0] == "R" else WASTE
+    target_text = parsed.target
+    if target_text == "F":
+        target = FOUNDATION
+    elif target_text[0] == "H":
+        target = int(target_text[1]) - 1
+    elif target_text in ("OR", "OW"):
+        target = OPP_RESERVE if target_text == "OR" else OPP_WASTE
+    else:
+        owner = int(target_text[1])
+        if owner == p:
+            raise IllegalMoveError(
+                f"move {text!r}: your own {'reserve' if target_text[0] == 'R' else 'waste'} is"
+                " never a destination (use discard to end your turn)"
+            )
+        target = OPP_RESERVE if target_text[0] == "R" else OPP_WASTE
+    return Move.play(source, target, count or 1)
+
+
+def pile_name_abs(token: str) -> str:
+    """A readable name of an absolute pile token (``R0`` -> ``"player 0's reserve"``)."""
+    kind = "reserve" if token[0] == "R" else "waste"
+    return f"player {token[1]}'s {kind}"
+
+
+def _locate(state: GameState, card: Card) -> tuple[int, int]:
+    """Where ``card`` can be moved from by the player to act: (source, cards moved)."""
+    for source in (RESERVE, HAND, WASTE):
+        if source_card(state, source) == card:
+            return source, 1
+    for h, pile in enumerate(state.houses):
+        if card in pile:
+            return h, len(pile) - pile.index(card)
+    raise IllegalMoveError(
+        f"{TEXT[card]} is not available to player {state.to_act}: it is not the top of"
+        " their reserve, their turned card, a playable waste top or in a house"
+    )
+
+
+def format_move(state: GameState, move: Move) -> str:
+    """The short text of ``move`` for the player to act in ``state``.
+
+    Own piles are relative (``R`` reserve, ``T`` turned card, ``W`` waste), houses are
+    ``H1``..``H8``, a foundation is ``F`` and the opponent's piles carry their player
+    number (``R1``, ``W0``); a group move ends in ``xN``. Other moves are their keyword
+    (``draw``, ``discard``, ``end``, ``reveal``, ``stop``, ``pass``).
+    ``parse_move(state, format_move(state, move)) == move`` for every legal move.
+    """
+    if move.action is not Action.PLAY:
+        return move.action.value
+    src = {RESERVE: "R", HAND: "T", WASTE: "W"}.get(move.source) or f"H{move.source + 1}"
+    q = 1 - state.to_act
+    tgt = {FOUNDATION: "F", OPP_RESERVE: f"R{q}", OPP_WASTE: f"W{q}"}.get(move.target) or (
+        f"H{move.target + 1}"
+    )
+    text = f"{src}-{tgt}"
+    return f"{text}x{move.count}" if move.count > 1 else text
+
+
+def describe_move(state: GameState, move: Move) -> str:
+    """A sentence describing ``move`` from the mover's side, such as ``"7♥ from your reserve
+    to a foundation"`` or ``"turn the top card of your hand"``."""
+    p = state.to_act
+    action = move.action
+    if action is Action.DRAW:
+        if state.hands[p]:
+            return "turn the top card of your hand"
+        return "turn your waste over as your new hand and turn its top card"
+    if action is Action.DISCARD:
+        card = state.turned
+        what = _symbol(card) if card is not None else "your turned card"
+        return f"put {what} on your waste, ending your turn"
+    if action is Action.END_TURN:
+        return "end your turn (your hand and waste are empty)"
+    if action is Action.REVEAL:
+        return "turn the top card of your reserve face up"
+    if action in (Action.CALL_STOP, Action.LET_STAND):
+        pending = state.stop
+        what = (
+            f"{format_move(pending.prior, pending.move)} ("
+            f"{describe_move(pending.prior, pending.move)})"
+            if pending is not None
+            else "move"
+        )
+        if action is Action.CALL_STOP:
+            return f'call "Stop!" on your opponent\'s {what}'
+        return f"let your opponent's {what} stand"
+    cards: Pile = ()
+    if move.source < 8:
+        cards = state.houses[move.source][-move.count :]
+    else:
+        top = source_card(state, move.source)
+        cards = (top,) if top is not None else ()
+    if not cards:
+        what = "a card"
+    elif len(cards) == 1:
+        what = _symbol(cards[0])
+    else:
+        what = f"{' '.join(_symbol(c) for c in cards)} ({len(cards)} cards)"
+    joint = "onto" if move.target in (OPP_RESERVE, OPP_WASTE) else "to"
+    return f"{what} from {pile_name(move.source)} {joint} {pile_name(move.target)}"
+
+
+def _symbol(card: Card) -> str:
+    symbol: str = Card(card).symbol
+    return symbol
+
+
+# --------------------------------------------------------------------------------------
+# Positions
+
+
+def format_position(state: GameState) -> str:
+    """The whole state as one line (see ``docs/notation.md``).
+
+    Fourteen fields separated by single spaces: rules, player to act, foundations, houses,
+    reserves, face-up reserve counts, hands, wastes, turned card, emptied houses, passes,
+    moves made, extra seen layout keys, and the pending Stop! move. With a Stop! decision
+    open, fields 1-13 describe the position before the violating move and field 14 is that
+    move: the position is the result of playing it.
+    ``parse_position(format_position(state)) == state`` for every reachable state.
+    """
+    return _format(state, public=False)
+
+
+def format_public_position(state: GameState, player: int) -> str:
+    """The position as ``player`` sees it: every face-down card (hands, and reserve cards
+    below the face-up ones) is written ``??``. Under the current rules nothing else is
+    hidden, so both players get the same line; the argument names whose view it is.
+
+    Raises:
+        ValueError: ``player`` is not 0 or 1.
+    """
+    if player not in (0, 1):
+        raise ValueError(f"player must be 0 or 1, not {player!r}")
+    return _format(state, public=True)
+
+
+def _pile(cards: Pile) -> str:
+    return "".join(TEXT[c] for c in cards) or "-"
+
+
+def _piles(piles: tuple[Pile, ...]) -> str:
+    return "/".join(_pile(p) for p in piles)
+
+
+def _format(state: GameState, *, public: bool) -> str:
+    tail = "-"
+    if state.stop is not None:
+        tail = str(state.stop.move)
+        state = state.stop.prior
+    if public:
+        reserves = "/".join(
+            UNKNOWN_CARD * (len(r) - up) + "".join(TEXT[c] for c in r[len(r) - up :]) or "-"
+            for r, up in zip(state.reserves, state.reserve_up, strict=True)
+        )
+        hands = "/".join(UNKNOWN_CARD * len(h) or "-" for h in state.hands)
+    else:
+        reserves = _piles(state.reserves)
+        hands = _piles(state.hands)
+    extra = sorted(state.seen - {state.houses_key})
+    fields = (
+        str(state.rules).replace(" ", ""),
+        str(state.to_act),
+        _piles(state.foundations),
+        _piles(state.houses),
+        reserves,
+        f"{state.reserve_up[0]}/{state.reserve_up[1]}",
+        hands,
+        _piles(state.wastes),
+        TEXT[state.turned] if state.turned is not None else "-",
+        "".join(str(h + 1) for h in range(8) if state.emptied >> h & 1) or "-",
+        f"{state.passes[0]}/{state.passes[1]}",
+        str(state.moves_made),
+        ",".join(f"{k:016x}" for k in extra) or "-",
+        tail,
+    )
+    return " ".join(fields)
+
+
+_FIELD_NAMES: Final = (
+    "the rules",
+    "the player to act (0 or 1)",
+    "the 8 foundations",
+    "the 8 houses",
+    "the 2 reserves",
+    "the face-up reserve counts (like 1/1)",
+    "the 2 hands",
+    "the 2 wastes",
+    "the turned card (a card or -)",
+    "the emptied houses (digits 1..8 or -)",
+    "the passes (like 1/1, each 0..2)",
+    "the number of moves made",
+    "the seen layout keys (16 hex digits, comma-separated, or -)",
+    "the pending Stop! move (a move like R-H3 or -)",
+)
+
+
+class _Field(NamedTuple):
+    text: str
+    start: int
+
+
+def parse_position(text: str) -> GameState:
+    """Parse a line written by :func:`format_position`.
+
+    Raises:
+        NotationError: malformed text (with the character position and what was expected),
+            a public position (``??`` cards), or a position that cannot occur (a card missing
+            or doubled, a foundation that is not a run from its Ace, a house that is not a
+            descending alternating run, impossible counts); the message names the problem.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a position must be a str, not {type(text).__name__}")
+    fields = [_Field(m.group(0), m.start()) for m in re.finditer(r"[^ \t\r\n]+", text)]
+    if len(fields) < len(_FIELD_NAMES):
+        pos = len(text.rstrip())
+        raise NotationError(
+            f"expected {_FIELD_NAMES[len(fields)]} (field {len(fields) + 1} of"
+            f" {len(_FIELD_NAMES)}) at {pos}: a position has {len(_FIELD_NAMES)}"
+            " space-separated fields",
+            text,
+            pos,
+        )
+    if len(fields) > len(_FIELD_NAMES):
+        extra = fields[len(_FIELD_NAMES)]
+        raise NotationError(
+            f"expected the end of the position at {extra.start}, found {extra.text!r}",
+            text,
+            extra.start,
+        )
+    rules_f, act_f, found_f, houses_f, res_f, up_f, hands_f, wastes_f = fields[:8]
+    turned_f, emptied_f, passes_f, moves_f, seen_f, stop_f = fields[8:]
+    try:
+        rules = Ruleset.from_string(rules_f.text)
+    except InvalidRulesError as exc:
+        raise NotationError(
+            f"expected the rules at {rules_f.start}: {exc}", text, rules_f.start
+        ) from None
+    to_act = _small_int(text, act_f, 1)
+    foundations = _parse_piles(text, found_f, 8, "foundation")
+    houses = _parse_piles(text, houses_f, 8, "house")
+    reserves = _parse_piles(text, res_f, 2, "reserve")
+    up = _int_pair(text, up_f, None)
+    hands = _parse_piles(text, hands_f, 2, "hand")
+    wastes = _parse_piles(text, wastes_f, 2, "waste")
+    turned: Card | None = None
+    if turned_f.text != "-":
+        cards = _parse_cards(text, turned_f.text, turned_f.start)
+        if len(cards) != 1:
+            raise NotationError(
+                f"expected one turned card or - at {turned_f.start}", text, turned_f.start
+            )
+        turned = cards[0]
+    emptied = _parse_emptied(text, emptied_f)
+    passes = _int_pair(text, passes_f, 2)
+    moves_made = _natural(text, moves_f)
+    seen = _parse_seen(text, seen_f)
+    stop_move = None
+    if stop_f.text != "-":
+        try:
+            stop_move = move_from_text(stop_f.text)
+        except NotationError:
+            raise NotationError(
+                f"expected - or the violating move (like R-H3) at {stop_f.start}",
+                text,
+                stop_f.start,
+            ) from None
+    key = houses_key(houses)
+    state = GameState(
+        rules=rules,
+        to_act=to_act,
+        foundations=foundations,
+        houses=houses,
+        reserves=(reserves[0], reserves[1]),
+        reserve_up=up,
+        hands=(hands[0], hands[1]),
+        wastes=(wastes[0], wastes[1]),
+        turned=turned,
+        emptied=emptied,
+        seen=seen | {key},
+        passes=passes,
+        moves_made=moves_made,
+        houses_key=key,
+    )
+    validate_position(state, text)
+    if stop_move is not None:
+        state = _rebuild_stop(state, stop_move, text, stop_f.start)
+    return state
+
+
+def _rebuild_stop(prior: GameState, move: Move, text: str, at: int) -> GameState:
+    try:
+        after = apply(prior, move)
+    except IllegalMoveError as exc:
+        raise NotationError(
+            f"the pending Stop! move at {at} cannot be played in the written position: {exc}",
+            text,
+            at,
+        ) from None
+    if after.stop is None:
+        raise NotationError(
+            f"the pending Stop! move {move} at {at} is not a priority violation awaiting a"
+            " decision in the written position",
+            text,
+            at,
+        )
+    return after
+
+
+def _small_int(text: str, field: _Field, top: int) -> int:
+    if len(field.text) == 1 and "0" <= field.text <= str(top):
+        return int(field.text)
+    raise NotationError(
+        f"expected a digit 0..{top} at {field.start}, found {field.text!r}", text, field.start
+    )
+
+
+def _natural(text: str, field: _Field) -> int:
+    if re.fullmatch(r"[0-9]{1,12}", field.text):
+        return int(field.text)
+    raise NotationError(
+        f"expected the number of moves made (decimal digits) at {field.start}, found"
+        f" {field.text!r}",
+        text,
+        field.start,
+    )
+
+
+def _int_pair(text: str, field: _Field, top: int | None) -> tuple[int, int]:
+    match = re.fullmatch(r"([0-9]{1,3})/([0-9]{1,3})", field.text)
+    if match is None:
+        raise NotationError(
+            f"expected two numbers like 1/1 at {field.start}, found {field.text!r}",
+            text,
+            field.start,
+        )
+    a, b = int(match.group(1)), int(match.group(2))
+    if top is not None:
+        for value, group in ((a, 1), (b, 2)):
+            if value > top:
+                pos = field.start + match.start(group)
+                raise NotationError(
+                    f"expected a number from 0 to {top} at {pos}, found {value}", text, pos
+                )
+    return a, b
+
+
+def _parse_emptied(text: str, field: _Field) -> int:
+    if field.text == "-":
+        return 0
+    mask = 0
+    last = 0
+    for i, ch in enumerate(field.text):
+        if not "1" <= ch <= "8" or int(ch) <= last:
+            pos = field.start + i
+            raise NotationError(
+                f"expected house digits 1..8 in increasing order (or -) at {pos}", text, pos
+            )
+        last = int(ch)
+        mask |= 1 << (last - 1)
+    return mask
+
+
+def _parse_seen(text: str, field: _Field) -> frozenset[int]:
+    if field.text == "-":
+        return frozenset()
+    keys = set()
+    pos = field.start
+    for part in field.text.split(","):
+        if not re.fullmatch(r"[0-9a-fA-F]{1,16}", part):
+            raise NotationError(f"expected a layout key of 1 to 16 hex digits at {pos}", text, pos)
+        keys.add(int(part, 16))
+        pos += len(part) + 1
+    return frozenset(keys)
+
+
+def _parse_piles(text: str, field: _Field, n: int, what: str) -> tuple[Pile, ...]:
+    parts = field.text.split("/")
+    if len(parts) != n:
+        pos = field.start
+        if len(parts) > n:
+            pos += sum(len(p) + 1 for p in parts[:n]) - 1
+        else:
+            pos += len(field.text)
+        raise NotationError(
+            f"expected {n} {what} piles separated by '/' at {pos} ({len(parts)} found)",
+            text,
+            pos,
+        )
+    out = []
+    pos = field.start
+    for part in parts:
+        out.append(() if part == "-" else _parse_cards(text, part, pos))
+        pos += len(part) + 1
+    return tuple(out)
+
+
+def _parse_cards(text: str, part: str, start: int) -> Pile:
+    if not part:
+        raise NotationError(f"expected cards or - at {start}", text, start)
+    cards = []
+    for i in range(0, len(part), 2):
+        chunk = part[i : i + 2]
+        pos = start + i
+        if chunk == UNKNOWN_CARD:
+            raise NotationError(
+                f"unknown card ?? at {pos}: a public position (with hidden cards) cannot be"
+                " loaded as a state",
+                text,
+                pos,
+            )
+        rank_ok = len(chunk) >= 1 and chunk[0] in "A23456789TJQK"
+        if not rank_ok or len(chunk) < 2 or chunk[1] not in "SHDCshdc":
+            bad = pos if not rank_ok else pos + 1
+            expected = "a rank (A23456789TJQK)" if not rank_ok else "a suit (SHDC or shdc)"
+            raise NotationError(
+                f"expected {expected} at {bad} (cards are written like 7H or Td)", text, bad
+            )
+        cards.append(Card(chunk))
+    return tuple(cards)
+
+
+def validate_position(state: GameState, text: str = "") -> None:
+    """Check that ``state`` could occur in a deal: every card once, foundations built up
+    in suit from their Ace, houses descending in alternating colours, possible counts.
+
+    Args:
+        state: the state to check.
+        text: the text it was read from, quoted in the error (optional).
+
+    Raises:
+        NotationError: naming every problem found.
+    """
+    problems: list[str] = []
+    counts = Counter(state.cards())
+    missing = [TEXT[c] for c in range(104) if c not in counts]
+    doubled = [TEXT[c] for c in sorted(counts) if counts[c] > 1]
+    if missing:
+        problems.append("missing cards: " + " ".join(missing))
+    if doubled:
+        problems.append("cards written more than once: " + " ".join(doubled))
+    for i, pile in enumerate(state.foundations):
+        if pile and not _foundation_ok(pile):
+            problems.append(
+                f"foundation {i + 1} ({_pile(pile)}) is not a run up in suit from its Ace"
+            )
+    for i, pile in enumerate(state.houses):
+        if not _house_ok(pile):
+            problems.append(
+                f"house H{i + 1} ({_pile(pile)}) does not descend one rank at a time in"
+                " alternating colours"
+            )
+    for p in (0, 1):
+        reserve, up = state.reserves[p], state.reserve_up[p]
+        if up > len(reserve):
+            problems.append(
+                f"player {p}'s reserve has {len(reserve)} cards, fewer than its {up} face-up cards"
+            )
+        elif reserve and up == 0 and state.rules.reserve_face_up:
+            problems.append(
+                f"player {p}'s reserve top is face down, but these rules deal it face up"
+            )
+        foreign = [TEXT[c] for c in reserve[: max(len(reserve) - up, 0)] if PACK[c] != p]
+        if foreign:
+            problems.append(
+                f"face-down cards of player {p}'s reserve come from the other pack: "
+                + " ".join(foreign)
+            )
+    for h in range(8):
+        if state.emptied >> h & 1 and state.houses[h]:
+            problems.append(f"house H{h + 1} is marked emptied this turn but holds cards")
+    if state.moves_made > state.rules.move_cap:
+        problems.append(
+            f"{state.moves_made} moves made is beyond the rules' move cap of {state.rules.move_cap}"
+        )
+    if problems:
+        where = f" {text!r}" if text else ""
+        raise NotationError(f"impossible position{where}: " + "; ".join(problems), text, None)
+
+
+def _foundation_ok(pile: Pile) -> bool:
+    if RANK[pile[0]] != 1:
+        return False
+    return all(FACE[pile[i]] == FACE[pile[0]] + i for i in range(len(pile))) and all(
+        SUIT[c] == SUIT[pile[0]] for c in pile
+    )
+
+
+def _house_ok(pile: Pile) -> bool:
+    return all(
+        RANK[pile[i + 1]] == RANK[pile[i]] - 1 and RED[pile[i + 1]] != RED[pile[i]]
+        for i in range(len(pile) - 1)
+    )
