@@ -1,0 +1,222 @@
+"""A small, readable position builder for scenario tests.
+
+Write only the cards a test is about; :func:`position` puts every other card of the 104
+where it cannot interfere, so that every test state holds each card exactly once::
+
+    state = position(houses={0: "9S 8H", 4: "7C"}, reserve0="5D", hand0="KC", to_act=0)
+
+Every pile is written bottom first, top last (as ``GameState`` stores it): ``"9S 8H"`` is
+a house whose exposed card is the eight of hearts, ``hand0="2C KC"`` a hand whose next card
+to turn is the king of clubs. Upper-case suit letters are pack 0, lower-case pack 1.
+
+Where the other cards go: first, complete suits (A to K, so nothing ever goes on them) fill
+the foundations left empty by the test; then whatever is left goes to the bottom of the
+piles named by ``rest`` (by default the bottom of both hands, under the cards the test
+wrote). Pass ``rest="hand1"`` (say) when a test needs player 0's hand empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import crapette as c
+from crapette.cards import RANK, SUIT, Card
+
+__all__ = ["cards", "deal_order", "leftovers", "position"]
+
+RestPile = str
+_REST_PILES = ("hand0", "hand1", "waste0", "waste1", "reserve0", "reserve1")
+
+
+def cards(text: str | Iterable[str | int] | None) -> tuple[Card, ...]:
+    """Parse ``"7H 8h"`` (or a sequence of texts / indexes) into a pile, bottom first."""
+    if text is None:
+        return ()
+    items = text.split() if isinstance(text, str) else list(text)
+    return tuple(Card(item) for item in items)
+
+
+def _piles8(spec: Mapping[int, str] | Sequence[str] | None) -> list[tuple[Card, ...]]:
+    piles: list[tuple[Card, ...]] = [()] * 8
+    if spec is None:
+        return piles
+    items = spec.items() if isinstance(spec, Mapping) else enumerate(spec)
+    for i, text in items:
+        piles[i] = cards(text)
+    return piles
+
+
+def leftovers(used: Iterable[Card]) -> list[Card]:
+    """The cards of the 104 not in ``used``, in index order."""
+    taken = set(used)
+    return [card for card in c.ALL_CARDS if card not in taken]
+
+
+def _complete_suits(free: list[Card], slots: int) -> tuple[list[tuple[Card, ...]], list[Card]]:
+    """Take up to ``slots`` complete A..K suits (any pack for each rank) out of ``free``."""
+    pool: dict[tuple[int, int], list[Card]] = {}
+    for card in free:
+        pool.setdefault((SUIT[card], RANK[card]), []).append(card)
+    piles: list[tuple[Card, ...]] = []
+    for suit in range(4):
+        for _copy in range(2):
+            if len(piles) == slots:
+                break
+            if all(pool.get((suit, rank)) for rank in range(1, 14)):
+                piles.append(tuple(pool[(suit, rank)].pop(0) for rank in range(1, 14)))
+    remaining = [card for cards_ in pool.values() for card in cards_]
+    return piles, sorted(remaining)
+
+
+def position(
+    *,
+    houses: Mapping[int, str] | Sequence[str] | None = None,
+    foundations: Mapping[int, str] | Sequence[str] | None = None,
+    reserve0: str = "",
+    reserve1: str = "",
+    up0: int | None = None,
+    up1: int | None = None,
+    hand0: str = "",
+    hand1: str = "",
+    waste0: str = "",
+    waste1: str = "",
+    turned: str | None = None,
+    to_act: int = 0,
+    rules: c.Ruleset | str | None = None,
+    rest: RestPile | Sequence[RestPile] = ("hand0", "hand1"),
+    fill_foundations: bool = True,
+    **counters: object,
+) -> c.GameState:
+    """Build a 104-card ``GameState`` from the piles a test cares about.
+
+    Args:
+        houses: house index (0..7, engine codes: 0..3 player 0's column) to its cards, or
+            a list of up to 8 pile texts.
+        foundations: foundation index to its cards (must be valid foundation piles).
+        reserve0: player 0's reserve, bottom first; ``reserve1`` likewise.
+        up0: face-up cards at the top of reserve 0 (default: 1 if the reserve has cards
+            and the rules deal it face up, else 0); ``up1`` likewise.
+        hand0: player 0's hand, bottom first (the last card is the next one turned).
+        hand1: player 1's hand.
+        waste0: player 0's waste, bottom first (the last card is its top).
+        waste1: player 1's waste.
+        turned: the turned hand card of ``to_act`` (the player whose turn it is).
+        to_act: the player to act.
+        rules: a ``Ruleset``, a rules string, or ``None`` for ``classic``.
+        rest: where the cards not written go (after the complete suits on the
+            foundations): one of ``hand0 hand1 waste0 waste1 reserve0 reserve1`` or several,
+            dealt round-robin; always to the bottom of the pile.
+        fill_foundations: put complete suits on the empty foundations first.
+        **counters: further ``GameState`` fields (``passes``, ``emptied``, ``seen``,
+            ``moves_made``, ``stop``).
+
+    Raises:
+        ValueError: a card is written twice, or a foundation pile is not A, 2, 3... in suit.
+    """
+    if isinstance(rules, str):
+        rules = c.Ruleset.from_string(rules)
+    rules = rules or c.Ruleset()
+    house_piles = _piles8(houses)
+    found_piles = _piles8(foundations)
+    for pile in found_piles:
+        for depth, card in enumerate(pile):
+            if RANK[card] != depth + 1 or SUIT[card] != SUIT[pile[0]]:
+                raise ValueError(
+                    f"foundation pile {[str(x) for x in pile]} is not A, 2, ... in suit"
+                )
+    piles: dict[str, tuple[Card, ...]] = {
+        "reserve0": cards(reserve0),
+        "reserve1": cards(reserve1),
+        "hand0": cards(hand0),
+        "hand1": cards(hand1),
+        "waste0": cards(waste0),
+        "waste1": cards(waste1),
+    }
+    turned_card = Card(turned) if turned is not None else None
+    used: list[Card] = [card for pile in (*house_piles, *found_piles) for card in pile]
+    for pile in piles.values():
+        used.extend(pile)
+    if turned_card is not None:
+        used.append(turned_card)
+    doubled = sorted({str(x) for x in used if used.count(x) > 1})
+    if doubled:
+        raise ValueError(f"cards written twice: {' '.join(doubled)}")
+
+    free = leftovers(used)
+    if fill_foundations:
+        empty_slots = [i for i in range(8) if not found_piles[i]]
+        complete, free = _complete_suits(free, len(empty_slots))
+        for slot, pile in zip(empty_slots, complete, strict=False):
+            found_piles[slot] = pile
+    targets = [rest] if isinstance(rest, str) else list(rest)
+    for name in targets:
+        if name not in _REST_PILES:
+            raise ValueError(f"rest pile {name!r} is not one of {', '.join(_REST_PILES)}")
+    if free and not targets:
+        raise ValueError(f"{len(free)} cards left over and no rest pile: {free}")
+    extra: dict[str, list[Card]] = {name: [] for name in targets}
+    for i, card in enumerate(free):
+        extra[targets[i % len(targets)]].append(card)
+    for name, more in extra.items():
+        piles[name] = (*more, *piles[name])
+
+    face_up = 1 if rules.reserve_face_up else 0
+
+    reserve_up = (
+        up0 if up0 is not None else min(face_up, len(piles["reserve0"])),
+        up1 if up1 is not None else min(face_up, len(piles["reserve1"])),
+    )
+    state = c.GameState(
+        rules=rules,
+        to_act=to_act,
+        foundations=tuple(found_piles),
+        houses=tuple(house_piles),
+        reserves=(piles["reserve0"], piles["reserve1"]),
+        reserve_up=reserve_up,
+        hands=(piles["hand0"], piles["hand1"]),
+        wastes=(piles["waste0"], piles["waste1"]),
+        turned=turned_card,
+        **counters,  # type: ignore[arg-type]
+    )
+    assert sorted(state.cards()) == list(c.ALL_CARDS), "a position must hold the 104 cards"
+    return state
+
+
+def deal_order(pack: int, first: str = "") -> tuple[Card, ...]:
+    """A full 52-card order of ``pack`` beginning with the cards of ``first`` (in that
+    order), the rest in index order: handy for ``crapette.deal``."""
+    head = list(cards(first))
+    return tuple(head + [card for card in c.full_pack(pack) if card not in head])
+
+
+QUIET: tuple[str, ...] = ("KS", "KC", "Ks", "Kc", "KH", "KD", "Kh", "Kd")
+"""Eight house cards that take nothing a test writes (tests avoid queens) and go nowhere:
+the kings."""
+
+
+def quiet(overrides: Mapping[int, str] | None = None) -> dict[int, str]:
+    """All 8 houses filled with :data:`QUIET` kings, except the houses in ``overrides``
+    (an empty string there makes an empty house)."""
+    houses = dict(enumerate(QUIET))
+    houses.update(overrides or {})
+    return houses
+
+
+_MOVES_BY_TEXT = {str(m): m for m in c.ALL_MOVES}
+
+
+def mv(text: str) -> c.Move:
+    """The move with this text (``"R-F"``, ``"T-H3"``, ``"H1-H2x3"``, ``"draw"``, ``"stop"``)."""
+    return _MOVES_BY_TEXT[text]
+
+
+def names(state: c.GameState) -> list[str]:
+    """The texts of the legal moves, in ``legal_moves`` order."""
+    return [str(m) for m in c.legal_moves(state)]
+
+
+def play(state: c.GameState, *texts: str) -> c.GameState:
+    """Apply the moves (checked), one after the other."""
+    for text in texts:
+        state = c.apply(state, mv(text))
+    return state
