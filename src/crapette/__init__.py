@@ -17,6 +17,7 @@ from crapette.deal import Rng, deal, new_game, shuffled
 from crapette.engine import apply, apply_unchecked
 from crapette.errors import CrapetteError, IllegalMoveError, InvalidRulesError, NotationError
 from crapette.legality import reference_legal_moves, why_illegal
+from crapette.match import DealResult, Match, MatchOutcome, deal_seed, new_match
 from crapette.movegen import legal_moves
 from crapette.moves import (
     ALL_MOVES,
@@ -63,9 +64,12 @@ __all__ = [
     "Action",
     "Card",
     "CrapetteError",
+    "DealResult",
     "GameState",
     "IllegalMoveError",
     "InvalidRulesError",
+    "Match",
+    "MatchOutcome",
     "Move",
     "NotationError",
     "Outcome",
@@ -78,11 +82,13 @@ __all__ = [
     "apply",
     "apply_unchecked",
     "deal",
+    "deal_seed",
     "determinize",
     "full_pack",
     "is_over",
     "legal_moves",
     "new_game",
+    "new_match",
     "observe",
     "outcome",
     "reference_legal_moves",

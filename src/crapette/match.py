@@ -1,0 +1,158 @@
+"""Matches: deal after deal until a player's total reaches the target (300 or 150) or a fixed
+number of deals (5 in the Serbian rules) has been played.
+
+A :class:`Match` is immutable like a deal. The step from one deal to the next is explicit:
+play the current deal with ``legal_moves(match.state)`` and :meth:`Match.play` (or
+``apply`` and :meth:`Match.with_state`), and once it is over call :meth:`Match.next_deal`.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from crapette.deal import Rng, new_game
+from crapette.engine import apply
+from crapette.errors import CrapetteError
+from crapette.moves import Move
+from crapette.outcome import Outcome, outcome
+from crapette.rules import Ruleset
+from crapette.state import GameState
+
+__all__ = ["DealResult", "Match", "MatchOutcome", "deal_seed", "new_match"]
+
+
+def deal_seed(match_seed: int, number: int) -> int:
+    """The seed of deal ``number`` (0-based) of a match: SplitMix64 of the match seed
+    advanced by the deal number, so every deal has fresh, reproducible packs."""
+    return Rng(match_seed + number * 0x9E3779B97F4A7C15).next64()
+
+
+@attrs.frozen(slots=True)
+class DealResult:
+    """One finished deal of a match.
+
+    Attributes:
+        seed: the deal's seed.
+        starter: who made the first move.
+        outcome: how it ended and its scores.
+    """
+
+    seed: int
+    starter: int
+    outcome: Outcome
+
+
+@attrs.frozen(slots=True)
+class MatchOutcome:
+    """How a match ended.
+
+    Attributes:
+        winner: 0 or 1, or ``None`` for a draw (equal totals).
+        totals: each player's total.
+        deals: how many deals were played.
+    """
+
+    winner: int | None
+    totals: tuple[int, int]
+    deals: int
+
+
+@attrs.frozen(slots=True)
+class Match:
+    """A match in progress.
+
+    Attributes:
+        rules: the ruleset, including the match format (``match_target``, ``match_deals``).
+        seed: the match seed; deal ``k`` is dealt from ``deal_seed(seed, k)``.
+        results: the finished deals, in order (the current deal is not among them).
+        state: the current deal.
+        starter: who started the current deal.
+    """
+
+    rules: Ruleset
+    seed: int
+    results: tuple[DealResult, ...]
+    state: GameState
+    starter: int
+
+    @property
+    def number(self) -> int:
+        """The 0-based number of the current deal."""
+        return len(self.results)
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """Each player's total, counting the current deal once it is over."""
+        scores = [r.outcome.scores for r in self._finished()]
+        return (sum(s[0] for s in scores), sum(s[1] for s in scores))
+
+    def _finished(self) -> tuple[DealResult, ...]:
+        ended = outcome(self.state)
+        if ended is None:
+            return self.results
+        return (*self.results, DealResult(deal_seed(self.seed, self.number), self.starter, ended))
+
+    def play(self, move: Move) -> Match:
+        """The match after ``move`` in the current deal (checked like ``apply``)."""
+        return attrs.evolve(self, state=apply(self.state, move))
+
+    def with_state(self, state: GameState) -> Match:
+        """The match with the current deal replaced by a later state of it."""
+        if not isinstance(state, GameState) or state.rules != self.rules:
+            raise CrapetteError("with_state() needs a state of the current deal's rules")
+        return attrs.evolve(self, state=state)
+
+    def outcome(self) -> MatchOutcome | None:
+        """``None`` while the match runs; otherwise who won it and the totals."""
+        finished = self._finished()
+        if len(finished) == len(self.results):
+            return None  # the current deal is still being played
+        totals = self.totals
+        rules = self.rules
+        reached = rules.match_target is not None and max(totals) >= rules.match_target
+        played_out = rules.match_deals is not None and len(finished) >= rules.match_deals
+        if not (reached or played_out):
+            return None
+        winner = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+        return MatchOutcome(winner, totals, len(finished))
+
+    def next_deal(self) -> Match:
+        """Record the finished current deal and deal the next one.
+
+        Raises:
+            CrapetteError: the current deal is not over, or the match is over.
+        """
+        if outcome(self.state) is None:
+            raise CrapetteError("the current deal is not over yet")
+        if self.outcome() is not None:
+            raise CrapetteError("the match is over: there is no next deal")
+        results = self._finished()
+        state, starter = _deal(self.rules, self.seed, len(results), results)
+        return Match(self.rules, self.seed, results, state, starter)
+
+
+def new_match(rules: Ruleset | None = None, *, seed: int) -> Match:
+    """A new match and its first deal.
+
+    Args:
+        rules: the ruleset (default ``classic``: a race to 300).
+        seed: any ``int``; the whole match is determined by it (and the moves played).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"a seed must be an int, not {type(seed).__name__}")
+    rules = rules if rules is not None else Ruleset()
+    state, starter = _deal(rules, seed, 0, ())
+    return Match(rules, seed, (), state, starter)
+
+
+def _deal(
+    rules: Ruleset, seed: int, number: int, results: tuple[DealResult, ...]
+) -> tuple[GameState, int]:
+    """Deal number ``number``: both packs shuffled from its seed (each player's pack is
+    shuffled by the opponent: who shuffles does not change the draw), and its starter by the
+    first-player rule, or alternating from the first deal's starter."""
+    state = new_game(rules, seed=deal_seed(seed, number))
+    if number and rules.match_starter == "alternate":
+        starter = 1 - results[-1].starter
+        state = attrs.evolve(state, to_act=starter)
+    return state, state.to_act
