@@ -1,0 +1,209 @@
+"""Fixed-size numeric encodings for learning agents: integer actions, action masks and
+observation vectors.
+
+**Actions.** Every possible move has a fixed integer code, its place in
+:data:`crapette.ALL_MOVES` (``move.index``); there are :data:`NUM_ACTIONS` codes. Actions are
+*relative to the player to act*: ``R-F`` (code of ``Move.play(RESERVE, FOUNDATION)``) means
+"my reserve to a foundation" for whichever player is to act, and ``T-OW`` loads the
+opponent's waste. Houses keep their absolute numbers (0..3 are player 0's column, 4..7
+player 1's), as in the move text ``H1``..``H8``.
+
+**Observations.** :func:`observation_vector` turns a :class:`~crapette.views.PlayerView`
+(what one player sees, never a hidden card) into a ``float32`` vector of
+:data:`OBSERVATION_SIZE` values, all in ``[0, 1]``:
+
+- for each of the 104 cards (in index order), 17 values: a one-hot of where the card lies,
+  seen by the observer (:data:`CARD_LOCATIONS`: a foundation, house 1..8, my reserve, the
+  opponent's reserve, my waste, the opponent's waste, the turned hand card, or hidden),
+  then 1 if the card is the top (exposed) card of its pile, then its depth below the top
+  of its pile divided by 104 (0 for the top card and for hidden cards);
+- 8 scalars, counts divided by 104: face-down cards of my reserve and of the opponent's,
+  cards in my hand and in the opponent's (the turned card not counted), whole reserve sizes
+  (mine, the opponent's), waste sizes (mine, the opponent's);
+- 12 values: the flags "I am to act", "it is my turn", "a Stop! decision is open", "I made
+  the violation it is about", "I am player 1", my pass mark and the opponent's (a one-hot
+  of 0, 1, 2 each, see ``GameState.passes``), then the moves made divided by the move cap;
+- 8 flags: house ``h`` was emptied this turn and is still empty
+  (``house_filling="immediate"``).
+
+"My" is the observer's. Houses are absolute, like the actions; the flag "I am player 1"
+tells a learner which column is its own. The Stop! flags do not say which move broke the
+priority rule; the view's text form (:meth:`PlayerView.to_string`) does.
+
+``numpy`` is needed only by :func:`action_mask` and :func:`observation_vector` (install
+the ``crapette[pettingzoo]`` or ``crapette[openspiel]`` extra).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from crapette.errors import IllegalMoveError
+from crapette.movegen import legal_moves
+from crapette.moves import ALL_MOVES, Move
+from crapette.state import GameState
+from crapette.views import PlayerView
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = [
+    "CARD_FEATURES",
+    "CARD_LOCATIONS",
+    "NUM_ACTIONS",
+    "OBSERVATION_SIZE",
+    "action_mask",
+    "decode",
+    "encode",
+    "legal_actions",
+    "observation_vector",
+]
+
+NUM_ACTIONS: Final = len(ALL_MOVES)
+"""The number of action codes (791): codes are ``0 .. NUM_ACTIONS - 1``."""
+
+CARD_LOCATIONS: Final = (
+    "foundation",
+    "H1",
+    "H2",
+    "H3",
+    "H4",
+    "H5",
+    "H6",
+    "H7",
+    "H8",
+    "my_reserve",
+    "opp_reserve",
+    "my_waste",
+    "opp_waste",
+    "turned",
+    "hidden",
+)
+"""The locations of the one-hot part of each card's features, in order."""
+
+CARD_FEATURES: Final = len(CARD_LOCATIONS) + 2
+"""Values per card: the location one-hot, the top-of-pile flag, the depth."""
+
+_LOC_FOUNDATION: Final = 0
+_LOC_HOUSE: Final = 1
+_LOC_MY_RESERVE: Final = 9
+_LOC_OPP_RESERVE: Final = 10
+_LOC_MY_WASTE: Final = 11
+_LOC_OPP_WASTE: Final = 12
+_LOC_TURNED: Final = 13
+_LOC_HIDDEN: Final = 14
+_CARDS_PART: Final = 104 * CARD_FEATURES
+_SCALARS: Final = 8
+_FLAGS: Final = 12
+_EMPTIED: Final = 8
+
+OBSERVATION_SIZE: Final = _CARDS_PART + _SCALARS + _FLAGS + _EMPTIED
+"""The length of :func:`observation_vector` (1796)."""
+
+
+def encode(move: Move) -> int:
+    """The integer action code of ``move`` (its ``index`` in ``crapette.ALL_MOVES``).
+
+    Raises:
+        TypeError: ``move`` is not a ``Move``.
+    """
+    if not isinstance(move, Move):
+        raise TypeError(f"encode() needs a Move, not {move!r} ({type(move).__name__})")
+    return move.index
+
+
+def decode(action: int) -> Move:
+    """The move with integer action code ``action`` (relative to the player to act).
+
+    Accepts any integer type, numpy integers included.
+
+    Raises:
+        IllegalMoveError: ``action`` is not an integer in ``0 .. NUM_ACTIONS - 1``.
+    """
+    try:
+        code = int(action.__index__())
+    except (AttributeError, TypeError):
+        raise IllegalMoveError(
+            f"action {action!r} is not an integer action code (0..{NUM_ACTIONS - 1})"
+        ) from None
+    if isinstance(action, bool) or not 0 <= code < NUM_ACTIONS:
+        raise IllegalMoveError(f"action {action!r} is outside 0..{NUM_ACTIONS - 1}")
+    return ALL_MOVES[code]
+
+
+def legal_actions(state: GameState) -> list[int]:
+    """The codes of the legal moves of the player to act, ascending (empty iff the deal is
+    over)."""
+    return [move.index for move in legal_moves(state)]
+
+
+def action_mask(state: GameState) -> npt.NDArray[np.int8]:
+    """A 0/1 ``int8`` array of length :data:`NUM_ACTIONS`: 1 at the code of every legal
+    move of the player to act (all zeros once the deal is over)."""
+    import numpy as np
+
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    mask[legal_actions(state)] = 1
+    return mask
+
+
+def observation_vector(view: PlayerView) -> npt.NDArray[np.float32]:
+    """The fixed-size ``float32`` encoding of a player's view (see the module docstring for
+    the layout). Only what the view shows is encoded: the hidden cards all read "hidden".
+    """
+    import numpy as np
+
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    cards = out[:_CARDS_PART].reshape(104, CARD_FEATURES)
+    cards[:, _LOC_HIDDEN] = 1.0
+    me = view.player
+    opp = 1 - me
+
+    def put(pile: tuple[int, ...], location: int) -> None:
+        size = len(pile)
+        for depth_from_bottom, card in enumerate(pile):
+            row = cards[card]
+            row[_LOC_HIDDEN] = 0.0
+            row[location] = 1.0
+            depth = size - 1 - depth_from_bottom
+            row[CARD_FEATURES - 2] = 1.0 if depth == 0 else 0.0
+            row[CARD_FEATURES - 1] = depth / 104.0
+
+    for pile in view.foundations:
+        put(pile, _LOC_FOUNDATION)
+    for h, pile in enumerate(view.houses):
+        put(pile, _LOC_HOUSE + h)
+    put(view.reserves_up[me], _LOC_MY_RESERVE)
+    put(view.reserves_up[opp], _LOC_OPP_RESERVE)
+    put(view.wastes[me], _LOC_MY_WASTE)
+    put(view.wastes[opp], _LOC_OPP_WASTE)
+    if view.turned is not None:
+        put((view.turned,), _LOC_TURNED)
+
+    reserve_sizes = view.reserve_sizes
+    i = _CARDS_PART
+    out[i : i + _SCALARS] = (
+        view.reserves_down[me] / 104.0,
+        view.reserves_down[opp] / 104.0,
+        view.hand_sizes[me] / 104.0,
+        view.hand_sizes[opp] / 104.0,
+        reserve_sizes[me] / 104.0,
+        reserve_sizes[opp] / 104.0,
+        len(view.wastes[me]) / 104.0,
+        len(view.wastes[opp]) / 104.0,
+    )
+    i += _SCALARS
+    stop = view.stop
+    out[i] = view.to_act == me
+    out[i + 1] = view.turn_player == me
+    out[i + 2] = stop is not None
+    out[i + 3] = stop is not None and stop.offender == me
+    out[i + 4] = me == 1
+    out[i + 5 + min(view.passes[me], 2)] = 1.0
+    out[i + 8 + min(view.passes[opp], 2)] = 1.0
+    out[i + 11] = min(view.moves_made / max(view.rules.move_cap, 1), 1.0)
+    i += _FLAGS
+    for h in range(8):
+        out[i + h] = (view.emptied >> h) & 1
+    return out
