@@ -26,10 +26,10 @@ def make_game(
     """A game whose input comes from ``answers`` (a list of lines, then EOF, or a function of
     the prompt) and whose output goes to a string."""
     out = io.StringIO()
-    console = Console(file=out, width=120, color_system=None)
+    console = Console(file=out, width=200, color_system=None)
     rules = rules or c.Ruleset()
     if human is None:  # the human starts, so the first prompt comes at once
-        human = c.new_game(rules, seed=seed).to_act
+        human = c.new_match(rules, seed=seed).state.to_act
     if callable(answers):
         read = answers
     else:
@@ -65,7 +65,7 @@ def test_a_deal_played_to_the_end_with_scripted_choices() -> None:
     assert game.run() == 0
     result = c.outcome(game.state)
     assert result is not None
-    assert game.totals == list(result.scores)
+    assert game.totals == result.scores
     text = out.getvalue()
     assert "won the deal" in text or "stalemate" in text or "move cap" in text
     assert "Match totals" in text
@@ -92,12 +92,12 @@ def test_quit_command() -> None:
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("xyzzy", "neither a move nor a command"),
+        ("xyzzy", "'xyzzy'"),
         ("0", "no move number 0"),
         ("999", "no move number 999"),
         ("save", "save needs a file name"),
         ("load", "load needs a file name"),
-        ("[bold]oops[/bold]", "'[bold]oops[/bold]' is neither"),
+        ("[bold]oops[/bold]", "'[bold]oops[/bold]'"),
         ("load /nonexistent/dir/file.txt", "cannot read"),
         ("undo", "nothing to undo"),
     ],
@@ -237,7 +237,8 @@ def test_the_human_gets_the_stop_decision(preset: str) -> None:
     game.run()
     text = out.getvalue()
     assert "broke a priority rule" in text
-    assert "call Stop!" in text and "let it stand" in text
+    assert "Call Stop!" in text and "let it stand" in text
+    assert "1. stop" in text and "2. pass" in text
     assert game.moves == [c.CALL_STOP]
     assert game.states[1].stop is None
 

@@ -26,6 +26,7 @@ from crapette.deal import Rng, deal, new_game, shuffled
 from crapette.engine import apply
 from crapette.errors import CrapetteError, IllegalMoveError, NotationError
 from crapette.legality import source_card, violation, why_illegal
+from crapette.match import Match, deal_seed, new_match
 from crapette.movegen import legal_moves
 from crapette.moves import (
     ALL_MOVES,
@@ -303,8 +304,9 @@ def _load_text(text: str, rules: Ruleset) -> tuple[GameState, list[Move], dict[s
     if records is not None and hasattr(records, "parse_record"):
         record = records.parse_record(text)
         states = record.replay()
-        start = states[0] if isinstance(states, (list, tuple)) else record.start
-        return start, list(record.moves), dict(record.headers)
+        notation = importlib.import_module("crapette.notation")
+        moves = [notation.parse_move(st, t) for st, t in zip(states, record.moves, strict=False)]
+        return states[0], moves, dict(record.headers)
     headers: dict[str, str] = {}
     body: list[str] = []
     for line in text.splitlines():
@@ -316,7 +318,7 @@ def _load_text(text: str, rules: Ruleset) -> tuple[GameState, list[Move], dict[s
     try:
         start = _deal_from(
             Ruleset.from_string(headers.get("Rules", str(rules))),
-            int(headers["DealSeed"]),
+            int(headers["Seed"]),
             int(headers["Starter"]),
         )
     except (KeyError, ValueError) as exc:
@@ -328,6 +330,10 @@ def _load_text(text: str, rules: Ruleset) -> tuple[GameState, list[Move], dict[s
             raise NotationError(f"unknown move {word!r} in the saved game", word, 0)
         moves.append(by_text[word])
     return start, moves, headers
+
+
+def _is_int(text: str) -> bool:
+    return text.lstrip("-").isdigit()
 
 
 def _deal_from(rules: Ruleset, seed: int, starter: int | None) -> GameState:
@@ -342,6 +348,7 @@ def _deal_from(rules: Ruleset, seed: int, starter: int | None) -> GameState:
 
 HELP = """\
 Type the number of a move, or a move in notation (R-F, T-H3, H2-H5x2, draw, discard, ...).
+A deal seed saved with the game lets it be replayed.
 Commands:
   undo         take back everything since your previous decision
   hint         the bot's choice for you
@@ -399,10 +406,8 @@ class TerminalGame:
         self.delay = delay
         self.sleep = sleep
         self.bots: tuple[Chooser, Chooser] = (get_chooser(bot, seed), get_chooser(bot, seed + 1))
-        self.totals = [0, 0]
-        self.deal_no = 1
-        self.deal_seed = seed
-        self.states: list[GameState] = [_deal_from(rules, seed, None)]
+        self.match = new_match(rules, seed=seed)
+        self.states: list[GameState] = [self.match.state]
         self.moves: list[Move] = []
         if human is None:
             self.names = (f"{bot} bot 0", f"{bot} bot 1")
@@ -415,6 +420,16 @@ class TerminalGame:
     def state(self) -> GameState:
         """The current position."""
         return self.states[-1]
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """The match totals, the current deal included once it is over."""
+        return self.match.with_state(self.state).totals
+
+    @property
+    def deal_no(self) -> int:
+        """The number of the current deal, from 1."""
+        return self.match.number + 1
 
     def _push(self, move: Move) -> None:
         self.states.append(apply(self.state, move))
@@ -484,8 +499,6 @@ class TerminalGame:
     def _finish(self) -> None:
         result = outcome(self.state)
         assert result is not None
-        for p in (0, 1):
-            self.totals[p] += result.scores[p]
         self.show_board()
         self._say(self._outcome_text(result), style="bold green")
 
@@ -502,20 +515,15 @@ class TerminalGame:
             f" {self.names[1]} {self.totals[1]}."
         )
 
-    def _match_over(self) -> bool:
-        rules = self.rules
-        if rules.match_target is not None and max(self.totals) >= rules.match_target:
-            return True
-        return rules.match_deals is not None and self.deal_no >= rules.match_deals
-
     def _next_deal(self) -> bool:
         """Start the next deal of the match if it goes on and the user wants it."""
-        if self._match_over():
-            a, b = self.totals
-            if a == b:
+        match = self.match.with_state(self.state)
+        result = match.outcome()
+        if result is not None:
+            if result.winner is None:
                 self._say("The match is a draw.", style="bold green")
             else:
-                self._say(f"{self.names[0 if a > b else 1]} won the match.", style="bold green")
+                self._say(f"{self.names[result.winner]} won the match.", style="bold green")
             return False
         while True:
             answer = self._read("Next deal? [Y/n] ").strip().lower()
@@ -524,11 +532,8 @@ class TerminalGame:
             if answer in ("n", "no", "quit", "q"):
                 return False
             self._say("Please answer y or n.")
-        previous = self.states[0].to_act
-        self.deal_no += 1
-        self.deal_seed = Rng(self.deal_seed).next64()
-        starter = 1 - previous if self.rules.match_starter == "alternate" else None
-        self.states = [_deal_from(self.rules, self.deal_seed, starter)]
+        self.match = match.next_deal()
+        self.states = [self.match.state]
         self.moves = []
         return True
 
@@ -586,10 +591,13 @@ class TerminalGame:
             )
             self._say(f"Call Stop! ({penalty}; the turn passes to you) or let it stand?")
         width = len(str(len(moves)))
+        callable_stop = state.rules.callable_stop and state.stop is None
         for i, move in enumerate(moves, 1):
             line = Text(f"  {i:>{width}}. ")
             line.append(f"{move_text(state, move):<9}", style="bold")
             line.append(f" {describe(state, move)}")
+            if callable_stop and violation(state, move) is not None:
+                line.append("  (breaks a priority: Stop! may be called)", style="yellow")
             self.console.print(line)
 
     def _human_turn(self) -> None:
@@ -701,7 +709,7 @@ class TerminalGame:
         return {
             "Event": f"crapette play, deal {self.deal_no}",
             "Rules": str(self.rules),
-            "DealSeed": str(self.deal_seed),
+            "Seed": str(deal_seed(self.match.seed, self.match.number)),
             "Starter": str(self.states[0].to_act),
             "Player0": seats[0],
             "Player1": seats[1],
@@ -729,11 +737,13 @@ class TerminalGame:
                 raise CrapetteError(f"move {i + 1} of {str(path)!r}: {exc}") from None
         if outcome(states[-1]) is not None:
             raise CrapetteError(f"{str(path)!r} holds a finished deal: nothing left to play")
+        # The loaded deal becomes the first deal of a new match.
+        seed = headers.get("Seed", "")
         self.rules = start.rules
+        self.match = Match(
+            start.rules, int(seed) if _is_int(seed) else self.seed, (), start, start.to_act
+        )
         self.states = states
         self.moves = moves
-        seed = headers.get("DealSeed", "")
-        if seed.lstrip("-").isdigit():
-            self.deal_seed = int(seed)
         self._say(f"Loaded {len(moves)} moves from {path}.")
         self.show_board()
