@@ -46,6 +46,7 @@ from crapette.state import GameState, Pile, houses_key
 
 __all__ = [
     "UNKNOWN_CARD",
+    "check_move_text",
     "describe_move",
     "format_move",
     "format_position",
@@ -162,6 +163,21 @@ _TARGETS: Final = frozenset(
 def _token_end(body: str) -> int:
     match = re.match(r"[A-Za-z0-9?]*", body)
     return match.end() if match else 0
+
+
+def check_move_text(text: str, offset: int = 0) -> None:
+    """Check the syntax of a move text without a position (``parse_move`` also checks that
+    the move is legal in its position).
+
+    Args:
+        text: the move text.
+        offset: added to the character position reported in an error (for a move read
+            from inside a longer text).
+
+    Raises:
+        NotationError: the text is not a move, with the character position.
+    """
+    _scan_move(text, offset)
 
 
 def move_from_text(text: str) -> Move:

@@ -1,0 +1,47 @@
+"""perft: count the move sequences of a given length from a position.
+
+As in chess engines, ``perft(state, depth)`` is the number of leaf nodes of the game tree
+``depth`` moves deep (a finished deal is a leaf that counts only at depth 0). Counts from
+fixed positions catch any change in the move generator or in ``apply``; ``divide`` splits
+the count by first move to find where two implementations disagree.
+"""
+
+from __future__ import annotations
+
+from crapette.engine import apply_unchecked
+from crapette.movegen import legal_moves
+from crapette.notation import format_move
+from crapette.state import GameState
+
+__all__ = ["divide", "perft"]
+
+
+def perft(state: GameState, depth: int) -> int:
+    """The number of move sequences of exactly ``depth`` moves from ``state``.
+
+    Raises:
+        ValueError: ``depth`` is negative.
+    """
+    if depth < 0:
+        raise ValueError(f"perft depth must be >= 0, not {depth}")
+    if depth == 0:
+        return 1
+    moves = legal_moves(state)
+    if depth == 1:
+        return len(moves)
+    return sum(perft(apply_unchecked(state, m), depth - 1) for m in moves)
+
+
+def divide(state: GameState, depth: int) -> dict[str, int]:
+    """``perft(after, depth - 1)`` for each legal first move, keyed by the move's text
+    (:func:`~crapette.notation.format_move`), in the order of ``legal_moves``.
+
+    Raises:
+        ValueError: ``depth`` is less than 1.
+    """
+    if depth < 1:
+        raise ValueError(f"divide depth must be >= 1, not {depth}")
+    return {
+        format_move(state, m): perft(apply_unchecked(state, m), depth - 1)
+        for m in legal_moves(state)
+    }

@@ -1,0 +1,302 @@
+"""JSON for states, rulesets and game records.
+
+Every document is an object with ``"format": "crapette"``, a ``"version"`` (the layout of
+the document, :data:`JSON_VERSION`), the ``"behaviour"`` version of the engine that wrote it
+(:data:`~crapette.BEHAVIOUR_VERSION`) and a ``"type"``: ``"state"``, ``"rules"`` or
+``"record"``. A document of another format version is refused with a
+:class:`~crapette.NotationError`; nothing is half loaded. ``docs/notation.md`` specifies
+the layout.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from crapette._version import BEHAVIOUR_VERSION
+from crapette.cards import TEXT, Card
+from crapette.engine import apply
+from crapette.errors import IllegalMoveError, InvalidRulesError, NotationError
+from crapette.moves import Move
+from crapette.notation import move_from_text, validate_position
+from crapette.records import GameRecord, record_from_dict
+from crapette.rules import OPTIONS, Ruleset
+from crapette.state import GameState, PendingStop, Pile, houses_key
+
+__all__ = ["JSON_VERSION", "from_json", "state_from_dict", "state_to_dict", "to_json"]
+
+JSON_VERSION: Final = 1
+"""The version of the JSON layout written by :func:`to_json` (the only one it reads)."""
+
+FORMAT: Final = "crapette"
+
+
+def to_json(obj: GameState | Ruleset | GameRecord, *, indent: int | None = None) -> str:
+    """The JSON document for a state, a ruleset or a game record.
+
+    Args:
+        obj: what to write.
+        indent: passed to ``json.dumps`` (``None``: one line).
+
+    Raises:
+        TypeError: ``obj`` is none of those.
+    """
+    head: dict[str, Any] = {"format": FORMAT, "version": JSON_VERSION}
+    head["behaviour"] = BEHAVIOUR_VERSION
+    if isinstance(obj, GameState):
+        head["type"] = "state"
+        head["state"] = state_to_dict(obj)
+    elif isinstance(obj, Ruleset):
+        head["type"] = "rules"
+        head["rules"] = str(obj)
+        head["options"] = {name: getattr(obj, name) for name in OPTIONS}
+    elif isinstance(obj, GameRecord):
+        head["type"] = "record"
+        head["headers"] = dict(obj.headers)
+        head["moves"] = list(obj.moves)
+    else:
+        raise TypeError(
+            f"to_json() writes a GameState, Ruleset or GameRecord, not {type(obj).__name__}"
+        )
+    return json.dumps(head, indent=indent, ensure_ascii=False)
+
+
+def from_json(text: str) -> GameState | Ruleset | GameRecord:
+    """Read a document written by :func:`to_json`.
+
+    Raises:
+        NotationError: not JSON (with the character position), not a crapette document, an
+            unknown format version or type, or contents that are malformed or impossible
+            (naming the field).
+    """
+    if not isinstance(text, str | bytes):
+        raise TypeError(f"from_json() reads a str, not {type(text).__name__}")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise NotationError(f"not valid JSON at {exc.pos}: {exc.msg}", str(text), exc.pos) from None
+    except (ValueError, RecursionError) as exc:
+        raise NotationError(f"not valid JSON: {exc}", str(text), None) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise NotationError(
+            'not a crapette JSON document: expected an object with "format": "crapette"'
+        )
+    version = data.get("version")
+    if version != JSON_VERSION or isinstance(version, bool):
+        raise NotationError(
+            f"unsupported crapette JSON version {version!r}: this library (behaviour"
+            f" {BEHAVIOUR_VERSION}) reads version {JSON_VERSION} only"
+        )
+    kind = data.get("type")
+    if kind == "state":
+        return state_from_dict(data.get("state"), "state")
+    if kind == "rules":
+        return _rules_from(data)
+    if kind == "record":
+        return record_from_dict(data)
+    raise NotationError(f'unknown document type {kind!r}: expected "state", "rules" or "record"')
+
+
+def _rules_from(data: dict[str, Any]) -> Ruleset:
+    text = data.get("rules")
+    if not isinstance(text, str):
+        raise NotationError('"rules" must be the ruleset string, like "classic"')
+    try:
+        rules = Ruleset.from_string(text)
+        options = data.get("options")
+        if options is not None:
+            if not isinstance(options, dict):
+                raise NotationError('"options" must be an object of option values')
+            other = Ruleset().replace(**options)
+            if other != rules:
+                raise NotationError(
+                    f'"options" ({other}) and "rules" ({rules}) describe different rulesets'
+                )
+    except InvalidRulesError as exc:
+        raise NotationError(f"bad ruleset: {exc}") from None
+    return rules
+
+
+def _pile(cards: Pile) -> list[str]:
+    return [TEXT[c] for c in cards]
+
+
+def state_to_dict(state: GameState) -> dict[str, Any]:
+    """The JSON-ready dict of a state (the ``"state"`` member of a document)."""
+    out: dict[str, Any] = {
+        "rules": str(state.rules),
+        "to_act": state.to_act,
+        "foundations": [_pile(p) for p in state.foundations],
+        "houses": [_pile(p) for p in state.houses],
+        "reserves": [_pile(p) for p in state.reserves],
+        "reserve_up": list(state.reserve_up),
+        "hands": [_pile(p) for p in state.hands],
+        "wastes": [_pile(p) for p in state.wastes],
+        "turned": TEXT[state.turned] if state.turned is not None else None,
+        "emptied": [h + 1 for h in range(8) if state.emptied >> h & 1],
+        "passes": list(state.passes),
+        "moves_made": state.moves_made,
+        "seen": [f"{k:016x}" for k in sorted(state.seen - {state.houses_key})],
+        "stop": None,
+    }
+    if state.stop is not None:
+        out["stop"] = {
+            "prior": state_to_dict(state.stop.prior),
+            "move": str(state.stop.move),
+            "offender": state.stop.offender,
+            "resume": state.stop.resume,
+        }
+    return out
+
+
+def _get(data: dict[str, Any], key: str, path: str) -> Any:
+    if key not in data:
+        raise NotationError(f"{path}: missing {key!r}")
+    return data[key]
+
+
+def _int(value: Any, path: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise NotationError(f"{path}: expected an integer from {low} to {high}, not {value!r}")
+    return value
+
+
+def _card(value: Any, path: str) -> Card:
+    if not isinstance(value, str) or len(value) != 2:
+        raise NotationError(f"{path}: expected a card like '7H' or '7h', not {value!r}")
+    try:
+        return Card(value)
+    except NotationError as exc:
+        raise NotationError(f"{path}: {exc}") from None
+
+
+def _piles(value: Any, n: int, path: str) -> tuple[Pile, ...]:
+    if not isinstance(value, list) or len(value) != n:
+        raise NotationError(f"{path}: expected a list of {n} piles")
+    out = []
+    for i, pile in enumerate(value):
+        if not isinstance(pile, list):
+            raise NotationError(f"{path}[{i}]: expected a list of cards")
+        out.append(tuple(_card(c, f"{path}[{i}][{j}]") for j, c in enumerate(pile)))
+    return tuple(out)
+
+
+def _pair(value: Any, path: str, high: int) -> tuple[int, int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise NotationError(f"{path}: expected a list of 2 integers")
+    return (_int(value[0], f"{path}[0]", 0, high), _int(value[1], f"{path}[1]", 0, high))
+
+
+def state_from_dict(data: Any, path: str = "state") -> GameState:
+    """Rebuild a state from :func:`state_to_dict`'s dict, checking it completely.
+
+    Raises:
+        NotationError: a field is missing or malformed (named by its path), or the state is
+            impossible (see :func:`~crapette.notation.validate_position`).
+    """
+    if not isinstance(data, dict):
+        raise NotationError(f"{path}: expected an object")
+    rules_text = _get(data, "rules", path)
+    if not isinstance(rules_text, str):
+        raise NotationError(f"{path}.rules: expected a ruleset string")
+    try:
+        rules = Ruleset.from_string(rules_text)
+    except InvalidRulesError as exc:
+        raise NotationError(f"{path}.rules: {exc}") from None
+    houses = _piles(_get(data, "houses", path), 8, f"{path}.houses")
+    reserves = _piles(_get(data, "reserves", path), 2, f"{path}.reserves")
+    hands = _piles(_get(data, "hands", path), 2, f"{path}.hands")
+    wastes = _piles(_get(data, "wastes", path), 2, f"{path}.wastes")
+    turned_value = _get(data, "turned", path)
+    turned = None if turned_value is None else _card(turned_value, f"{path}.turned")
+    emptied_value = _get(data, "emptied", path)
+    if not isinstance(emptied_value, list):
+        raise NotationError(f"{path}.emptied: expected a list of house numbers 1..8")
+    emptied = 0
+    for i, h in enumerate(emptied_value):
+        emptied |= 1 << (_int(h, f"{path}.emptied[{i}]", 1, 8) - 1)
+    seen_value = _get(data, "seen", path)
+    if not isinstance(seen_value, list):
+        raise NotationError(f"{path}.seen: expected a list of hex layout keys")
+    key = houses_key(houses)
+    seen = {key}
+    for i, item in enumerate(seen_value):
+        try:
+            if not isinstance(item, str) or not 1 <= len(item) <= 16:
+                raise ValueError
+            seen.add(int(item, 16))
+        except ValueError:
+            raise NotationError(
+                f"{path}.seen[{i}]: expected 1 to 16 hex digits, not {item!r}"
+            ) from None
+    state = GameState(
+        rules=rules,
+        to_act=_int(_get(data, "to_act", path), f"{path}.to_act", 0, 1),
+        foundations=_piles(_get(data, "foundations", path), 8, f"{path}.foundations"),
+        houses=houses,
+        reserves=(reserves[0], reserves[1]),
+        reserve_up=_pair(_get(data, "reserve_up", path), f"{path}.reserve_up", 104),
+        hands=(hands[0], hands[1]),
+        wastes=(wastes[0], wastes[1]),
+        turned=turned,
+        emptied=emptied,
+        seen=frozenset(seen),
+        passes=_pair(_get(data, "passes", path), f"{path}.passes", 2),
+        moves_made=_int(_get(data, "moves_made", path), f"{path}.moves_made", 0, 10**12),
+        houses_key=key,
+    )
+    stop = _get(data, "stop", path)
+    if stop is None:
+        validate_position(state)
+        return state
+    return _with_stop(state, stop, f"{path}.stop")
+
+
+def _with_stop(state: GameState, stop: Any, path: str) -> GameState:
+    if not isinstance(stop, dict):
+        raise NotationError(f"{path}: expected null or an object")
+    prior = state_from_dict(_get(stop, "prior", path), f"{path}.prior")
+    text = _get(stop, "move", path)
+    if not isinstance(text, str):
+        raise NotationError(f"{path}.move: expected a move like 'R-H3'")
+    move: Move = move_from_text(text)
+    try:
+        rebuilt = apply(prior, move)
+    except IllegalMoveError as exc:
+        raise NotationError(f"{path}.move: not playable in {path}.prior: {exc}") from None
+    pending = rebuilt.stop
+    expected = (
+        PendingStop(
+            prior,
+            move,
+            _int(_get(stop, "offender", path), f"{path}.offender", 0, 1),
+            _int(_get(stop, "resume", path), f"{path}.resume", 0, 1),
+        )
+        if pending is not None
+        else None
+    )
+    if pending is None or pending != expected:
+        raise NotationError(f"{path}: {text} from {path}.prior is not this pending violation")
+    # The written fields must agree with the violation's result.
+    written = GameState(
+        rules=state.rules,
+        to_act=state.to_act,
+        foundations=state.foundations,
+        houses=state.houses,
+        reserves=state.reserves,
+        reserve_up=state.reserve_up,
+        hands=state.hands,
+        wastes=state.wastes,
+        turned=state.turned,
+        stop=pending,
+        emptied=state.emptied,
+        seen=state.seen,
+        passes=state.passes,
+        moves_made=state.moves_made,
+        houses_key=state.houses_key,
+    )
+    if written != rebuilt:
+        raise NotationError(
+            f"{path}: the state's fields are not the result of {text} played from {path}.prior"
+        )
+    return rebuilt
