@@ -12,7 +12,7 @@ Everything public is importable from here::
 """
 
 from crapette._version import BEHAVIOUR_VERSION, __version__
-from crapette.cards import ALL_CARDS, Card, full_pack
+from crapette.cards import ALL_CARDS, Card, full_pack, parse_card
 from crapette.deal import Rng, deal, new_game, shuffled
 from crapette.engine import apply, apply_unchecked
 from crapette.errors import CrapetteError, IllegalMoveError, InvalidRulesError, NotationError
@@ -36,8 +36,20 @@ from crapette.moves import (
     Action,
     Move,
 )
+from crapette.notation import (
+    describe_move,
+    format_move,
+    format_position,
+    format_public_position,
+    parse_move,
+    parse_position,
+    validate_position,
+)
 from crapette.outcome import Outcome, is_over, outcome
+from crapette.perft import divide, perft
+from crapette.records import GameRecord, format_record, format_result, parse_record
 from crapette.rules import OPTIONS, PRESETS, Ruleset
+from crapette.serialize import from_json, to_json
 from crapette.state import GameState, PendingStop
 from crapette.views import PlayerView, StopView, determinize, observe
 
@@ -65,6 +77,7 @@ __all__ = [
     "Card",
     "CrapetteError",
     "DealResult",
+    "GameRecord",
     "GameState",
     "IllegalMoveError",
     "InvalidRulesError",
@@ -83,7 +96,15 @@ __all__ = [
     "apply_unchecked",
     "deal",
     "deal_seed",
+    "describe_move",
     "determinize",
+    "divide",
+    "format_move",
+    "format_position",
+    "format_public_position",
+    "format_record",
+    "format_result",
+    "from_json",
     "full_pack",
     "is_over",
     "legal_moves",
@@ -91,8 +112,15 @@ __all__ = [
     "new_match",
     "observe",
     "outcome",
+    "parse_card",
+    "parse_move",
+    "parse_position",
+    "parse_record",
+    "perft",
     "reference_legal_moves",
     "shuffled",
+    "to_json",
+    "validate_position",
     "why_illegal",
 ]
 
