@@ -1,0 +1,141 @@
+"""The search bot: determinized Monte Carlo search with greedy rollouts.
+
+At each decision with a real choice, the bot keeps the few best moves by the greedy
+ranking (at most :attr:`SearchBot.width`, never a priority violation or a pointless house
+shuffle when something else exists) and estimates each by rollouts:
+
+1. draw a complete state consistent with its view (:func:`crapette.views.determinize`);
+2. for every candidate, from that same state and with the same rollout seed (common random
+   numbers, so candidates are compared on equal luck), play the move, then let both
+   players follow the greedy policy to the end of the opponent's next turn;
+3. score the position reached: the opponent's count minus the bot's own (2 per reserve
+   card, 1 per hand and waste card, as in a stalemate), plus or minus 100 for a won or
+   lost deal.
+
+The budget is the number of rollouts per decision, spread evenly over the candidates
+(rounded down, at least one each); the best mean wins, ties going to the greedy order.
+A larger budget averages over more hidden-card deals and plays better. Forced moves, Stop!
+decisions and choices between foundation moves only are left to the greedy ranking.
+"""
+
+from __future__ import annotations
+
+from crapette.bots.greedy import _POINTLESS, _VIOLATION, greedy_move, move_score
+from crapette.deal import Rng
+from crapette.engine import apply_unchecked
+from crapette.legality import violation
+from crapette.movegen import legal_moves
+from crapette.moves import FOUNDATION, Move
+from crapette.outcome import winner
+from crapette.state import GameState
+from crapette.views import PlayerView, determinize, sketch
+
+__all__ = ["DEFAULT_BUDGET", "SearchBot"]
+
+DEFAULT_BUDGET = 48
+"""Rollouts per decision of :class:`SearchBot` by default."""
+
+_WIN = 100
+_ROLLOUT_CAP = 400
+
+
+def _count(state: GameState, p: int) -> int:
+    """Player ``p``'s stalemate count: 2 per reserve card, 1 per hand and waste card."""
+    turned = state.turned is not None and state.turn_player == p
+    return 2 * len(state.reserves[p]) + len(state.hands[p]) + len(state.wastes[p]) + int(turned)
+
+
+def evaluate(state: GameState, p: int) -> int:
+    """How good ``state`` is for player ``p``: the opponent's count minus ``p``'s, plus or
+    minus 100 for a won or lost deal."""
+    value = _count(state, 1 - p) - _count(state, p)
+    won = winner(state)
+    if won is not None:
+        value += _WIN if won == p else -_WIN
+    return value
+
+
+def rollout(state: GameState, p: int, rng: Rng) -> int:
+    """Play greedy moves for both players from ``state`` to the end of the opponent's next
+    turn (or the end of the deal) and :func:`evaluate` the result for ``p``."""
+    seen_opponent = state.turn_player != p
+    for _ in range(_ROLLOUT_CAP):
+        moves = legal_moves(state)
+        if not moves:
+            break
+        state = apply_unchecked(state, greedy_move(state, rng, moves))
+        if state.turn_player != p:
+            seen_opponent = True
+        elif seen_opponent:
+            break
+    return evaluate(state, p)
+
+
+class SearchBot:
+    """Determinized Monte Carlo search over the best greedy candidates, with greedy
+    rollouts to the end of the opponent's next turn (see the module documentation).
+
+    Attributes:
+        budget: rollouts per decision.
+        width: how many candidate moves are searched at most.
+    """
+
+    def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, width: int = 4) -> None:
+        """A search bot.
+
+        Args:
+            seed: seeds the determinizations, rollouts and tie-breaks.
+            budget: rollouts per decision (a positive integer).
+            width: the number of candidate moves compared (at least 2).
+
+        Raises:
+            ValueError: ``budget`` is not positive or ``width`` is below 2.
+        """
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
+            raise ValueError(f"budget must be a positive integer, not {budget!r}")
+        if width < 2:
+            raise ValueError(f"width must be at least 2, not {width!r}")
+        self.name = "search"
+        self.seed = seed
+        self.budget = budget
+        self.width = width
+        self._rng = Rng(seed)
+
+    def candidates(self, view: PlayerView) -> list[Move]:
+        """The moves worth searching, best greedy rank first (one move: nothing to search)."""
+        state = sketch(view)
+        moves = legal_moves(state)
+        if len(moves) == 1 or state.stop is not None:
+            return [greedy_move(state, self._rng, moves)]
+        callable_stop = state.rules.stop != "enforced"
+        ranked = []
+        for i, move in enumerate(moves):
+            score = move_score(state, move)
+            if callable_stop and violation(state, move) is not None:
+                score += _VIOLATION
+            ranked.append((-score, i, move))
+        ranked.sort()
+        best = -ranked[0][0]
+        keep = [m for s, _, m in ranked if -s > _POINTLESS or -s == best]
+        if all(m.target == FOUNDATION for m in keep):
+            return keep[:1]
+        return keep[: self.width]
+
+    def choose(self, view: PlayerView) -> Move:
+        """The move with the best mean rollout value among the candidates."""
+        cands = self.candidates(view)
+        if len(cands) == 1:
+            return cands[0]
+        p = view.to_act
+        rounds = max(1, self.budget // len(cands))
+        totals = [0] * len(cands)
+        for _ in range(rounds):
+            start = determinize(view, self._rng)
+            seed = self._rng.next64()
+            for i, move in enumerate(cands):
+                totals[i] += rollout(apply_unchecked(start, move), p, Rng(seed))
+        best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+        return cands[best]
+
+    def __repr__(self) -> str:
+        return f"SearchBot(seed={self.seed}, budget={self.budget})"
