@@ -17,10 +17,11 @@ wrote). Pass ``rest="hand1"`` (say) when a test needs player 0's hand empty.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 
 import crapette as c
-from crapette.cards import RANK, SUIT, Card
+from crapette.cards import RANK, RED, SUIT, Card
 
 __all__ = ["cards", "deal_order", "leftovers", "position"]
 
@@ -85,6 +86,7 @@ def position(
     rules: c.Ruleset | str | None = None,
     rest: RestPile | Sequence[RestPile] = ("hand0", "hand1"),
     fill_foundations: bool = True,
+    check_runs: bool = True,
     **counters: object,
 ) -> c.GameState:
     """Build a 104-card ``GameState`` from the piles a test cares about.
@@ -107,6 +109,8 @@ def position(
             foundations): one of ``hand0 hand1 waste0 waste1 reserve0 reserve1`` or several,
             dealt round-robin; always to the bottom of the pile.
         fill_foundations: put complete suits on the empty foundations first.
+        check_runs: refuse houses that are not one descending alternating run (in play a
+            house is always one: cards arrive only by building or on an empty house).
         **counters: further ``GameState`` fields (``passes``, ``emptied``, ``seen``,
             ``moves_made``, ``stop``).
 
@@ -118,6 +122,10 @@ def position(
     rules = rules or c.Ruleset()
     house_piles = _piles8(houses)
     found_piles = _piles8(foundations)
+    for pile in house_piles if check_runs else ():
+        for low, high in itertools.pairwise(pile):
+            if RANK[low] != RANK[high] + 1 or RED[low] == RED[high]:
+                raise ValueError(f"house {[str(x) for x in pile]} is not one run")
     for pile in found_piles:
         for depth, card in enumerate(pile):
             if RANK[card] != depth + 1 or SUIT[card] != SUIT[pile[0]]:
