@@ -382,7 +382,7 @@ def play_deal(rules: Ruleset, bots: tuple[str, str], seed: int, deal: int) -> De
     )
 
 
-_ChunkResult = tuple[list[DealRecord], tuple[str, str, int, str] | None]
+_ChunkResult = tuple[list[DealRecord], tuple[str, str, int, Move | str] | None]
 
 
 def _play_chunk(
@@ -396,7 +396,8 @@ def _play_chunk(
         try:
             records.append(play_deal(rules, bots, deal_seed(seed, deal // 2), deal))
         except BotError as exc:
-            return records, (str(exc), exc.bot, exc.seed, str(exc.move))
+            move = exc.move if isinstance(exc.move, Move) else repr(exc.move)
+            return records, (str(exc), exc.bot, exc.seed, move)
     return records, None
 
 

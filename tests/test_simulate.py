@@ -1,0 +1,177 @@
+"""The simulator: reproducible records, summaries, worker independence and bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import crapette as c
+from crapette import simulate as sim
+from crapette.bots import UnknownBotError, get_bot
+from crapette.cli import main
+from crapette.views import PlayerView
+
+FAST = "classic(move_cap=400)"
+
+
+def test_same_seed_same_results() -> None:
+    a = sim.simulate(FAST, "greedy,random", 6, seed=3)
+    b = sim.simulate(FAST, ("greedy", "random"), 6, seed=3)
+    assert a == b
+    assert a.summary == sim.summarize(a.records)
+    assert [r.deal for r in a.records] == list(range(6))
+    assert sim.simulate(FAST, "greedy,random", 6, seed=4).records != a.records
+
+
+def test_workers_do_not_change_results() -> None:
+    one = sim.simulate(FAST, "greedy,greedy", 8, seed=1, workers=1)
+    two = sim.simulate(FAST, "greedy,greedy", 8, seed=1, workers=2)
+    assert one == two
+
+
+def test_records_alternate_seats_on_the_same_shuffle() -> None:
+    result = sim.simulate(FAST, "greedy,random", 4, seed=9)
+    r0, r1 = result.records[0], result.records[1]
+    assert (r0.player0, r1.player0) == (0, 1)
+    assert r0.seed == r1.seed == sim.deal_seed(9, 0)
+    assert r0.starter == r1.starter == c.new_game(c.Ruleset.from_string(FAST), seed=r0.seed).to_act
+    for record in result.records:
+        assert record.rules == FAST
+        assert record.winner_bot != 1  # greedy beats random (or hits the short move cap)
+        assert record.moves > 0 and record.turns > 1
+        if record.winner is not None:
+            assert record.reason == "win" and record.scores[record.winner] > 0
+
+
+def test_a_record_replays() -> None:
+    record = sim.simulate(FAST, "greedy,random", 2, seed=2).records[1]
+    again = sim.play_deal(c.Ruleset.from_string(FAST), ("greedy", "random"), record.seed, 1)
+    assert again == record
+
+
+def _record(
+    winner: int | None, starter: int, player0: int, scores: tuple[int, int]
+) -> sim.DealRecord:
+    reason = "win" if winner is not None else "stalemate"
+    return sim.DealRecord(0, 1, "classic", player0, starter, winner, scores, reason, 100, 10)
+
+
+def test_summary() -> None:
+    records = [
+        _record(0, 0, 0, (50, 0)),  # bot A wins as player 0, the starter
+        _record(0, 1, 1, (40, 0)),  # bot B wins as player 0
+        _record(1, 1, 1, (0, 30)),  # bot A wins as player 1, the starter
+        _record(None, 0, 0, (4, 0)),  # stalemate
+    ]
+    s = sim.summarize(records)
+    assert s.games == 4 and s.wins == (2, 1)
+    assert s.win_rate[0].rate == 0.5 and s.decided_share[0].trials == 3
+    assert s.first_player.successes == 2 and s.first_player.trials == 3
+    assert s.stalemate_rate.successes == 1
+    assert s.mean_scores == ((50 + 0 + 30 + 4) / 4, (0 + 40 + 0 + 0) / 4)
+    assert s.mean_margin == pytest.approx((50 - 40 + 30 + 4) / 4)
+    assert s.mean_moves == 100 and s.mean_turns == 10
+
+
+def test_wilson_interval() -> None:
+    e = sim.wilson(20, 20)
+    assert e.rate == 1.0 and e.high == 1.0 and e.low == pytest.approx(0.8389, abs=1e-4)
+    e = sim.wilson(50, 100)
+    assert (e.low, e.high) == (pytest.approx(0.4038, abs=1e-4), pytest.approx(0.5962, abs=1e-4))
+    assert sim.wilson(0, 0).rate == 0.0
+    assert str(sim.wilson(1, 2)) == "50.0% [9.5, 90.5]"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"games": 0}, sim.SimulationError, "games must be a positive integer"),
+        ({"workers": -1}, sim.SimulationError, "workers must be a positive integer"),
+        ({"bots": "greedy,nobody"}, UnknownBotError, "unknown bot 'nobody'"),
+        ({"bots": "greedy"}, sim.SimulationError, "expected two bots"),
+        ({"rules": "nonesuch"}, c.InvalidRulesError, "nonesuch"),
+        ({"backend": "slurm"}, sim.SimulationError, "unknown backend"),
+    ],
+)
+def test_bad_input_fails_before_work(kwargs: dict[str, object], error: type, match: str) -> None:
+    args: dict[str, object] = {"rules": FAST, "bots": "greedy,random", "games": 2, "seed": 1}
+    args.update(kwargs)
+    progress: list[int] = []
+    with pytest.raises(error, match=match):
+        sim.simulate(**args, progress=lambda done, total: progress.append(done))  # type: ignore[arg-type]
+    assert progress == []
+
+
+def test_unreachable_ray_address() -> None:
+    pytest.importorskip("ray")
+    with pytest.raises(sim.SimulationError, match="cannot reach the Ray cluster"):
+        sim.simulate(FAST, "greedy,random", 2, 1, backend="ray", ray_address="127.0.0.1:1")
+
+
+class _Cheater:
+    """Answers an illegal move after a few moves."""
+
+    name = "cheater"
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def choose(self, view: PlayerView) -> c.Move:
+        if view.moves_made >= 10 and view.stop is None:
+            return c.CALL_STOP
+        return view.legal_moves()[0]
+
+
+def test_illegal_move_stops_the_run_and_keeps_records(monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = sim.deal_seed(5, 1)  # the shuffle of deals 2 and 3
+
+    def fake_get_bot(name: str, seed: int = 0) -> object:
+        if name == "cheater" and seed in (sim._bot_seed(bad, 0), sim._bot_seed(bad, 1)):
+            return _Cheater(seed)
+        return get_bot("greedy" if name == "cheater" else name, seed)
+
+    monkeypatch.setattr(sim, "get_bot", fake_get_bot)
+    with pytest.raises(sim.BotError) as info:
+        sim.simulate(FAST, "cheater,random", 6, seed=5)
+    err = info.value
+    assert err.bot == "cheater" and err.seed == bad and err.move == c.CALL_STOP
+    assert [r.deal for r in err.records] == [0, 1]
+    assert "stop" in str(err) and str(bad) in str(err) and "'cheater'" in str(err)
+
+
+def test_compare_checks_everything_first() -> None:
+    with pytest.raises(c.InvalidRulesError):
+        sim.compare([FAST, "bogus"], "greedy,random", 2, 1)
+    results = sim.compare([FAST, "serbian(move_cap=400)"], "greedy,random", 2, 1)
+    assert [r.rules for r in results] == [FAST, "serbian(move_cap=400)"]
+
+
+def test_cli_simulate_json_and_csv(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    out = f"{tmp_path}/out.json"
+    table = f"{tmp_path}/out.csv"
+    argv = ["simulate", "--rules", FAST, "--rules", "serbian(move_cap=400)", "--bots"]
+    code = main(
+        [*argv, "greedy,random", "--games", "4", "--seed", "2", "--json", out, "--csv", table]
+    )
+    assert code == 0
+    shown = capsys.readouterr().out
+    assert "share of decided deals" in shown and "serbian(move_cap=400)" in shown
+    with open(out) as handle:
+        data = json.load(handle)
+    assert [r["rules"] for r in data["results"]] == [FAST, "serbian(move_cap=400)"]
+    assert data["results"][0] == sim.simulate(FAST, "greedy,random", 4, 2).to_dict()
+    with open(table) as handle:
+        lines = handle.read().splitlines()
+    assert lines[0].startswith("rules,bot_a,bot_b,deal,seed") and len(lines) == 9
+
+
+def test_cli_compare_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", "--rules", FAST, "--rules", "g4a(move_cap=400)", "--games", "2"]) == 0
+    shown = capsys.readouterr().out
+    assert FAST in shown and "first player wins" in shown
+    assert main(["simulate", "--games", "0"]) == 1
+    assert "games must be a positive integer" in capsys.readouterr().err
+    assert main(["compare", "--bots", "greedy,zz", "--games", "2"]) == 1
+    assert "unknown bot 'zz'" in capsys.readouterr().err
+    assert main(["simulate", "--ray-address", "x:1", "--games", "2"]) == 1
