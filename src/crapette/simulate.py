@@ -13,6 +13,7 @@ is shared equally.
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import socket
 from collections.abc import Callable, Iterable, Sequence
@@ -524,6 +525,11 @@ def _star_chunk(args: tuple[str, tuple[str, str], int, list[int]]) -> _ChunkResu
     return _play_chunk(*args)
 
 
+def _import_ray() -> Any:
+    """Ray, an optional dependency (typed ``Any`` so type checks pass without it)."""
+    return importlib.import_module("ray")
+
+
 def _check_reachable(address: str) -> None:
     """Fail early when a Ray address names a host and port that do not answer."""
     if address == "auto":
@@ -551,7 +557,7 @@ def _run_ray(
     games: int,
 ) -> list[_ChunkResult]:
     try:
-        import ray
+        ray = _import_ray()
     except ImportError:
         raise SimulationError("the Ray backend needs Ray: pip install 'crapette[ray]'") from None
     started = False

@@ -31,6 +31,7 @@ from crapette.simulate import (
     SimulationResult,
     _check_int,
     _check_reachable,
+    _import_ray,
     parse_bots,
     parse_rules,
     simulate,
@@ -136,7 +137,7 @@ def _ray_session(args: argparse.Namespace) -> Iterator[None]:
         yield
         return
     try:
-        import ray
+        ray = _import_ray()
     except ImportError:
         raise SimulationError("the Ray backend needs Ray: pip install 'crapette[ray]'") from None
     if ray.is_initialized():
