@@ -108,6 +108,12 @@ def _scan_move(text: str, offset: int = 0) -> _MoveText:
         return _MoveText(_KEYWORDS[word], "", "", None, None)
     dash = body.find("-")
     if dash < 0:
+        if _is_source(body):
+            raise NotationError(
+                f"expected '-' after the source at {base + len(body)} in move {text!r}",
+                text,
+                base + len(body),
+            )
         if body.isalpha():
             raise NotationError(
                 f"unknown move {body!r} at {base}: expected draw, discard, end, reveal, stop,"
@@ -158,6 +164,16 @@ def _scan_move(text: str, offset: int = 0) -> _MoveText:
 _TARGETS: Final = frozenset(
     ("F", "OR", "OW", "R0", "R1", "W0", "W1", *(f"H{i}" for i in range(1, 9)))
 )
+
+
+def _is_source(token: str) -> bool:
+    if token.upper() in ("R", "T", "W", "R0", "R1", "W0", "W1") or _HOUSE_RE.match(token):
+        return True
+    try:
+        parse_card(token)
+    except NotationError:
+        return False
+    return True
 
 
 def _token_end(body: str) -> int:
