@@ -1,0 +1,114 @@
+"""The documentation's code blocks run, so they cannot go stale.
+
+Every fenced block tagged ``python`` in ``docs/**/*.md`` is executed; the blocks of one page
+run in order in one namespace (a later block may use an earlier block's names), in a
+temporary working directory. A block that must not run (it needs a terminal, the network or
+a long time) is preceded, on the line just above its fence, by the HTML comment::
+
+    <!-- test: skip -->
+
+which the rendered site does not show. Blocks in other languages (``bash``, ``text``, ...)
+are never run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+import crapette
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+SKIP = "<!-- test: skip -->"
+_FENCE = re.compile(
+    r"^(?P<indent>[ ]*)```(?P<lang>[\w+-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```", re.M | re.S
+)
+
+
+def code_blocks(text: str) -> list[tuple[int, str, bool]]:
+    """The ``python`` blocks of a page: (line number, code, skipped)."""
+    out = []
+    for match in _FENCE.finditer(text):
+        if match.group("lang") != "python":
+            continue
+        before = text[: match.start()].rstrip("\n").rsplit("\n", 1)[-1].strip()
+        line = text.count("\n", 0, match.start()) + 2
+        indent = len(match.group("indent"))
+        body = "\n".join(row[indent:] for row in match.group("body").splitlines())
+        out.append((line, body, before == SKIP))
+    return out
+
+
+ALL_PAGES = sorted(DOCS.rglob("*.md")) if DOCS.is_dir() else []
+PAGES = [p for p in ALL_PAGES if any(not s for _, _, s in code_blocks(p.read_text("utf-8")))]
+
+
+def test_the_docs_are_found() -> None:
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    assert (DOCS / "index.md").exists()
+    assert sum(len(code_blocks(p.read_text(encoding="utf-8"))) for p in ALL_PAGES) >= 10
+
+
+def test_code_block_extraction() -> None:
+    page = (
+        "text\n\n```python\nx = 1\n```\n\n"
+        f"{SKIP}\n```python\nraise SystemExit\n```\n\n"
+        "```bash\nls\n```\n\n    ```python\n    y = x + 1\n    ```\n"
+    )
+    blocks = code_blocks(page)
+    assert [(code.strip(), skipped) for _, code, skipped in blocks] == [
+        ("x = 1", False),
+        ("raise SystemExit", True),
+        ("y = x + 1", False),
+    ]
+    assert blocks[0][0] == 4
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(DOCS)) for p in PAGES])
+def test_page_code_blocks_run(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocks = [
+        (line, code) for line, code, skipped in code_blocks(page.read_text("utf-8")) if not skipped
+    ]
+    if not blocks:
+        pytest.skip("no python blocks")
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {"__name__": "__docs__"}
+    for line, code in blocks:
+        source = "\n" * (line - 1) + code  # tracebacks point at the page's own lines
+        with contextlib.redirect_stdout(io.StringIO()):
+            try:
+                exec(compile(source, str(page), "exec"), namespace)
+            except Exception as exc:  # pragma: no cover - the failure report
+                raise AssertionError(f"{page.name}, block at line {line} failed: {exc!r}") from exc
+
+
+def documented_modules() -> set[str]:
+    """The modules rendered by a ``::: module`` directive in the API reference."""
+    found = set()
+    for page in (DOCS / "reference").glob("*.md"):
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if line.startswith("::: "):
+                found.add(line[4:].strip())
+    return found
+
+
+def test_every_public_name_is_in_the_api_reference() -> None:
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    modules = documented_modules()
+    exported: set[str] = set()
+    for name in modules:
+        exported.update(getattr(importlib.import_module(name), "__all__", ()))
+    facade = (DOCS / "reference" / "crapette.md").read_text(encoding="utf-8")
+    missing = [
+        name for name in crapette.__all__ if name not in exported and f"`{name}`" not in facade
+    ]
+    assert not missing, f"public names missing from docs/reference: {missing}"
+    unlisted = [name for name in crapette.__all__ if f"`{name}`" not in facade]
+    assert not unlisted, f"names missing from the table of docs/reference/crapette.md: {unlisted}"
