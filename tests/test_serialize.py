@@ -1,0 +1,170 @@
+"""JSON documents for states, rulesets and records: round trips and refusals."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import pytest
+
+import crapette as c
+from crapette.deal import Rng
+from crapette.serialize import JSON_VERSION, state_from_dict, state_to_dict
+
+PRESETS = list(c.PRESETS)
+
+
+@functools.cache
+def states(name: str) -> tuple[c.GameState, ...]:
+    rules = c.Ruleset.preset(name)
+    rng = Rng(99)
+    state = c.new_game(rules, seed=5)
+    out = [state]
+    while not c.is_over(state) and state.moves_made < 300:
+        moves = c.legal_moves(state)
+        state = c.apply_unchecked(state, moves[rng.below(len(moves))])
+        out.append(state)
+    return tuple(out)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_state_round_trip(name: str) -> None:
+    for state in states(name)[::3]:
+        text = c.to_json(state)
+        assert c.from_json(text) == state
+        doc = json.loads(text)
+        assert doc["format"] == "crapette"
+        assert doc["version"] == JSON_VERSION
+        assert doc["behaviour"] == c.BEHAVIOUR_VERSION
+        assert doc["type"] == "state"
+    for state in states(name):
+        if state.stop is not None:
+            assert c.from_json(c.to_json(state, indent=2)) == state
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_rules_round_trip(name: str) -> None:
+    rules = c.Ruleset.preset(name).replace(move_cap=500, load_wrap=True)
+    text = c.to_json(rules)
+    assert c.from_json(text) == rules
+    assert json.loads(text)["options"]["move_cap"] == 500
+
+
+def test_record_round_trip() -> None:
+    start = c.new_game(seed=8)
+    moves = []
+    state = start
+    for _ in range(40):
+        move = c.legal_moves(state)[-1]
+        moves.append(move)
+        state = c.apply(state, move)
+    record = c.GameRecord.from_moves(start, moves, {"Seed": "8", "Player0": 'é "q"'})
+    back = c.from_json(c.to_json(record))
+    assert back == record
+    assert isinstance(back, c.GameRecord)
+    assert back.final_state() == state
+
+
+def test_state_dict_layout() -> None:
+    data = state_to_dict(c.new_game(seed=1))
+    assert set(data) == {
+        "rules",
+        "to_act",
+        "foundations",
+        "houses",
+        "reserves",
+        "reserve_up",
+        "hands",
+        "wastes",
+        "turned",
+        "emptied",
+        "passes",
+        "moves_made",
+        "seen",
+        "stop",
+    }
+    assert data["foundations"] == [[]] * 8
+    assert all(len(h) == 1 and isinstance(h[0], str) for h in data["houses"])
+    assert state_from_dict(data) == c.new_game(seed=1)
+
+
+def _doc(state: c.GameState) -> dict[str, object]:
+    data: dict[str, object] = json.loads(c.to_json(state))
+    return data
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("", "not valid JSON at 0"),
+        ("{", "not valid JSON"),
+        ("[1, 2]", "not a crapette JSON document"),
+        ('{"format": "chess"}', "not a crapette JSON document"),
+        ('{"format": "crapette"}', "unsupported crapette JSON version None"),
+        ('{"format": "crapette", "version": 2, "type": "state"}', "unsupported"),
+        ('{"format": "crapette", "version": true, "type": "state"}', "unsupported"),
+        ('{"format": "crapette", "version": 1, "type": "game"}', "unknown document type"),
+        ('{"format": "crapette", "version": 1, "type": "rules", "rules": "nope"}', "preset"),
+        ('{"format": "crapette", "version": 1, "type": "record", "headers": 3}', "headers"),
+        ('{"format": "crapette", "version": 1, "type": "state", "state": 3}', "state"),
+        ("[" * 100000, "JSON"),
+    ],
+)
+def test_refused_documents(text: str, fragment: str) -> None:
+    with pytest.raises(c.NotationError) as info:
+        c.from_json(text)
+    assert fragment in str(info.value)
+
+
+def test_future_version_is_refused_whole() -> None:
+    doc = _doc(c.new_game(seed=2))
+    doc["version"] = JSON_VERSION + 1
+    with pytest.raises(c.NotationError, match="version 2"):
+        c.from_json(json.dumps(doc))
+
+
+def test_bad_state_fields_name_the_path() -> None:
+    doc = _doc(c.new_game(seed=2))
+    state = doc["state"]
+    assert isinstance(state, dict)
+    state["houses"][3] = ["7X"]
+    with pytest.raises(c.NotationError, match=r"state\.houses\[3\]\[0\]"):
+        c.from_json(json.dumps(doc))
+    state["houses"][3] = [state["houses"][2][0]]
+    with pytest.raises(c.NotationError, match="more than once"):
+        c.from_json(json.dumps(doc))
+    doc = _doc(c.new_game(seed=2))
+    del doc["state"]["to_act"]  # type: ignore[attr-defined]
+    with pytest.raises(c.NotationError, match="missing 'to_act'"):
+        c.from_json(json.dumps(doc))
+    doc = _doc(c.new_game(seed=2))
+    doc["state"]["passes"] = [3, 0]  # type: ignore[index]
+    with pytest.raises(c.NotationError, match=r"state\.passes\[0\]"):
+        c.from_json(json.dumps(doc))
+
+
+def test_pending_stop_must_agree_with_its_prior() -> None:
+    state = next(s for s in states("pagat") if s.stop is not None)
+    doc = _doc(state)
+    doc["state"]["moves_made"] += 1  # type: ignore[index]
+    with pytest.raises(c.NotationError, match="not the result"):
+        c.from_json(json.dumps(doc))
+    doc = _doc(state)
+    doc["state"]["stop"]["resume"] = 1 - doc["state"]["stop"]["resume"]  # type: ignore[index]
+    with pytest.raises(c.NotationError, match="pending violation"):
+        c.from_json(json.dumps(doc))
+
+
+def test_rules_options_must_agree() -> None:
+    doc = json.loads(c.to_json(c.Ruleset()))
+    doc["options"]["stop"] = "undo"
+    with pytest.raises(c.NotationError, match="different rulesets"):
+        c.from_json(json.dumps(doc))
+    doc["options"] = {"bogus": 1}
+    with pytest.raises(c.NotationError, match="bogus"):
+        c.from_json(json.dumps(doc))
+
+
+def test_to_json_rejects_other_objects() -> None:
+    with pytest.raises(TypeError):
+        c.to_json(3)  # type: ignore[arg-type]
