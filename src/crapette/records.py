@@ -329,6 +329,8 @@ def _header(text: str, pos: int, headers: dict[str, str]) -> int:
         name = re.compile(r"[A-Za-z][A-Za-z0-9_]*").match(text, at)
         if name is not None:
             at = name.end()
+            while at < len(text) and text[at] in " \t":
+                at += 1
             expected = 'a space and a quoted value ("...")'
         else:
             expected = "a header name (a letter, then letters, digits or _)"

@@ -27,8 +27,9 @@ def add_parser(subparsers: Any) -> None:
         "show",
         help="print a position as a readable board",
         description="Print a position as a readable board. POSITION is a position line (as"
-        " written by crapette.format_position; quote it or pass it as several words), '-' to"
-        " read it from standard input, or a JSON state document; or use --seed for a new deal.",
+        " written by crapette.format_position: quote it, or pass its words after '--' since"
+        " fields may begin with '-'), '-' to read it from standard input, or a JSON state"
+        " document; or use --seed for a new deal.",
     )
     parser.add_argument("position", nargs="*", metavar="POSITION", help="the position")
     parser.add_argument("--seed", type=int, default=None, help="show the new deal of this seed")
