@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-np = pytest.importorskip("numpy")
+pytest.importorskip("numpy")
 
-import crapette as c  # noqa: E402
-from crapette.adapters.encoding import (  # noqa: E402
+import numpy as np
+
+import crapette as c
+from crapette.adapters.encoding import (
     CARD_FEATURES,
     CARD_LOCATIONS,
     NUM_ACTIONS,
@@ -19,8 +21,8 @@ from crapette.adapters.encoding import (  # noqa: E402
     legal_actions,
     observation_vector,
 )
-from crapette.deal import Rng  # noqa: E402
-from crapette.views import determinize, observe  # noqa: E402
+from crapette.deal import Rng
+from crapette.views import determinize, observe
 
 
 def random_positions(rules: c.Ruleset, seed: int, every: int = 7, limit: int = 400):

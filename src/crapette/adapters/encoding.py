@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Final
 from crapette.errors import IllegalMoveError
 from crapette.movegen import legal_moves
 from crapette.moves import ALL_MOVES, Move
+from crapette.rules import Ruleset
 from crapette.state import GameState
 from crapette.views import PlayerView
 
@@ -58,6 +59,7 @@ __all__ = [
     "encode",
     "legal_actions",
     "observation_vector",
+    "reward_scale",
 ]
 
 NUM_ACTIONS: Final = len(ALL_MOVES)
@@ -130,6 +132,13 @@ def decode(action: int) -> Move:
     if isinstance(action, bool) or not 0 <= code < NUM_ACTIONS:
         raise IllegalMoveError(f"action {action!r} is outside 0..{NUM_ACTIONS - 1}")
     return ALL_MOVES[code]
+
+
+def reward_scale(rules: Ruleset) -> int:
+    """The largest score one deal can give under ``rules``:
+    ``win_bonus + 104 * max(reserve_points, hand_points)``. Both adapters divide score
+    differences by it, so rewards lie in ``[-1, 1]``."""
+    return rules.win_bonus + 104 * max(rules.reserve_points, rules.hand_points)
 
 
 def legal_actions(state: GameState) -> list[int]:

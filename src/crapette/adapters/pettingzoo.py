@@ -58,6 +58,7 @@ from crapette.adapters.encoding import (
     action_mask,
     decode,
     observation_vector,
+    reward_scale,
 )
 from crapette.cards import TEXT
 from crapette.deal import Rng, new_game
@@ -73,11 +74,6 @@ AGENTS = ("player_0", "player_1")
 """The agent names, by player number."""
 
 RenderMode = Literal["ansi", "human"]
-
-
-def reward_scale(rules: Ruleset) -> int:
-    """The largest score one deal can give under ``rules``; rewards are divided by it."""
-    return rules.win_bonus + 104 * max(rules.reserve_points, rules.hand_points)
 
 
 def _ruleset(rules: Ruleset | str | None) -> Ruleset:
