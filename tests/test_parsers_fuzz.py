@@ -1,0 +1,167 @@
+"""Fuzzing every parser with arbitrary and with mutated text: each may fail only with the
+library's own errors (``NotationError`` or another ``CrapetteError``)."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import crapette as c
+from crapette.deal import Rng
+
+ALPHABET = st.characters(codec="utf-8")
+# Text made mostly of the characters the formats use, so the fuzzer gets past the first checks.
+NOTATION_CHARS = st.sampled_from(list('A23456789TJQKSHDCshdcFRWOx-/., 0123456789?{}[]"\\\n'))
+notation_text = st.text(NOTATION_CHARS, max_size=60)
+any_text = st.one_of(st.text(ALPHABET, max_size=60), notation_text)
+
+
+@functools.cache
+def states() -> tuple[c.GameState, ...]:
+    out = []
+    for i, name in enumerate(c.PRESETS):
+        rng = Rng(i)
+        state = c.new_game(c.Ruleset.preset(name), seed=i)
+        for _ in range(80):
+            moves = c.legal_moves(state)
+            if not moves:
+                break
+            state = c.apply_unchecked(state, moves[rng.below(len(moves))])
+        out.append(state)
+    return tuple(out)
+
+
+@functools.cache
+def sample_record_text() -> str:
+    state = start = c.new_game(seed=1)
+    moves = []
+    for _ in range(25):
+        move = c.legal_moves(state)[0]
+        moves.append(move)
+        state = c.apply(state, move)
+    return c.format_record(c.GameRecord.from_moves(start, moves, {"Seed": "1"}))
+
+
+def _mutate(text: str, edits: list[tuple[int, int, str]]) -> str:
+    for where, length, insert in edits:
+        i = where % (len(text) + 1)
+        text = text[:i] + insert + text[i + length :]
+    return text
+
+
+edits = st.lists(
+    st.tuples(st.integers(0, 10_000), st.integers(0, 3), st.text(NOTATION_CHARS, max_size=3)),
+    min_size=1,
+    max_size=4,
+)
+
+
+@given(any_text)
+def test_parse_card(text: str) -> None:
+    try:
+        card = c.parse_card(text)
+    except c.NotationError as exc:
+        assert exc.position is not None
+    else:
+        assert isinstance(card, c.Card)
+
+
+@given(any_text, st.integers(0, 4))
+def test_parse_move(text: str, which: int) -> None:
+    state = states()[which]
+    try:
+        move = c.parse_move(state, text)
+    except c.NotationError as exc:
+        assert exc.position is not None
+    except c.IllegalMoveError:
+        pass
+    else:
+        assert move in c.legal_moves(state)
+
+
+@given(st.integers(0, 4), edits)
+def test_parse_position_mutated(which: int, changes: list[tuple[int, int, str]]) -> None:
+    line = _mutate(c.format_position(states()[which]), changes)
+    try:
+        state = c.parse_position(line)
+    except c.NotationError:
+        pass
+    else:
+        assert c.parse_position(c.format_position(state)) == state
+
+
+@given(any_text)
+def test_parse_position_arbitrary(text: str) -> None:
+    with contextlib.suppress(c.NotationError):
+        c.parse_position(text)
+
+
+@given(edits)
+def test_parse_record_mutated(changes: list[tuple[int, int, str]]) -> None:
+    text = _mutate(sample_record_text(), changes)
+    try:
+        record = c.parse_record(text)
+        record.replay()
+    except c.CrapetteError:
+        pass
+
+
+@given(any_text)
+def test_parse_record_arbitrary(text: str) -> None:
+    with contextlib.suppress(c.NotationError):
+        c.parse_record(text)
+
+
+@given(st.sampled_from(["state", "rules", "record"]), edits)
+def test_from_json_mutated(kind: str, changes: list[tuple[int, int, str]]) -> None:
+    obj = {
+        "state": states()[3],
+        "rules": c.Ruleset.preset("serbian"),
+        "record": c.parse_record(sample_record_text()),
+    }[kind]
+    text = _mutate(c.to_json(obj), changes)
+    try:
+        loaded = c.from_json(text)
+    except c.NotationError:
+        pass
+    else:
+        if isinstance(loaded, c.GameRecord):
+            with contextlib.suppress(c.CrapetteError):
+                loaded.replay()
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=12,
+)
+
+
+@given(st.sampled_from(["state", "rules", "record"]), json_values, st.text(max_size=12))
+def test_from_json_structured(kind: str, value: object, key: str) -> None:
+    doc = json.loads(c.to_json(states()[1] if kind == "state" else c.Ruleset()))
+    doc["type"] = kind
+    target = doc.get("state", doc)
+    target[key if key else "rules"] = value
+    with contextlib.suppress(c.NotationError):
+        c.from_json(json.dumps(doc))
+
+
+@given(any_text)
+def test_from_json_arbitrary(text: str) -> None:
+    with contextlib.suppress(c.NotationError):
+        c.from_json(text)
+
+
+@given(st.one_of(any_text, st.text(st.sampled_from(list("classicpagtserbn(),=_ 0123456789")))))
+def test_ruleset_from_string(text: str) -> None:
+    try:
+        rules = c.Ruleset.from_string(text)
+    except c.CrapetteError:
+        pass
+    else:
+        assert c.Ruleset.from_string(str(rules)) == rules
