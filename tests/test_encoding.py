@@ -99,6 +99,11 @@ def test_observation_vector_layout(preset: str) -> None:
             assert tops == sum(1 for p in piles if p) + (view.turned is not None)
             if view.turned is not None:
                 assert cards[view.turned, CARD_LOCATIONS.index("turned")] == 1
+            for h, pile in enumerate(view.houses):
+                for depth, card in enumerate(reversed(pile)):
+                    assert cards[card, CARD_LOCATIONS.index(f"H{h + 1}")] == 1
+                    assert cards[card, -2] == (depth == 0)
+                    assert cards[card, -1] == np.float32(depth / 104)
 
 
 def test_observation_hides_the_hidden_cards() -> None:

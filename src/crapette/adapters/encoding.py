@@ -169,15 +169,15 @@ def observation_vector(view: PlayerView) -> npt.NDArray[np.float32]:
     me = view.player
     opp = 1 - me
 
+    placed: list[int] = []
+    locations: list[int] = []
+    depths: list[int] = []
+
     def put(pile: tuple[int, ...], location: int) -> None:
         size = len(pile)
-        for depth_from_bottom, card in enumerate(pile):
-            row = cards[card]
-            row[_LOC_HIDDEN] = 0.0
-            row[location] = 1.0
-            depth = size - 1 - depth_from_bottom
-            row[CARD_FEATURES - 2] = 1.0 if depth == 0 else 0.0
-            row[CARD_FEATURES - 1] = depth / 104.0
+        placed.extend(pile)
+        locations.extend([location] * size)
+        depths.extend(range(size - 1, -1, -1))
 
     for pile in view.foundations:
         put(pile, _LOC_FOUNDATION)
@@ -189,6 +189,13 @@ def observation_vector(view: PlayerView) -> npt.NDArray[np.float32]:
     put(view.wastes[opp], _LOC_OPP_WASTE)
     if view.turned is not None:
         put((view.turned,), _LOC_TURNED)
+    if placed:
+        rows = np.asarray(placed, dtype=np.intp)
+        depth = np.asarray(depths, dtype=np.float32)
+        cards[rows, _LOC_HIDDEN] = 0.0
+        cards[rows, np.asarray(locations, dtype=np.intp)] = 1.0
+        cards[rows, CARD_FEATURES - 2] = depth == 0
+        cards[rows, CARD_FEATURES - 1] = depth / 104.0
 
     reserve_sizes = view.reserve_sizes
     i = _CARDS_PART

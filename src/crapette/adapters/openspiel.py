@@ -168,7 +168,8 @@ class CrapetteGame(pyspiel.Game):  # type: ignore[misc]
                 f"unknown parameter(s) {', '.join(sorted(unknown))} for {SHORT_NAME}:"
                 f" expected {', '.join(DEFAULT_PARAMS)}"
             )
-        rules = parse_rules_param(given["rules"])
+        base = parse_rules_param(given["rules"])
+        rules = base
         move_cap = int(given["move_cap"])
         if move_cap < 0:
             raise InvalidRulesError(f"move_cap={move_cap} is invalid: expected 0 or more")
@@ -194,7 +195,7 @@ class CrapetteGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=rules.move_cap,
         )
         canonical = {
-            "rules": rules_param(parse_rules_param(given["rules"])),
+            "rules": rules_param(base),
             "move_cap": move_cap,
             "num_deals": num_deals,
             "deal_offset": self.deal_offset,
@@ -319,7 +320,7 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]
             diff /= reward_scale(self._held.state.rules)
         return [diff, -diff]
 
-    def information_state_record(self, player: int) -> str:
+    def _information_state(self, player: int) -> str:
         """The information-state string of ``player`` (see the module docstring)."""
         if self._held is None:
             return f"player {player}: before the deal"
@@ -386,7 +387,7 @@ class CrapetteObserver:
     def string_from(self, state: CrapetteState, player: int) -> str:
         """``player``'s information-state string (perfect recall) or view string."""
         if self.perfect_recall:
-            return state.information_state_record(player)
+            return state._information_state(player)
         game_state = state.game_state
         if game_state is None:
             return f"player {player}: before the deal"
