@@ -178,3 +178,11 @@ def test_cli_show(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["show", c.to_json(state)]) == 0
     assert main(["show", "not a position"]) == 1
     assert "crapette show:" in capsys.readouterr().err
+
+
+def test_docs_record_example_replays() -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "notation.md").read_text(encoding="utf-8")
+    block = doc.split("## Game records", 1)[1].split("```", 2)[1]
+    record = c.parse_record(block)
+    assert record.headers["Seed"] == "42"
+    assert len(record.replay()) == len(record.moves) + 1 == 15
