@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 
 import pytest
 
-from crapette import simulate as sim
+# The module itself: ``crapette.simulate`` names the function.
+sim = importlib.import_module("crapette.simulate")
 
 ray = pytest.importorskip("ray")
 

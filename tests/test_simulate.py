@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import pytest
 
 import crapette as c
-from crapette import simulate as sim
 from crapette.bots import UnknownBotError, get_bot
 from crapette.cli import main
 from crapette.views import PlayerView
+
+# The module itself: ``crapette.simulate`` names the function.
+sim = importlib.import_module("crapette.simulate")
 
 FAST = "classic(move_cap=400)"
 

@@ -12,6 +12,15 @@ Everything public is importable from here::
 """
 
 from crapette._version import BEHAVIOUR_VERSION, __version__
+from crapette.bots import (
+    BOT_NAMES,
+    Bot,
+    GreedyBot,
+    RandomBot,
+    SearchBot,
+    UnknownBotError,
+    get_bot,
+)
 from crapette.cards import ALL_CARDS, Card, full_pack, parse_card
 from crapette.deal import Rng, deal, new_game, shuffled
 from crapette.engine import apply, apply_unchecked
@@ -50,6 +59,14 @@ from crapette.perft import divide, perft
 from crapette.records import GameRecord, format_record, format_result, parse_record
 from crapette.rules import OPTIONS, PRESETS, Ruleset
 from crapette.serialize import from_json, to_json
+from crapette.simulate import (
+    BotError,
+    DealRecord,
+    SimulationError,
+    SimulationResult,
+    Summary,
+    simulate,
+)
 from crapette.state import GameState, PendingStop
 from crapette.views import PlayerView, StopView, determinize, observe
 
@@ -57,6 +74,7 @@ __all__ = [
     "ALL_CARDS",
     "ALL_MOVES",
     "BEHAVIOUR_VERSION",
+    "BOT_NAMES",
     "CALL_STOP",
     "DISCARD",
     "DRAW",
@@ -74,11 +92,15 @@ __all__ = [
     "REVEAL",
     "WASTE",
     "Action",
+    "Bot",
+    "BotError",
     "Card",
     "CrapetteError",
+    "DealRecord",
     "DealResult",
     "GameRecord",
     "GameState",
+    "GreedyBot",
     "IllegalMoveError",
     "InvalidRulesError",
     "Match",
@@ -88,9 +110,15 @@ __all__ = [
     "Outcome",
     "PendingStop",
     "PlayerView",
+    "RandomBot",
     "Rng",
     "Ruleset",
+    "SearchBot",
+    "SimulationError",
+    "SimulationResult",
     "StopView",
+    "Summary",
+    "UnknownBotError",
     "__version__",
     "apply",
     "apply_unchecked",
@@ -106,6 +134,7 @@ __all__ = [
     "format_result",
     "from_json",
     "full_pack",
+    "get_bot",
     "is_over",
     "legal_moves",
     "new_game",
@@ -119,6 +148,7 @@ __all__ = [
     "perft",
     "reference_legal_moves",
     "shuffled",
+    "simulate",
     "to_json",
     "validate_position",
     "why_illegal",
