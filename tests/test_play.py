@@ -12,7 +12,7 @@ from rich.console import Console
 import crapette as c
 from crapette.cli import main
 from crapette.legality import violation
-from crapette.play import TerminalGame, describe, get_chooser, render_board
+from crapette.play import TerminalGame, get_chooser, render_board
 
 
 def make_game(
@@ -246,7 +246,7 @@ def test_the_human_gets_the_stop_decision(preset: str) -> None:
 def test_describe_names_the_card() -> None:
     state = c.new_game(seed=1)
     for move in c.legal_moves(state):
-        assert describe(state, move)
+        assert c.describe_move(state, move)
     board = Console(file=io.StringIO(), width=100, color_system=None)
     board.print(render_board(state))
     text = board.file.getvalue()  # type: ignore[attr-defined]

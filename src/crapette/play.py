@@ -11,54 +11,40 @@ notation, the bots and the game records), so it doubles as a worked example of a
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from crapette.cards import Card, full_pack
-from crapette.deal import Rng, deal, new_game, shuffled
+from crapette.bots import get_bot
+from crapette.cards import Card
 from crapette.engine import apply
 from crapette.errors import CrapetteError, IllegalMoveError, NotationError
-from crapette.legality import source_card, violation, why_illegal
+from crapette.legality import violation, why_illegal
 from crapette.match import Match, deal_seed, new_match
 from crapette.movegen import legal_moves
-from crapette.moves import (
-    ALL_MOVES,
-    FOUNDATION,
-    HAND,
-    OPP_RESERVE,
-    OPP_WASTE,
-    RESERVE,
-    WASTE,
-    Action,
-    Move,
-)
+from crapette.moves import Action, Move
+from crapette.notation import describe_move, format_move, parse_move
 from crapette.outcome import Outcome, outcome
+from crapette.records import GameRecord, format_record, parse_record
 from crapette.rules import OPTIONS, Ruleset
 from crapette.state import GameState
+from crapette.views import observe
 
 __all__ = [
-    "BOT_NAMES",
     "Chooser",
     "TerminalGame",
     "card_text",
-    "describe",
     "get_chooser",
-    "move_text",
     "render_board",
 ]
 
 InputFn = Callable[[str], str]
 """Reads one line after printing the prompt; raises ``EOFError`` at the end of input."""
-
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search")
-"""The bot names ``crapette play`` accepts (see ``crapette.bots``)."""
 
 
 class Chooser(Protocol):
@@ -68,127 +54,25 @@ class Chooser(Protocol):
         """The chosen move, one of ``legal_moves(state)``."""
 
 
-def _optional(module: str) -> Any:
-    """The module if it is installed (the notation, bots and records are optional here)."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        return None
-
-
-# ----------------------------------------------------------------------------- bots
-
-
-class _FallbackBot:
-    """A simple seeded bot used when ``crapette.bots`` is not available: foundation moves
-    first, then cards from the reserve, the turned card or the waste, else a random move."""
-
-    def __init__(self, seed: int) -> None:
-        self._rng = Rng(seed)
-
-    def __call__(self, state: GameState, /) -> Move:
-        moves = legal_moves(state)
-        for move in moves:
-            if move.is_play and move.target == FOUNDATION:
-                return move
-        for move in moves:
-            if move.is_play and move.source in (RESERVE, HAND, WASTE):
-                return move
-        return moves[self._rng.below(len(moves))]
-
-
 def get_chooser(name: str, seed: int) -> Chooser:
-    """A move chooser for the bot called ``name``, seeded with ``seed``.
-
-    The bot sees only its player's view (``crapette.views.observe``). Without the
-    ``crapette.bots`` module, a simple built-in heuristic stands in for every name.
+    """A move chooser for the bot called ``name`` (see :func:`crapette.bots.get_bot`),
+    seeded with ``seed``. The bot sees only its player's view (:func:`crapette.observe`).
 
     Raises:
-        CrapetteError: an unknown bot name.
+        UnknownBotError: an unknown bot name.
     """
-    bots = _optional("crapette.bots")
-    views = _optional("crapette.views")
-    if bots is None or views is None or not hasattr(bots, "get_bot"):
-        if name not in BOT_NAMES:
-            raise CrapetteError(f"unknown bot {name!r}: expected one of {', '.join(BOT_NAMES)}")
-        return _FallbackBot(seed)
-    bot = bots.get_bot(name, seed)
-    observe = views.observe
+    bot = get_bot(name, seed)
 
     def choose(state: GameState, /) -> Move:
-        move = bot.choose(observe(state, state.to_act))
-        assert isinstance(move, Move)
-        return move
+        return bot.choose(observe(state, state.to_act))
 
     return choose
-
-
-# ----------------------------------------------------------------------------- text
-
-_PILE_NAMES = {
-    RESERVE: "your reserve",
-    HAND: "your turned card",
-    WASTE: "your waste",
-    FOUNDATION: "a foundation",
-    OPP_RESERVE: "your opponent's reserve",
-    OPP_WASTE: "your opponent's waste",
-}
-
-
-def move_text(state: GameState, move: Move) -> str:
-    """The move in the library's move notation (``crapette.notation.format_move``), or its
-    ``str()`` when the notation module is not available."""
-    notation = _optional("crapette.notation")
-    if notation is not None and hasattr(notation, "format_move"):
-        text: str = notation.format_move(state, move)
-        return text
-    return str(move)
-
-
-def describe(state: GameState, move: Move) -> str:
-    """A sentence for the player to act: ``"7♥ from your reserve to a foundation"``."""
-    notation = _optional("crapette.notation")
-    if notation is not None and hasattr(notation, "describe_move"):
-        text: str = notation.describe_move(state, move)
-        return text
-    p = state.to_act
-    if move.action is Action.PLAY:
-        if move.source < 8:
-            pile = state.houses[move.source]
-            card = pile[-move.count] if len(pile) >= move.count else None
-        else:
-            card = source_card(state, move.source)
-        what = card.symbol if card is not None else "?"
-        if move.count > 1:
-            what += f" and the {move.count - 1} card{'s' if move.count > 2 else ''} on it"
-        source = _PILE_NAMES.get(move.source, f"house {move.source + 1}")
-        target = _PILE_NAMES.get(move.target, f"house {move.target + 1}")
-        return f"{what} from {source} to {target}"
-    if move.action is Action.DRAW:
-        if not state.hands[p]:
-            return "turn your waste over and turn a hand card"
-        return "turn a hand card"
-    if move.action is Action.DISCARD:
-        turned = state.turned.symbol if state.turned is not None else "the turned card"
-        return f"put {turned} on your waste (ends your turn)"
-    if move.action is Action.END_TURN:
-        return "end your turn"
-    if move.action is Action.REVEAL:
-        return "turn your reserve top face up"
-    if move.action is Action.CALL_STOP:
-        return "call Stop!"
-    return "let it stand"
 
 
 def _third_person(text: str, other: str) -> str:
     """Rewrite a description addressed to the mover for an onlooker: the mover's piles
     become "their", the other player's become ``other`` ("your" or "bot 1's")."""
-    return (
-        text.replace("your opponent's", "\0")
-        .replace("your ", "their ")
-        .replace("\0", other)
-        .replace("ends your turn", "ends their turn")
-    )
+    return text.replace("your opponent's", "\0").replace("your ", "their ").replace("\0", other)
 
 
 def card_text(card: Card) -> Text:
@@ -288,60 +172,12 @@ def render_board(
 # ----------------------------------------------------------------------------- records
 
 
-def _save_text(start: GameState, moves: Sequence[Move], headers: dict[str, str]) -> str:
-    records = _optional("crapette.records")
-    if records is not None and hasattr(records, "GameRecord"):
-        record = records.GameRecord.from_moves(start, list(moves), headers)
-        text: str = records.format_record(record)
-        return text
-    lines = [f"[{key} {value!r}]" for key, value in headers.items()]
-    return "\n".join([*lines, "", " ".join(str(m) for m in moves), ""])
-
-
-def _load_text(text: str, rules: Ruleset) -> tuple[GameState, list[Move], dict[str, str]]:
-    """The start state, the moves and the headers of a saved game."""
-    records = _optional("crapette.records")
-    if records is not None and hasattr(records, "parse_record"):
-        record = records.parse_record(text)
-        states = record.replay()
-        notation = importlib.import_module("crapette.notation")
-        moves = [notation.parse_move(st, t) for st, t in zip(states, record.moves, strict=False)]
-        return states[0], moves, dict(record.headers)
-    headers: dict[str, str] = {}
-    body: list[str] = []
-    for line in text.splitlines():
-        if line.startswith("[") and line.endswith("]"):
-            key, _, value = line[1:-1].partition(" ")
-            headers[key] = value.strip("'\"")
-        else:
-            body.extend(line.split())
-    try:
-        start = _deal_from(
-            Ruleset.from_string(headers.get("Rules", str(rules))),
-            int(headers["Seed"]),
-            int(headers["Starter"]),
-        )
-    except (KeyError, ValueError) as exc:
-        raise NotationError(f"not a saved game: {exc}") from None
-    by_text = {str(m): m for m in ALL_MOVES}
-    moves = []
-    for word in body:
-        if word not in by_text:
-            raise NotationError(f"unknown move {word!r} in the saved game", word, 0)
-        moves.append(by_text[word])
-    return start, moves, headers
-
-
-def _is_int(text: str) -> bool:
-    return text.lstrip("-").isdigit()
-
-
-def _deal_from(rules: Ruleset, seed: int, starter: int | None) -> GameState:
-    state = new_game(rules, seed=seed)
-    if starter is None or starter == state.to_act:
-        return state
-    rng = Rng(seed)
-    return deal(rules, shuffled(full_pack(0), rng), shuffled(full_pack(1), rng), starter=starter)
+def _load_record(text: str) -> tuple[list[GameState], list[Move], dict[str, str]]:
+    """The states, the moves and the headers of a saved game record."""
+    record = parse_record(text)
+    states = record.replay()
+    moves = [parse_move(state, move) for state, move in zip(states, record.moves, strict=False)]
+    return states, moves, dict(record.headers)
 
 
 # ----------------------------------------------------------------------------- the game
@@ -539,11 +375,11 @@ class TerminalGame:
 
     def _report(self, player: int, move: Move) -> None:
         state = self.state
-        text = describe(state, move)
+        text = describe_move(state, move)
         if player != self.human:
             other = "your" if self.human is not None else f"{self.names[1 - player]}'s"
             text = _third_person(text, other)
-        notation = move_text(state, move)
+        notation = format_move(state, move)
         line = Text(f"{self.names[player]}: ", style="cyan")
         line.append(notation, style="bold")
         line.append(f"  {text}")
@@ -581,7 +417,7 @@ class TerminalGame:
             why = f": {broken.reason}" if broken is not None else ""
             self._say(
                 f"{self.names[state.stop.offender]} broke a priority rule with "
-                f"{move_text(state.stop.prior, state.stop.move)}{why}.",
+                f"{format_move(state.stop.prior, state.stop.move)}{why}.",
                 style="yellow",
             )
             penalty = (
@@ -594,8 +430,8 @@ class TerminalGame:
         callable_stop = state.rules.callable_stop and state.stop is None
         for i, move in enumerate(moves, 1):
             line = Text(f"  {i:>{width}}. ")
-            line.append(f"{move_text(state, move):<9}", style="bold")
-            line.append(f" {describe(state, move)}")
+            line.append(f"{format_move(state, move):<9}", style="bold")
+            line.append(f" {describe_move(state, move)}")
             if callable_stop and violation(state, move) is not None:
                 line.append("  (breaks a priority: Stop! may be called)", style="yellow")
             self.console.print(line)
@@ -643,10 +479,9 @@ class TerminalGame:
             self._show_rules()
         elif word == "hint":
             move = self.bots[self.state.to_act](self.state)
+            state = self.state
             number = moves.index(move) + 1 if move in moves else "?"
-            self._say(
-                f"Hint: {number}. {move_text(self.state, move)}  {describe(self.state, move)}"
-            )
+            self._say(f"Hint: {number}. {format_move(state, move)}  {describe_move(state, move)}")
         elif word == "undo":
             return self._undo(), None
         elif word in ("save", "load"):
@@ -664,23 +499,20 @@ class TerminalGame:
     def _parse_move(self, text: str, moves: Sequence[Move]) -> Move:
         state = self.state
         for move in moves:
-            if text.lower() in (str(move).lower(), move_text(state, move).lower()):
+            if text.lower() in (str(move).lower(), format_move(state, move).lower()):
                 return move
-        notation = _optional("crapette.notation")
-        if notation is not None and hasattr(notation, "parse_move"):
-            try:
-                move = notation.parse_move(state, text)
-            except (NotationError, IllegalMoveError) as exc:
-                raise CrapetteError(f"{text!r}: {exc} (type 'help' for help)") from None
-            if move not in moves:
-                reason = why_illegal(state, move) or "not a legal move here"
-                raise CrapetteError(f"{text!r} is not legal: {reason}")
-            assert isinstance(move, Move)
-            return move
-        for move in ALL_MOVES:
-            if text.lower() == str(move).lower():
-                raise CrapetteError(f"{text!r} is not legal: {why_illegal(state, move)}")
-        raise CrapetteError(f"{text!r} is neither a move nor a command (type 'help' for help)")
+        try:
+            move = parse_move(state, text)
+        except IllegalMoveError as exc:
+            raise CrapetteError(f"{text!r} is not legal here: {exc}") from None
+        except NotationError as exc:
+            raise CrapetteError(
+                f"{text!r} is neither a move nor a command: {exc} (type 'help' for help)"
+            ) from None
+        if move not in moves:
+            reason = why_illegal(state, move) or "not a legal move here"
+            raise CrapetteError(f"{text!r} is not legal here: {reason}")
+        return move
 
     def _undo(self) -> bool:
         for i in range(len(self.states) - 2, -1, -1):
@@ -710,13 +542,13 @@ class TerminalGame:
             "Event": f"crapette play, deal {self.deal_no}",
             "Rules": str(self.rules),
             "Seed": str(deal_seed(self.match.seed, self.match.number)),
-            "Starter": str(self.states[0].to_act),
             "Player0": seats[0],
             "Player1": seats[1],
         }
 
     def _save(self, path: Path) -> None:
-        text = _save_text(self.states[0], self.moves, self._headers())
+        record = GameRecord.from_moves(self.states[0], self.moves, self._headers())
+        text = format_record(record)
         try:
             path.write_text(text, encoding="utf-8")
         except OSError as exc:
@@ -728,21 +560,16 @@ class TerminalGame:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise CrapetteError(f"cannot read {str(path)!r}: {exc}") from None
-        start, moves, headers = _load_text(text, self.rules)
-        states = [start]
-        for i, move in enumerate(moves):
-            try:
-                states.append(apply(states[-1], move))
-            except IllegalMoveError as exc:
-                raise CrapetteError(f"move {i + 1} of {str(path)!r}: {exc}") from None
+        try:
+            states, moves, _ = _load_record(text)
+        except CrapetteError as exc:
+            raise CrapetteError(f"cannot load {str(path)!r}: {exc}") from None
+        start = states[0]
         if outcome(states[-1]) is not None:
             raise CrapetteError(f"{str(path)!r} holds a finished deal: nothing left to play")
         # The loaded deal becomes the first deal of a new match.
-        seed = headers.get("Seed", "")
         self.rules = start.rules
-        self.match = Match(
-            start.rules, int(seed) if _is_int(seed) else self.seed, (), start, start.to_act
-        )
+        self.match = Match(start.rules, self.seed, (), start, start.to_act)
         self.states = states
         self.moves = moves
         self._say(f"Loaded {len(moves)} moves from {path}.")

@@ -7,8 +7,9 @@ import os
 import sys
 from typing import Any
 
+from crapette.bots import BOT_NAMES
 from crapette.errors import CrapetteError
-from crapette.play import BOT_NAMES, TerminalGame
+from crapette.play import TerminalGame
 from crapette.rules import Ruleset
 
 __all__ = ["add_parser", "run"]
