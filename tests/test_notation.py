@@ -312,3 +312,11 @@ def test_seen_keys_round_trip() -> None:
         line = c.format_position(state)
         assert line.split(" ")[12] != "-"
         assert c.parse_position(line).seen == state.seen
+
+
+def test_position_with_modified_rules() -> None:
+    rules = c.Ruleset.preset("serbian").replace(house_filling="immediate", move_cap=500)
+    state = c.new_game(rules, seed=4)
+    line = c.format_position(state)
+    assert line.split(" ")[0] == "serbian(house_filling=immediate,move_cap=500)"
+    assert c.parse_position(line) == state
