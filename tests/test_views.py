@@ -152,3 +152,24 @@ def test_to_string_is_stable_and_one_line() -> None:
 def test_observe_rejects_bad_player() -> None:
     with pytest.raises(ValueError, match="player must be 0 or 1"):
         observe(c.new_game(seed=1), 2)
+
+
+def test_determinize_keeps_a_hand_formed_from_the_waste() -> None:
+    # A violating draw from a hand just formed by turning the waste over: that hand's order
+    # is known (it was the face-up waste) and the sample keeps it.
+    rng = Rng(2)
+    found = 0
+    for seed in range(40):
+        for state in _positions("serbian", seed, cap=1500):
+            stop = state.stop
+            if stop is None or stop.move != c.DRAW or stop.prior.hands[stop.offender]:
+                continue
+            found += 1
+            view = observe(state, 1 - stop.offender)
+            sample = determinize(view, rng)
+            assert sample.hands[stop.offender] == state.hands[stop.offender]
+            assert observe(sample, view.player) == view
+            assert sorted(sample.cards()) == list(range(104))
+        if found >= 3:
+            break
+    assert found >= 3
