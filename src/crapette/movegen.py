@@ -153,8 +153,8 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     tableau_first = enforced and rules.priority == "serbian"
     seen = state.seen if len(state.seen) > 1 else None
     # The most cards one house-to-house move may carry, onto a built house and onto an empty
-    # one. Every house is one descending alternating run (cards only ever arrive by building
-    # on it, or on an empty house), so any tail of it may move as a group.
+    # one; a group is a tail of the house's end run (in play every house is one run, since
+    # cards only arrive by building on it or on an empty house; hand-built ones may not be).
     free = len(empties)
     if rules.group_moves == "single":
         most_built, most_empty = 1, 1
@@ -237,6 +237,11 @@ def _house_moves(
     houses = state.houses
     pile = houses[source]
     size = len(pile)
+    run = 1
+    while run < most_built and FACE[pile[-run - 1]] in UNDER[pile[-run]]:
+        run += 1
+    most_built = run
+    most_empty = min(run, most_empty)
     pairs = [(t, 1) for t in builds]
     for count in range(2, most_built + 1):
         u0, u1 = UNDER[pile[-count]]
