@@ -343,11 +343,6 @@ def test_group_move_keeps_the_order_of_the_cards() -> None:
     assert after.moves_made == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: movegen assumes every house is one run (true in play, not in a"
-    " hand-built GameState) and offers H1-H2x3 for a non-run; reference_legal_moves does not",
-)
 def test_group_move_only_along_a_run() -> None:
     """Only "a sequence (descending, alternating colours) at the end of a house" moves.
     (A house that is not one run cannot arise in play; this is a hand-built position.)"""
