@@ -13,10 +13,11 @@ is shared equally.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import multiprocessing
 import socket
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from math import sqrt
 from typing import Any, Literal
 
@@ -41,11 +42,14 @@ __all__ = [
     "SimulationError",
     "SimulationResult",
     "Summary",
+    "check_positive",
+    "check_ray_address",
     "compare",
     "deal_seed",
     "parse_bots",
     "parse_rules",
     "play_deal",
+    "ray_session",
     "simulate",
     "summarize",
     "wilson",
@@ -407,7 +411,12 @@ def _chunks(games: int, workers: int) -> list[list[int]]:
     return [list(range(i, min(i + size, games))) for i in range(0, games, size)]
 
 
-def _check_int(name: str, value: object) -> int:
+def check_positive(name: str, value: object) -> int:
+    """``value`` if it is a positive ``int``.
+
+    Raises:
+        SimulationError: it is not (the message names ``name``).
+    """
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise SimulationError(f"{name} must be a positive integer, not {value!r}")
     return value
@@ -448,8 +457,8 @@ def simulate(
     """
     ruleset = parse_rules(rules)
     names = parse_bots(bots)
-    games = _check_int("games", games)
-    workers = _check_int("workers", workers)
+    games = check_positive("games", games)
+    workers = check_positive("workers", workers)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise SimulationError(f"seed must be an integer, not {seed!r}")
     if backend not in ("local", "ray"):
@@ -526,12 +535,24 @@ def _star_chunk(args: tuple[str, tuple[str, str], int, list[int]]) -> _ChunkResu
 
 
 def _import_ray() -> Any:
-    """Ray, an optional dependency (typed ``Any`` so type checks pass without it)."""
-    return importlib.import_module("ray")
+    """Ray, an optional dependency (typed ``Any`` so type checks pass without it).
+
+    Raises:
+        SimulationError: Ray is not installed.
+    """
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise SimulationError("the Ray backend needs Ray: pip install 'crapette[ray]'") from None
 
 
-def _check_reachable(address: str) -> None:
-    """Fail early when a Ray address names a host and port that do not answer."""
+def check_ray_address(address: str) -> None:
+    """Fail early when a Ray address is malformed or its host and port do not answer.
+
+    Raises:
+        SimulationError: the address is not ``host:port``, ``ray://host:port`` or ``auto``,
+            or nothing answers there within 5 seconds.
+    """
     if address == "auto":
         return
     target = address.split("://", 1)[-1].rstrip("/")
@@ -546,6 +567,34 @@ def _check_reachable(address: str) -> None:
         raise SimulationError(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
 
 
+@contextlib.contextmanager
+def ray_session(address: str | None = None, num_cpus: int | None = None) -> Iterator[Any]:
+    """Ray, ready to run tasks: the Ray already running in this process, else a cluster
+    joined at ``address``, else a new local Ray with ``num_cpus`` CPUs. A Ray started here is
+    shut down on exit. Yields the ``ray`` module.
+
+    Raises:
+        SimulationError: Ray is missing, the address is unreachable, or Ray fails to start.
+    """
+    ray = _import_ray()
+    if ray.is_initialized():
+        yield ray
+        return
+    if address is not None:
+        check_ray_address(address)
+    try:
+        if address is None:
+            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, log_to_driver=False)
+    except Exception as exc:  # Ray raises many kinds (ConnectionError, RuntimeError...)
+        raise SimulationError(f"cannot start or join Ray ({address or 'local'}): {exc}") from exc
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
 def _run_ray(
     text: str,
     names: tuple[str, str],
@@ -556,25 +605,7 @@ def _run_ray(
     progress: Progress | None,
     games: int,
 ) -> list[_ChunkResult]:
-    try:
-        ray = _import_ray()
-    except ImportError:
-        raise SimulationError("the Ray backend needs Ray: pip install 'crapette[ray]'") from None
-    started = False
-    if not ray.is_initialized():
-        if address is not None:
-            _check_reachable(address)
-        try:
-            if address is None:
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(address=address, log_to_driver=False)
-        except Exception as exc:  # Ray raises many kinds (ConnectionError, RuntimeError...)
-            raise SimulationError(
-                f"cannot start or join Ray ({address or 'local'}): {exc}"
-            ) from exc
-        started = True
-    try:
+    with ray_session(address, workers) as ray:
         task = ray.remote(_play_chunk)
         pending = [task.remote(text, names, seed, chunk) for chunk in chunks]
         out: list[_ChunkResult] = []
@@ -591,9 +622,6 @@ def _run_ray(
                     ray.cancel(ref)
                 break
         return out
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def compare(

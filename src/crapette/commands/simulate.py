@@ -15,7 +15,7 @@ import csv
 import io
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
@@ -29,11 +29,11 @@ from crapette.simulate import (
     DealRecord,
     SimulationError,
     SimulationResult,
-    _check_int,
-    _check_reachable,
-    _import_ray,
+    check_positive,
+    check_ray_address,
     parse_bots,
     parse_rules,
+    ray_session,
     simulate,
 )
 
@@ -121,39 +121,13 @@ def add_parser(subparsers: Any) -> None:
 def _check_args(args: argparse.Namespace) -> list[Ruleset]:
     rulesets = [parse_rules(text) for text in (args.rules or ["classic"])]
     parse_bots(args.bots)
-    _check_int("games", args.games)
-    _check_int("workers", args.workers)
+    check_positive("games", args.games)
+    check_positive("workers", args.workers)
     if args.ray_address is not None and args.backend != "ray":
         raise SimulationError("--ray-address needs --backend ray")
     if args.backend == "ray" and args.ray_address is not None:
-        _check_reachable(args.ray_address)
+        check_ray_address(args.ray_address)
     return rulesets
-
-
-@contextlib.contextmanager
-def _ray_session(args: argparse.Namespace) -> Iterator[None]:
-    """Start (or join) Ray once for all the rulesets of a command."""
-    if args.backend != "ray":
-        yield
-        return
-    try:
-        ray = _import_ray()
-    except ImportError:
-        raise SimulationError("the Ray backend needs Ray: pip install 'crapette[ray]'") from None
-    if ray.is_initialized():
-        yield
-        return
-    try:
-        if args.ray_address is None:
-            ray.init(num_cpus=args.workers, include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=args.ray_address, log_to_driver=False)
-    except Exception as exc:  # Ray raises many kinds
-        raise SimulationError(f"cannot start or join Ray: {exc}") from exc
-    try:
-        yield
-    finally:
-        ray.shutdown()
 
 
 def run_simulations(args: argparse.Namespace) -> list[SimulationResult]:
@@ -167,8 +141,13 @@ def run_simulations(args: argparse.Namespace) -> list[SimulationResult]:
         else (console.is_terminal and total >= _PROGRESS_FROM)
     )
     results = []
+    session: contextlib.AbstractContextManager[Any] = (
+        ray_session(args.ray_address, args.workers)
+        if args.backend == "ray"
+        else contextlib.nullcontext()
+    )
     with (
-        _ray_session(args),
+        session,
         Progress(
             TextColumn("{task.description}"),
             BarColumn(),
