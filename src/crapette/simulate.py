@@ -2,9 +2,10 @@
 summary that answers rules questions with confidence intervals.
 
 Reproducibility: deal ``i`` of a run with seed ``s`` uses the deal seed
-:func:`deal_seed` ``(s, i // 2)`` and the bots are rebuilt for every deal with seeds derived
-from it, so a deal's result depends on nothing but the run seed and its number: the same
-seed gives the same records whatever the number of workers or the backend.
+:func:`crapette.match.deal_seed` ``(s, i // 2)`` (the seeds a match deals from) and the bots
+are rebuilt for every deal with seeds derived from it, so a deal's result depends on nothing
+but the run seed and its number: the same seed gives the same records whatever the number of
+workers or the backend.
 
 Fairness: deals are played in pairs on the same shuffle with the seats swapped (bot A is
 player 0 in even deals and player 1 in odd ones), so the luck of the cards and of starting
@@ -29,6 +30,7 @@ from crapette.deal import Rng, new_game
 from crapette.engine import apply_unchecked
 from crapette.errors import CrapetteError
 from crapette.legality import why_illegal
+from crapette.match import deal_seed
 from crapette.movegen import legal_moves
 from crapette.moves import Move
 from crapette.outcome import outcome
@@ -45,7 +47,6 @@ __all__ = [
     "check_positive",
     "check_ray_address",
     "compare",
-    "deal_seed",
     "parse_bots",
     "parse_rules",
     "play_deal",
@@ -59,7 +60,6 @@ Backend = Literal["local", "ray"]
 Progress = Callable[[int, int], None]
 """A progress callback: ``progress(deals_done, deals_total)``."""
 
-_MASK = (1 << 64) - 1
 _Z95 = 1.959963984540054
 
 
@@ -288,12 +288,6 @@ class SimulationResult:
             "summary": self.summary.to_dict(),
             "records": [r.to_dict() for r in self.records],
         }
-
-
-def deal_seed(seed: int, pair: int) -> int:
-    """The seed of the deals of pair ``pair`` (deals ``2 * pair`` and ``2 * pair + 1``) of
-    a run seeded with ``seed``: a SplitMix64 output of the two."""
-    return Rng((seed * 0x9E3779B97F4A7C15 + pair) & _MASK).next64()
 
 
 def parse_rules(rules: Ruleset | str) -> Ruleset:
