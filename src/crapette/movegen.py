@@ -3,8 +3,11 @@
 It computes the same list as ``legality.reference_legal_moves`` (the tests check this on
 thousands of positions) from a few lookups instead of trying every move:
 
-* a set of the faces a foundation will take next decides foundation moves;
-* an index from house-top face to houses finds where a card may be built;
+* a set of the faces a foundation will take next decides foundation moves, found in the
+  same pass that collects the available cards;
+* house targets are bitmasks (bit ``h`` for house ``h``): one scan of the houses gives, per
+  colour and rank, the houses whose top takes such a card, and a precomputed table turns a
+  source and a mask into its moves, already in target order;
 * under enforced priorities a reserve-to-foundation or any foundation move ends the search
   early, since nothing else is legal then;
 * the no-cycle rule only needs checking once a house move was made since the last move that
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from crapette.cards import FACE, RANK, RED, SUIT
+from crapette.cards import FACE, RANK, RED, Card
 from crapette.moves import (
     CALL_STOP,
     DISCARD,
@@ -43,16 +46,11 @@ _ACE_KEY: Final = -2
 # which always finds an empty foundation).
 FNEED: Final = tuple(_ACE_KEY if RANK[c] == 1 else FACE[c] - 1 for c in range(104))
 
-
-def _under(card: int) -> tuple[int, int]:
-    if RANK[card] == 13:
-        return (-10, -10)
-    suits = (0, 3) if RED[card] else (1, 2)
-    return (suits[0] * 13 + RANK[card], suits[1] * 13 + RANK[card])
-
-
-UNDER: Final = tuple(_under(c) for c in range(104))
-"""UNDER[c]: the two faces a house top must show for ``c`` to be built on it."""
+# Building on a house only looks at colour and rank: KIND[c] numbers the 26 colour-rank
+# pairs, and TAKES[t] is the kind of card a house top ``t`` takes (one rank lower, the other
+# colour); an Ace takes nothing, so its TAKES is the spare slot 26 that no card has.
+KIND: Final = tuple(RED[c] * 13 + RANK[c] - 1 for c in range(104))
+TAKES: Final = tuple(26 if RANK[t] == 1 else (not RED[t]) * 13 + RANK[t] - 2 for t in range(104))
 
 
 def _adjacent(face: int, wrap: bool) -> frozenset[int]:
@@ -69,13 +67,20 @@ LOADS: Final = (
 )
 """LOADS[wrap][face]: the faces that may be loaded on a pile showing ``face``."""
 
+_BIT: Final = tuple(1 << h for h in range(8))
+BITS: Final = tuple(tuple(h for h in range(8) if mask >> h & 1) for mask in range(256))
+"""BITS[mask]: the houses in a bitmask of houses, in ascending order."""
+TO_HOUSES: Final = tuple(
+    tuple(tuple(PLAY[s][t] for t in BITS[mask] if t != s) for mask in range(256))
+    for s in range(WASTE + 1)
+)
+"""TO_HOUSES[source][mask]: the single-card moves from ``source`` to the houses in ``mask``."""
+
 _STOP_CHOICES: Final = (CALL_STOP, LET_STAND)
 _BLOCKED: Final = (2, 2)
-_NONE: Final[list[int]] = []
 _FILL: Final = tuple(PLAY[RESERVE][h] for h in range(8))
-_PLAY_F: Final = {s: PLAY[s][FOUNDATION] for s in PLAY}
-_R_F: Final = _PLAY_F[RESERVE]
-assert SUIT  # the tables above encode suits through FACE
+_TO_F: Final = tuple(PLAY[s][FOUNDATION] for s in range(WASTE + 1))
+_R_F: Final = _TO_F[RESERVE]
 
 
 def legal_moves(state: GameState) -> tuple[Move, ...]:
@@ -95,52 +100,55 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     if state.stop is not None:
         return _STOP_CHOICES
     p = state.to_act
-    houses = state.houses
     reserve = reserves[p]
     waste = wastes[p]
     turned = state.turned
+    up = state.reserve_up[p]
     enforced = rules.stop == "enforced"
-    ftops = {_ACE_KEY}
-    for pile in state.foundations:
-        if pile:
-            ftops.add(FACE[pile[-1]])
+    ftops = {FACE[pile[-1]] for pile in state.foundations if pile}
+    ftops.add(_ACE_KEY)
 
-    sources: list[tuple[int, int]] = []
-    if reserve and state.reserve_up[p]:
-        sources.append((RESERVE, reserve[-1]))
+    # One pass over the available cards, in source order: the foundation moves, the cards
+    # outside the houses, and per kind of card the mask of houses whose top takes it.
+    found: list[Move] = []
+    others: list[tuple[int, Card]] = []
+    if reserve and up:
+        card = reserve[-1]
+        if FNEED[card] in ftops:
+            if enforced and rules.priority == "pagat":
+                return (_R_F,)
+            found.append(_R_F)
+        others.append((RESERVE, card))
     if turned is not None:
-        sources.append((HAND, turned))
+        if FNEED[turned] in ftops:
+            found.append(_TO_F[HAND])
+        others.append((HAND, turned))
     if waste and rules.own_waste_playable:
-        sources.append((WASTE, waste[-1]))
-    empties: list[int] = []
-    by_face: dict[int, list[int]] = {}
+        card = waste[-1]
+        if FNEED[card] in ftops:
+            found.append(_TO_F[WASTE])
+        others.append((WASTE, card))
+    houses = state.houses
+    takers = [0] * 27
+    empty = 0
     for h in range(8):
         pile = houses[h]
         if pile:
             top = pile[-1]
-            sources.append((h, top))
-            face = FACE[top]
-            if face in by_face:
-                by_face[face].append(h)
-            else:
-                by_face[face] = [h]
+            if FNEED[top] in ftops:
+                found.append(_TO_F[h])
+            takers[TAKES[top]] |= _BIT[h]
         else:
-            empties.append(h)
-    reveal = bool(reserve) and not state.reserve_up[p]
+            empty |= _BIT[h]
+    reveal = bool(reserve) and not up
 
     if enforced:
-        found = []
-        for source, card in sources:
-            if FNEED[card] in ftops:
-                found.append(_PLAY_F[source])
         if found:
-            if found[0] is _R_F and rules.priority == "pagat":
-                return (_R_F,)
             return (*found, REVEAL) if reveal else tuple(found)
         if rules.house_filling == "immediate" and reserve and state.emptied:
             if reveal:
                 return (REVEAL,)
-            return tuple(_FILL[h] for h in range(8) if state.emptied >> h & 1)
+            return tuple(_FILL[h] for h in BITS[state.emptied])
 
     opp = 1 - p
     opp_reserve = reserves[opp]
@@ -149,121 +157,119 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     reserve_accepts = loads[FACE[opp_reserve[-1]]] if opp_reserve and state.reserve_up[opp] else ()
     waste_accepts = loads[FACE[opp_waste[-1]]] if opp_waste else ()
     loading = bool(reserve_accepts or waste_accepts)
-    load_any = rules.load_from == "any"
     tableau_first = enforced and rules.priority == "serbian"
-    seen = state.seen if len(state.seen) > 1 else None
-    # The most cards one house-to-house move may carry, onto a built house and onto an empty
-    # one; a group is a tail of the house's end run (in play every house is one run, since
-    # cards only arrive by building on it or on an empty house; hand-built ones may not be).
-    free = len(empties)
-    if rules.group_moves == "single":
-        most_built, most_empty = 1, 1
-    elif rules.group_moves == "supermove":
-        most_built, most_empty = 1 << free, 1 << (free - 1) if free else 0
-    else:
-        most_built = most_empty = 13
 
     moves: list[Move] = []
     append = moves.append
-    for source, card in sources:
-        if FNEED[card] in ftops:
-            append(PLAY[source][FOUNDATION])
-        u0, u1 = UNDER[card]
-        builds = by_face.get(u0, _NONE)
-        if u1 in by_face:
-            builds = sorted(builds + by_face[u1])
-        if source < 8:
-            size = len(houses[source])
-            if size > 1 and most_built > 1:
-                _house_moves(
-                    state,
-                    source,
-                    by_face,
-                    builds,
-                    empties,
-                    seen,
-                    moves,
-                    min(size, most_built),
-                    min(size, most_empty),
-                )
-            elif builds or empties:
-                plays = PLAY[source]
-                targets = sorted(builds + empties) if builds and empties else builds or empties
-                if seen is None:
-                    for t in targets:
-                        append(plays[t])
-                else:
-                    key = state.houses_key ^ HOUSE_KEYS[(source * 16 + size - 1) * 104 + card]
-                    for t in targets:
-                        if key ^ HOUSE_KEYS[(t * 16 + len(houses[t])) * 104 + card] not in seen:
-                            append(plays[t])
-        elif builds or empties:
-            plays = PLAY[source]
-            for t in sorted(builds + empties) if builds and empties else builds or empties:
-                append(plays[t])
-        if loading and (load_any or source >= 8) and not (tableau_first and builds):
+    for source, card in others:
+        if found and FNEED[card] in ftops:
+            append(_TO_F[source])
+        builds = takers[KIND[card]]
+        if builds or empty:
+            moves += TO_HOUSES[source][builds | empty]
+        if loading and not (tableau_first and builds):
             face = FACE[card]
             if face in reserve_accepts:
                 append(PLAY[source][OPP_RESERVE])
             if face in waste_accepts:
                 append(PLAY[source][OPP_WASTE])
 
+    seen = state.seen if len(state.seen) > 1 else None
+    load_houses = loading and rules.load_from == "any"
+    # The most cards one house-to-house move may carry, onto a built house and onto an empty
+    # one; a group is a tail of the house's end run (in play every house is one run, since
+    # cards only arrive by building on it or on an empty house; hand-built ones may not be).
+    if rules.group_moves == "single":
+        most_built = most_empty = 1
+    elif rules.group_moves == "supermove":
+        free = len(BITS[empty])
+        most_built, most_empty = 1 << free, 1 << (free - 1) if free else 0
+    else:
+        most_built = most_empty = 13
+    for h in range(8):
+        pile = houses[h]
+        if not pile:
+            continue
+        card = pile[-1]
+        if found and FNEED[card] in ftops:
+            append(_TO_F[h])
+        kind = KIND[card]
+        builds = takers[kind]
+        size = len(pile)
+        if most_built > 1 and size > 1 and TAKES[pile[-2]] == kind:
+            _group_moves(state, h, takers, empty, seen, moves, most_built, most_empty)
+        elif builds or empty:
+            if seen is None:
+                moves += TO_HOUSES[h][builds | empty]
+            else:
+                # The layout key after the move, minus the card's key at its new place.
+                key = state.houses_key ^ HOUSE_KEYS[(h * 16 + size - 1) * 104 + card]
+                plays = PLAY[h]
+                for t in BITS[builds | empty]:
+                    if key ^ HOUSE_KEYS[(t * 16 + len(houses[t])) * 104 + card] not in seen:
+                        append(plays[t])
+        if load_houses and not (tableau_first and builds):
+            face = FACE[card]
+            if face in reserve_accepts:
+                append(PLAY[h][OPP_RESERVE])
+            if face in waste_accepts:
+                append(PLAY[h][OPP_WASTE])
+
     if reveal:
         append(REVEAL)
     if turned is not None:
         append(DISCARD)
     elif hands[p] or waste:
-        if not (enforced and empties and reserve and rules.house_filling == "before_hand"):
+        if not (enforced and empty and reserve and rules.house_filling == "before_hand"):
             append(DRAW)
     else:
         append(END_TURN)
     return tuple(moves)
 
 
-def _house_moves(
+def _group_moves(
     state: GameState,
     source: int,
-    by_face: dict[int, list[int]],
-    builds: list[int],
-    empties: list[int],
+    takers: list[int],
+    empty: int,
     seen: frozenset[int] | None,
     moves: list[Move],
     most_built: int,
     most_empty: int,
 ) -> None:
-    """Append the moves of the top 1..n cards of house ``source`` to other houses, in
-    (target, count) order: ``count`` cards go on a built house whose top is one rank above
-    the group's bottom card in the other colour, and up to ``most_empty`` onto an empty one."""
+    """Append the moves of the top 1..n cards of house ``source`` (whose top two cards form
+    a run) to other houses, in (target, count) order: ``count`` cards go on a built house
+    whose top takes the group's bottom card, and up to ``most_empty`` onto an empty one."""
     houses = state.houses
     pile = houses[source]
     size = len(pile)
-    run = 1
-    while run < most_built and FACE[pile[-run - 1]] in UNDER[pile[-run]]:
+    most_built = min(size, most_built)
+    run = 2
+    while run < most_built and TAKES[pile[-run - 1]] == KIND[pile[-run]]:
         run += 1
-    most_built = run
-    most_empty = min(run, most_empty)
-    pairs = [(t, 1) for t in builds]
-    for count in range(2, most_built + 1):
-        u0, u1 = UNDER[pile[-count]]
-        if u0 in by_face:
-            pairs.extend((t, count) for t in by_face[u0])
-        if u1 in by_face:
-            pairs.extend((t, count) for t in by_face[u1])
-    if empties:
-        pairs.extend((t, count) for t in empties for count in range(1, most_empty + 1))
-        pairs.sort()
-    elif len(pairs) > 1:
-        pairs.sort()
+    most_empty = min(run, most_empty, size)
+    # targets[count - 1]: the mask of houses that take the top ``count`` cards.
+    targets = [
+        takers[KIND[pile[-count]]] | (empty if count <= most_empty else 0)
+        for count in range(1, run + 1)
+    ]
+    union = 0
+    for mask in targets:
+        union |= mask
     group = GROUP[source]
-    for t, count in pairs:
-        if seen is not None:
-            key = state.houses_key
-            src_base = (source * 16 + size - count) * 104
-            dst_base = (t * 16 + len(houses[t])) * 104
-            for card in pile[size - count :]:
-                key ^= HOUSE_KEYS[src_base + card] ^ HOUSE_KEYS[dst_base + card]
-                src_base += 104
-                dst_base += 104
-            if key in seen:
+    for t in BITS[union]:
+        bit = _BIT[t]
+        for count in range(1, run + 1):
+            if not targets[count - 1] & bit:
                 continue
-        moves.append(group[t][count - 1])
+            if seen is not None:
+                key = state.houses_key
+                src_base = (source * 16 + size - count) * 104
+                dst_base = (t * 16 + len(houses[t])) * 104
+                for card in pile[size - count :]:
+                    key ^= HOUSE_KEYS[src_base + card] ^ HOUSE_KEYS[dst_base + card]
+                    src_base += 104
+                    dst_base += 104
+                if key in seen:
+                    continue
+            moves.append(group[t][count - 1])
