@@ -53,19 +53,20 @@ KIND: Final = tuple(RED[c] * 13 + RANK[c] - 1 for c in range(104))
 TAKES: Final = tuple(26 if RANK[t] == 1 else (not RED[t]) * 13 + RANK[t] - 2 for t in range(104))
 
 
-def _adjacent(face: int, wrap: bool) -> frozenset[int]:
+def _adjacent(face: int, wrap: bool) -> int:
     suit, rank0 = divmod(face, 13)
     ranks = {rank0 - 1, rank0 + 1}
     if wrap:
         ranks = {r % 13 for r in ranks}
-    return frozenset(suit * 13 + r for r in ranks if 0 <= r < 13)
+    return sum(1 << (suit * 13 + r) for r in ranks if 0 <= r < 13)
 
 
 LOADS: Final = (
     tuple(_adjacent(f, False) for f in range(52)),
     tuple(_adjacent(f, True) for f in range(52)),
 )
-"""LOADS[wrap][face]: the faces that may be loaded on a pile showing ``face``."""
+"""LOADS[wrap][face]: the faces that may be loaded on a pile showing ``face``, as a bitmask
+(bit ``f`` for face ``f``)."""
 
 _BIT: Final = tuple(1 << h for h in range(8))
 BITS: Final = tuple(tuple(h for h in range(8) if mask >> h & 1) for mask in range(256))
@@ -75,6 +76,12 @@ TO_HOUSES: Final = tuple(
     for s in range(WASTE + 1)
 )
 """TO_HOUSES[source][mask]: the single-card moves from ``source`` to the houses in ``mask``."""
+
+CARD_KEYS: Final = tuple(
+    tuple(HOUSE_KEYS[slot * 104 + card] for slot in range(8 * 16)) for card in range(104)
+)
+"""CARD_KEYS[card][house * 16 + depth]: ``HOUSE_KEYS`` regrouped by card, for the no-cycle
+check (a house move changes the layout key by the card's keys at its old and new places)."""
 
 _STOP_CHOICES: Final = (CALL_STOP, LET_STAND)
 _BLOCKED: Final = (2, 2)
@@ -154,9 +161,10 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     opp_reserve = reserves[opp]
     opp_waste = wastes[opp]
     loads = LOADS[rules.load_wrap]
-    reserve_accepts = loads[FACE[opp_reserve[-1]]] if opp_reserve and state.reserve_up[opp] else ()
-    waste_accepts = loads[FACE[opp_waste[-1]]] if opp_waste else ()
-    loading = bool(reserve_accepts or waste_accepts)
+    reserve_loads = loads[FACE[opp_reserve[-1]]] if opp_reserve and state.reserve_up[opp] else 0
+    waste_loads = loads[FACE[opp_waste[-1]]] if opp_waste else 0
+    # loadable: the faces that load either pile; one test per available card.
+    loadable = reserve_loads | waste_loads
     tableau_first = enforced and rules.priority == "serbian"
 
     moves: list[Move] = []
@@ -167,15 +175,14 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
         builds = takers[KIND[card]]
         if builds or empty:
             moves += TO_HOUSES[source][builds | empty]
-        if loading and not (tableau_first and builds):
-            face = FACE[card]
-            if face in reserve_accepts:
+        face = FACE[card]
+        if loadable >> face & 1 and not (tableau_first and builds):
+            if reserve_loads >> face & 1:
                 append(PLAY[source][OPP_RESERVE])
-            if face in waste_accepts:
+            if waste_loads >> face & 1:
                 append(PLAY[source][OPP_WASTE])
 
     seen = state.seen if len(state.seen) > 1 else None
-    load_houses = loading and rules.load_from == "any"
     # The most cards one house-to-house move may carry, onto a built house and onto an empty
     # one; a group is a tail of the house's end run (in play every house is one run, since
     # cards only arrive by building on it or on an empty house; hand-built ones may not be).
@@ -186,8 +193,9 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
         most_built, most_empty = 1 << free, 1 << (free - 1) if free else 0
     else:
         most_built = most_empty = 13
-    for h in range(8):
-        pile = houses[h]
+    if rules.load_from != "any":
+        loadable = 0  # only cards from your own piles may load the opponent
+    for h, pile in enumerate(houses):
         if not pile:
             continue
         card = pile[-1]
@@ -195,24 +203,24 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
             append(_TO_F[h])
         kind = KIND[card]
         builds = takers[kind]
-        size = len(pile)
-        if most_built > 1 and size > 1 and TAKES[pile[-2]] == kind:
+        if most_built > 1 and len(pile) > 1 and TAKES[pile[-2]] == kind:
             _group_moves(state, h, takers, empty, seen, moves, most_built, most_empty)
         elif builds or empty:
             if seen is None:
                 moves += TO_HOUSES[h][builds | empty]
             else:
                 # The layout key after the move, minus the card's key at its new place.
-                key = state.houses_key ^ HOUSE_KEYS[(h * 16 + size - 1) * 104 + card]
+                keys = CARD_KEYS[card]
+                key = state.houses_key ^ keys[h * 16 + len(pile) - 1]
                 plays = PLAY[h]
                 for t in BITS[builds | empty]:
-                    if key ^ HOUSE_KEYS[(t * 16 + len(houses[t])) * 104 + card] not in seen:
+                    if key ^ keys[t * 16 + len(houses[t])] not in seen:
                         append(plays[t])
-        if load_houses and not (tableau_first and builds):
+        if loadable >> FACE[card] & 1 and not (tableau_first and builds):
             face = FACE[card]
-            if face in reserve_accepts:
+            if reserve_loads >> face & 1:
                 append(PLAY[h][OPP_RESERVE])
-            if face in waste_accepts:
+            if waste_loads >> face & 1:
                 append(PLAY[h][OPP_WASTE])
 
     if reveal:
@@ -243,33 +251,40 @@ def _group_moves(
     houses = state.houses
     pile = houses[source]
     size = len(pile)
-    most_built = min(size, most_built)
+    limit = min(size, most_built)
     run = 2
-    while run < most_built and TAKES[pile[-run - 1]] == KIND[pile[-run]]:
+    while run < limit and TAKES[pile[-run - 1]] == KIND[pile[-run]]:
         run += 1
-    most_empty = min(run, most_empty, size)
-    # targets[count - 1]: the mask of houses that take the top ``count`` cards.
-    targets = [
-        takers[KIND[pile[-count]]] | (empty if count <= most_empty else 0)
-        for count in range(1, run + 1)
-    ]
-    union = 0
-    for mask in targets:
-        union |= mask
+    # A built house takes at most one group size, as the cards of a run differ in kind.
+    built = 0
+    sizes = [0] * 8
+    for count in range(1, run + 1):
+        mask = takers[KIND[pile[-count]]]
+        if mask:
+            built |= mask
+            for t in BITS[mask]:
+                sizes[t] = count
+    most_empty = min(run, most_empty)
+    if not most_empty:
+        empty = 0
     group = GROUP[source]
-    for t in BITS[union]:
-        bit = _BIT[t]
-        for count in range(1, run + 1):
-            if not targets[count - 1] & bit:
-                continue
-            if seen is not None:
-                key = state.houses_key
-                src_base = (source * 16 + size - count) * 104
-                dst_base = (t * 16 + len(houses[t])) * 104
-                for card in pile[size - count :]:
-                    key ^= HOUSE_KEYS[src_base + card] ^ HOUSE_KEYS[dst_base + card]
-                    src_base += 104
-                    dst_base += 104
-                if key in seen:
-                    continue
-            moves.append(group[t][count - 1])
+    for t in BITS[built | empty]:
+        if seen is None:
+            if empty >> t & 1:
+                moves += group[t][:most_empty]
+            else:
+                moves.append(group[t][sizes[t] - 1])
+            continue
+        dst = t * 16 + len(houses[t])
+        for count in range(1, most_empty + 1) if empty >> t & 1 else (sizes[t],):
+            # The layout key after the move: each moved card's key leaves and arrives.
+            key = state.houses_key
+            src = source * 16 + size - count
+            at = dst
+            for card in pile[size - count :]:
+                keys = CARD_KEYS[card]
+                key ^= keys[src] ^ keys[at]
+                src += 1
+                at += 1
+            if key not in seen:
+                moves.append(group[t][count - 1])
