@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from crapette.cards import FACE, RANK, Card
 from crapette.errors import IllegalMoveError
-from crapette.legality import describe_illegal, violation
-from crapette.movegen import legal_moves
+from crapette.legality import describe_illegal, fits_foundation, violation
+from crapette.movegen import CARD_KEYS, foundation_ready, legal_moves
 from crapette.moves import (
     FOUNDATION,
     HAND,
@@ -43,18 +43,49 @@ def apply_unchecked(state: GameState, move: Move) -> GameState:
     ``legal_moves(state)``. Anything else gives an undefined (possibly invalid) state."""
     if state.stop is not None:
         return _decide_stop(state, move)
-    if state.rules.stop != "enforced":
-        broken = violation(state, move)
-        if broken is not None:
-            after = _play(state, move)
-            if winner(after) is not None:
-                return after
-            return _with(
-                after,
-                to_act=1 - state.to_act,
-                stop=PendingStop(state, move, state.to_act, after.to_act),
-            )
+    if state.rules.stop != "enforced" and _breaks_priority(state, move):
+        after = _play(state, move)
+        if winner(after) is not None:
+            return after
+        return _with(
+            after,
+            to_act=1 - state.to_act,
+            stop=PendingStop(state, move, state.to_act, after.to_act),
+        )
     return _play(state, move)
+
+
+def _breaks_priority(state: GameState, move: Move) -> bool:
+    """Whether ``violation(state, move)`` finds a broken priority, from quick tests: the
+    rules are spelled out in ``legality.violation``, which also names the remedy; only the
+    rare Serbian loading case is left to it."""
+    action = move.action
+    if action is Action.REVEAL:
+        return False
+    rules = state.rules
+    p = state.to_act
+    target = move.target
+    if target == FOUNDATION:
+        # A foundation move only breaks pagat's "the reserve goes first".
+        if rules.priority != "pagat" or move.source == RESERVE:
+            return False
+        reserve = state.reserves[p]
+        return (
+            bool(reserve)
+            and state.reserve_up[p] > 0
+            and fits_foundation(state.foundations, reserve[-1])
+        )
+    if foundation_ready(state):
+        return True
+    if rules.priority == "serbian" and target >= OPP_RESERVE:
+        return violation(state, move) is not None
+    if state.reserves[p]:
+        if rules.house_filling == "before_hand" and action is Action.DRAW:
+            return not all(state.houses)
+        if rules.house_filling == "immediate" and state.emptied:
+            # Anything but filling an emptied house from the reserve.
+            return not (move.source == RESERVE and target < 8 and state.emptied >> target & 1)
+    return False
 
 
 def _set(piles: tuple[Pile, ...], i: int, value: Pile) -> tuple[Pile, ...]:
@@ -101,6 +132,9 @@ def _with(state: GameState, **changes: object) -> GameState:
 
 def _play(state: GameState, move: Move) -> GameState:
     """The plain transition for a move of the player to act (no Stop! handling)."""
+    source, target = move.source, move.target
+    if 0 <= source < 8 and 0 <= target < 8:
+        return _house_to_house(state, source, target, move.count)
     p = state.to_act
     foundations = state.foundations
     houses = state.houses
@@ -201,6 +235,47 @@ def _play(state: GameState, move: Move) -> GameState:
         emptied,
         seen if seen is not None else frozenset((key,)),
         passes,
+        state.moves_made + 1,
+        key,
+    )
+
+
+def _house_to_house(state: GameState, source: int, target: int, count: int) -> GameState:
+    """The most frequent move, on its own path: ``count`` cards from house to house. Only
+    the two houses, their layout key, ``emptied`` and ``seen`` change."""
+    houses = state.houses
+    pile = houses[source]
+    dest = houses[target]
+    depth = len(pile) - count
+    cards = pile[depth:]
+    items = list(houses)
+    items[source] = pile[:depth]
+    items[target] = dest + cards
+    # Each moved card's key leaves its old place and arrives at its new one.
+    key = state.houses_key
+    old, new = source * 16 + depth, target * 16 + len(dest)
+    for card in cards:
+        keys = CARD_KEYS[card]
+        key ^= keys[old] ^ keys[new]
+        old += 1
+        new += 1
+    emptied = state.emptied & ~(1 << target)
+    if not depth:
+        emptied |= 1 << source
+    return GameState(
+        state.rules,
+        state.to_act,
+        state.foundations,
+        tuple(items),
+        state.reserves,
+        state.reserve_up,
+        state.hands,
+        state.wastes,
+        state.turned,
+        None,
+        emptied,
+        state.seen | {key},
+        state.passes,
         state.moves_made + 1,
         key,
     )

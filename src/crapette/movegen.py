@@ -39,7 +39,7 @@ from crapette.moves import (
 from crapette.outcome import winner
 from crapette.state import HOUSE_KEYS, GameState
 
-__all__ = ["legal_moves"]
+__all__ = ["foundation_ready", "legal_moves"]
 
 _ACE_KEY: Final = -2
 # FNEED[c]: the face a foundation top must show for c to go on it (_ACE_KEY for an Ace,
@@ -233,6 +233,26 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     else:
         append(END_TURN)
     return tuple(moves)
+
+
+def foundation_ready(state: GameState) -> bool:
+    """Whether an available card of the player to act fits a foundation (a quick test for
+    the priority rules; ``state.stop`` is ignored)."""
+    ftops = {FACE[pile[-1]] for pile in state.foundations if pile}
+    ftops.add(_ACE_KEY)
+    p = state.to_act
+    reserve = state.reserves[p]
+    if reserve and state.reserve_up[p] and FNEED[reserve[-1]] in ftops:
+        return True
+    if state.turned is not None and FNEED[state.turned] in ftops:
+        return True
+    waste = state.wastes[p]
+    if waste and state.rules.own_waste_playable and FNEED[waste[-1]] in ftops:
+        return True
+    for pile in state.houses:  # noqa: SIM110 - a plain loop is faster than any()
+        if pile and FNEED[pile[-1]] in ftops:
+            return True
+    return False
 
 
 def _group_moves(
