@@ -83,6 +83,7 @@ CARD_KEYS: Final = tuple(
 """CARD_KEYS[card][house * 16 + depth]: ``HOUSE_KEYS`` regrouped by card, for the no-cycle
 check (a house move changes the layout key by the card's keys at its old and new places)."""
 
+_COUNTS: Final = tuple(tuple(range(1, n + 1)) for n in range(14))
 _STOP_CHOICES: Final = (CALL_STOP, LET_STAND)
 _BLOCKED: Final = (2, 2)
 _FILL: Final = tuple(PLAY[RESERVE][h] for h in range(8))
@@ -203,7 +204,15 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
             append(_TO_F[h])
         kind = KIND[card]
         builds = takers[kind]
-        if most_built > 1 and len(pile) > 1 and TAKES[pile[-2]] == kind:
+        # Groups need a run on top, and either room for two cards on empty houses or a
+        # built house taking the second card (one empty house under the supermove limit
+        # allows at most two cards, so then only that can add a group move).
+        if (
+            most_built > 1
+            and len(pile) > 1
+            and TAKES[pile[-2]] == kind
+            and (most_empty > 1 or takers[KIND[pile[-2]]])
+        ):
             _group_moves(state, h, takers, empty, seen, moves, most_built, most_empty)
         elif builds or empty:
             if seen is None:
@@ -213,9 +222,14 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
                 keys = CARD_KEYS[card]
                 key = state.houses_key ^ keys[h * 16 + len(pile) - 1]
                 plays = PLAY[h]
-                for t in BITS[builds | empty]:
-                    if key ^ keys[t * 16 + len(houses[t])] not in seen:
-                        append(plays[t])
+                if builds:
+                    for t in BITS[builds | empty]:
+                        if key ^ keys[t * 16 + len(houses[t])] not in seen:
+                            append(plays[t])
+                else:  # only empty houses: the card lands at depth 0
+                    for t in BITS[empty]:
+                        if key ^ keys[t * 16] not in seen:
+                            append(plays[t])
         if loadable >> FACE[card] & 1 and not (tableau_first and builds):
             face = FACE[card]
             if reserve_loads >> face & 1:
@@ -275,28 +289,27 @@ def _group_moves(
     run = 2
     while run < limit and TAKES[pile[-run - 1]] == KIND[pile[-run]]:
         run += 1
-    # A built house takes at most one group size, as the cards of a run differ in kind.
-    built = 0
-    sizes = [0] * 8
+    # sizes[t]: the size of the group built house t takes; at most one size fits, as the
+    # cards of a run differ in kind.
+    targets = empty
+    sizes = {}
     for count in range(1, run + 1):
         mask = takers[KIND[pile[-count]]]
         if mask:
-            built |= mask
+            targets |= mask
             for t in BITS[mask]:
                 sizes[t] = count
     most_empty = min(run, most_empty)
-    if not most_empty:
-        empty = 0
+    to_empty = _COUNTS[most_empty]
     group = GROUP[source]
-    for t in BITS[built | empty]:
+    for t in BITS[targets]:
+        counts = to_empty if empty >> t & 1 else (sizes[t],)
         if seen is None:
-            if empty >> t & 1:
-                moves += group[t][:most_empty]
-            else:
-                moves.append(group[t][sizes[t] - 1])
+            for count in counts:
+                moves.append(group[t][count - 1])
             continue
         dst = t * 16 + len(houses[t])
-        for count in range(1, most_empty + 1) if empty >> t & 1 else (sizes[t],):
+        for count in counts:
             # The layout key after the move: each moved card's key leaves and arrives.
             key = state.houses_key
             src = source * 16 + size - count
