@@ -82,3 +82,27 @@ def test_oracle_at_decisions_and_ends() -> None:
                 agree(state)
                 ends += 1
     assert decisions > 10 and ends > 2
+
+
+@pytest.mark.parametrize("stop", ["undo", "card"])
+@pytest.mark.parametrize("name", PRESETS)
+def test_quick_priority_test_agrees_with_violation(name: str, stop: str) -> None:
+    """``apply_unchecked`` opens a Stop! decision from a quick test; it must agree with the
+    spelled-out ``legality.violation`` for every legal move of played and random positions
+    (RULES.md "What counts as a violation")."""
+    from crapette.engine import _breaks_priority
+    from crapette.legality import violation
+
+    rules = c.Ruleset.preset(name).replace(stop=stop)
+    rng = Rng(7)
+    states = [before for before, _ in random_walk(c.new_game(rules, seed=3), Rng(3), 800)]
+    states += [random_position(rules, rng) for _ in range(100)]
+    broken = 0
+    for state in states:
+        if state.stop is not None:
+            continue
+        for move in c.legal_moves(state):
+            expected = violation(state, move) is not None
+            assert _breaks_priority(state, move) == expected, (str(move), state)
+            broken += expected
+    assert broken > 0
