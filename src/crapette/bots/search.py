@@ -32,7 +32,7 @@ from crapette.views import PlayerView, determinize, sketch
 
 __all__ = ["DEFAULT_BUDGET", "SearchBot"]
 
-DEFAULT_BUDGET = 96
+DEFAULT_BUDGET = 256
 """Rollouts per decision of :class:`SearchBot` by default."""
 
 _WIN = 100
