@@ -6,13 +6,12 @@ import argparse
 import sys
 from typing import Any
 
-from crapette.commands.show import board_text
+from crapette.commands.show import board_text, load_document
 from crapette.engine import apply_unchecked
-from crapette.errors import CrapetteError, NotationError
+from crapette.errors import CrapetteError
 from crapette.notation import describe_move, parse_move
 from crapette.outcome import outcome
 from crapette.records import GameRecord, format_result, parse_record
-from crapette.serialize import from_json
 from crapette.state import GameState
 
 __all__ = ["add_parser", "load_record", "run"]
@@ -39,12 +38,7 @@ def load_record(text: str) -> GameRecord:
     Raises:
         NotationError: the text is neither.
     """
-    if text.lstrip().startswith("{"):
-        obj = from_json(text)
-        if not isinstance(obj, GameRecord):
-            raise NotationError("the JSON document is not a game record")
-        return obj
-    return parse_record(text)
+    return load_document(text, GameRecord, parse_record, "a game record")
 
 
 def run(args: argparse.Namespace) -> int:

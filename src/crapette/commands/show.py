@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from crapette.cards import TEXT
 from crapette.deal import new_game
@@ -18,7 +19,9 @@ from crapette.rules import Ruleset
 from crapette.serialize import from_json
 from crapette.state import GameState, Pile
 
-__all__ = ["add_parser", "board_text", "run"]
+T = TypeVar("T")
+
+__all__ = ["add_parser", "board_text", "load_document", "load_state", "run"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -50,18 +53,28 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def load_document(text: str, kind: type[T], parse_text: Callable[[str], T], what: str) -> T:
+    """``text`` as a JSON document of type ``kind``, or else parsed by ``parse_text``.
+
+    Raises:
+        NotationError: the JSON document holds something else (``what`` names the
+            expected kind), or the text does not parse.
+    """
+    if text.lstrip().startswith("{"):
+        obj = from_json(text)
+        if not isinstance(obj, kind):
+            raise NotationError(f"the JSON document is not {what}")
+        return obj
+    return parse_text(text)
+
+
 def load_state(text: str) -> GameState:
     """A state from a position line or a JSON state document.
 
     Raises:
         NotationError: the text is neither.
     """
-    if text.lstrip().startswith("{"):
-        obj = from_json(text)
-        if not isinstance(obj, GameState):
-            raise NotationError("the JSON document is not a state")
-        return obj
-    return parse_position(text.strip())
+    return load_document(text, GameState, lambda line: parse_position(line.strip()), "a state")
 
 
 def run(args: argparse.Namespace) -> int:
