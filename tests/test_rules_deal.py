@@ -137,11 +137,32 @@ def test_first_player_reserve_rule(
         ("8C 2C 4C 6C", "8d 9c 3c 5c", 0),
     ],
 )
-def test_first_player_belarusian_first_house_only(houses0: str, houses1: str, starter: int) -> None:
-    """Variant matrix, belarusian: "same (tie: first house)": ``first_player=
-    reserve_first_house`` breaks a reserve tie by the first house only; if that ties too,
-    player 0 starts."""
+def test_first_player_reserve_first_house_option(houses0: str, houses1: str, starter: int) -> None:
+    """The option ``first_player=reserve_first_house`` (no preset uses it) breaks a reserve
+    tie by the first house only; if that ties too, player 0 starts."""
     p0, p1 = _packs("7S", "7h", houses0, houses1)
+    rules = BELARUSIAN.replace(first_player="reserve_first_house")
+    assert c.deal(rules, p0, p1).to_act == starter
+
+
+@pytest.mark.parametrize(
+    ("houses0", "houses1", "starter"),
+    [
+        ("9C 3C 4C 6C", "8c 9c Tc Jc", 1),  # the first house decides
+        ("8C 9C 4C 6C", "8d 2c 3c 5c", 1),  # first houses tie: the next pair outward (9 > 2)
+        ("8C 2C 4C 6C", "8d 9c 3c 5c", 0),
+        ("8C 2C 4C 6C", "8d 2d 3c 5c", 1),  # two pairs tie: the third decides (4 > 3)
+        ("8C 2C 4C 6C", "8d 2d 4d 6d", 0),  # all tie: player 0 (decision)
+    ],
+)
+def test_first_player_belarusian_compares_houses_outward(
+    houses0: str, houses1: str, starter: int
+) -> None:
+    """Who starts [P, BY] and the variant matrix ("same" for belarusian): on equal reserve
+    tops "compare the house cards next to each player's reserve, then the next pair outward,
+    and so on"; all tie -> player 0."""
+    p0, p1 = _packs("7S", "7h", houses0, houses1)
+    assert BELARUSIAN.first_player == "reserve"
     assert c.deal(BELARUSIAN, p0, p1).to_act == starter
 
 

@@ -15,7 +15,7 @@ from strategies import OPTION_VALUES, rulesets
 MATRIX = {
     "reserve_size": (13, 13, 13, 13, 12),
     "reserve_face_up": (True, True, True, True, False),
-    "first_player": ("reserve", "reserve", "reserve", "reserve_first_house", "cut"),
+    "first_player": ("reserve", "reserve", "reserve", "reserve", "cut"),
     "own_waste_playable": (False, False, False, False, True),
     "load_from": ("any", "any", "any", "any", "own"),
     "group_moves": ("supermove", "supermove", "supermove", "single", "single"),

@@ -291,7 +291,6 @@ PRESETS: Final[dict[str, Ruleset]] = {
     "g4a": attrs.evolve(_CLASSIC, match_target=150),
     "belarusian": attrs.evolve(
         _CLASSIC,
-        first_player="reserve_first_house",
         group_moves="single",
         house_filling="immediate",
     ),
