@@ -11,6 +11,7 @@ Everything public is importable from here::
     print(crapette.outcome(state))
 """
 
+from crapette import _build
 from crapette._version import BEHAVIOUR_VERSION, __version__
 from crapette.bots import (
     BOT_NAMES,
@@ -76,6 +77,7 @@ __all__ = [
     "BEHAVIOUR_VERSION",
     "BOT_NAMES",
     "CALL_STOP",
+    "COMPILED",
     "DISCARD",
     "DRAW",
     "END_TURN",
@@ -156,3 +158,6 @@ __all__ = [
 
 OPPONENT_RESERVE = OPP_RESERVE
 OPPONENT_WASTE = OPP_WASTE
+
+COMPILED: bool = _build.compiled()
+"""True when the core modules run compiled (a mypyc wheel, without ``CRAPETTE_PURE=1``)."""

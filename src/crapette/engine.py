@@ -3,6 +3,7 @@ bots and simulations, which trusts that the move comes from ``legal_moves``)."""
 
 from __future__ import annotations
 
+from crapette._build import argument_type_error
 from crapette.cards import FACE, RANK, Card
 from crapette.errors import IllegalMoveError
 from crapette.legality import describe_illegal, fits_foundation, violation
@@ -30,7 +31,7 @@ def apply(state: GameState, move: Move) -> GameState:
             move and says why.
     """
     if not isinstance(state, GameState):
-        raise TypeError(f"apply() needs a GameState, not {type(state).__name__}")
+        raise argument_type_error(GameState, state)
     if not isinstance(move, Move):
         raise TypeError(f"apply() needs a Move, not {move!r} ({type(move).__name__})")
     if move not in legal_moves(state):
@@ -41,6 +42,8 @@ def apply(state: GameState, move: Move) -> GameState:
 def apply_unchecked(state: GameState, move: Move) -> GameState:
     """Like :func:`apply` without the legality check: for moves taken from
     ``legal_moves(state)``. Anything else gives an undefined (possibly invalid) state."""
+    if not isinstance(state, GameState):
+        raise argument_type_error(GameState, state)
     if state.stop is not None:
         return _decide_stop(state, move)
     if state.rules.stop != "enforced" and _breaks_priority(state, move):

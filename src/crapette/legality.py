@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import attrs
 
+from crapette._build import argument_type_error
 from crapette.cards import FACE, RANK, RED, SUIT, TEXT, Card
 from crapette.moves import (
     ALL_MOVES,
@@ -306,6 +307,8 @@ def _cycle_reason(state: GameState, move: Move) -> str | None:
 
 def why_illegal(state: GameState, move: object) -> str | None:
     """Why ``move`` is not legal in ``state``, or ``None`` when it is legal."""
+    if not isinstance(state, GameState):
+        raise argument_type_error(GameState, state)
     if not isinstance(move, Move):
         return f"{move!r} is not a Move"
     if is_over(state):
@@ -335,4 +338,6 @@ def describe_illegal(state: GameState, move: Move) -> str:
 
 def reference_legal_moves(state: GameState) -> tuple[Move, ...]:
     """Every legal move, found by trying each move of the fixed table (slow; a test oracle)."""
+    if not isinstance(state, GameState):
+        raise argument_type_error(GameState, state)
     return tuple(m for m in ALL_MOVES if why_illegal(state, m) is None)

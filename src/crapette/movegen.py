@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from crapette._build import argument_type_error
 from crapette.cards import FACE, RANK, RED, Card
 from crapette.moves import (
     CALL_STOP,
@@ -96,6 +97,8 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     fixed order of :data:`crapette.ALL_MOVES` (by source, target and count, then reveal,
     draw, discard, end, stop, pass). Empty only when the deal is over.
     """
+    if not isinstance(state, GameState):
+        raise argument_type_error(GameState, state)
     rules = state.rules
     if state.moves_made >= rules.move_cap or state.passes == _BLOCKED:
         return ()

@@ -6,6 +6,7 @@ from typing import Literal
 
 import attrs
 
+from crapette._build import argument_type_error
 from crapette.state import GameState
 
 __all__ = ["Outcome", "is_over", "outcome", "winner"]
@@ -41,6 +42,8 @@ def winner(state: GameState) -> int | None:
 
 def is_over(state: GameState) -> bool:
     """Whether the deal has ended (a win, a stalemate or the move cap)."""
+    if not isinstance(state, GameState):
+        raise argument_type_error(GameState, state)
     return (
         winner(state) is not None
         or state.passes == (2, 2)
@@ -66,6 +69,8 @@ def outcome(state: GameState) -> Outcome | None:
     the loser's hand and waste. A stalemate or the move cap: each player counts 2 per own
     reserve card and 1 per own hand and waste card; the lower count scores the difference.
     """
+    if not isinstance(state, GameState):
+        raise argument_type_error(GameState, state)
     won = winner(state)
     counts = _counts(state)
     if won is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal
 
+import attr  # attr.ib, not attrs.field: mypyc compiles only the former in a class body
 import attrs
 
 from crapette.errors import InvalidRulesError
@@ -105,48 +106,46 @@ class Ruleset:
     See ``docs/rules.md`` for the meaning of each option and its source.
     """
 
-    reserve_size: int = attrs.field(default=13, validator=_check("reserve_size"))
+    reserve_size: int = attr.ib(default=13, validator=_check("reserve_size"))
     """Cards dealt to each reserve; the hand gets ``48 - reserve_size``."""
-    reserve_face_up: bool = attrs.field(default=True, validator=_check("reserve_face_up"))
+    reserve_face_up: bool = attr.ib(default=True, validator=_check("reserve_face_up"))
     """Whether the dealt reserve top is face up; if not, its owner turns it in play."""
-    first_player: FirstPlayer = attrs.field(default="reserve", validator=_check("first_player"))
+    first_player: FirstPlayer = attr.ib(default="reserve", validator=_check("first_player"))
     """Who starts a deal: ``reserve`` (lower reserve top, ties by the houses outward),
     ``reserve_first_house`` (ties by the first house only), ``cut`` (lower cut card)."""
-    match_starter: MatchStarter = attrs.field(default="rule", validator=_check("match_starter"))
+    match_starter: MatchStarter = attr.ib(default="rule", validator=_check("match_starter"))
     """Who starts the later deals of a match: ``rule`` (the first-player rule) or ``alternate``."""
-    own_waste_playable: bool = attrs.field(default=False, validator=_check("own_waste_playable"))
+    own_waste_playable: bool = attr.ib(default=False, validator=_check("own_waste_playable"))
     """Whether your own waste top is an available card."""
-    load_from: LoadFrom = attrs.field(default="any", validator=_check("load_from"))
+    load_from: LoadFrom = attr.ib(default="any", validator=_check("load_from"))
     """``any`` available card may load the opponent, or only your ``own`` reserve, turned hand
     card and own waste top."""
-    load_wrap: bool = attrs.field(default=False, validator=_check("load_wrap"))
+    load_wrap: bool = attr.ib(default=False, validator=_check("load_wrap"))
     """Whether loading wraps between King and Ace."""
-    group_moves: GroupMoves = attrs.field(default="supermove", validator=_check("group_moves"))
+    group_moves: GroupMoves = attr.ib(default="supermove", validator=_check("group_moves"))
     """House-to-house sequences: ``single`` cards only, ``supermove`` (at most ``2**e`` cards
     with ``e`` empty houses besides the destination) or ``whole`` (any tail of the run)."""
-    house_filling: HouseFilling = attrs.field(
-        default="before_hand", validator=_check("house_filling")
-    )
+    house_filling: HouseFilling = attr.ib(default="before_hand", validator=_check("house_filling"))
     """``before_hand``: no hand card may be turned while your reserve has cards and a house is
     empty; ``immediate``: a house emptied in your turn is filled from your reserve before
     anything but foundation moves; ``none``: no obligation."""
-    priority: Priority = attrs.field(default="pagat", validator=_check("priority"))
+    priority: Priority = attr.ib(default="pagat", validator=_check("priority"))
     """``pagat``: reserve-to-foundation first, then any foundation move; ``serbian``:
     foundation, then building on the tableau, then loading the opponent."""
-    stop: Stop = attrs.field(default="enforced", validator=_check("stop"))
+    stop: Stop = attr.ib(default="enforced", validator=_check("stop"))
     """``enforced``: priority violations are not legal moves; ``undo`` and ``card``: they are,
     and the opponent may call "Stop!" with that penalty."""
-    move_cap: int = attrs.field(default=20_000, validator=_check("move_cap"))
+    move_cap: int = attr.ib(default=20_000, validator=_check("move_cap"))
     """A deal that reaches this many applied moves ends, scored as a stalemate."""
-    win_bonus: int = attrs.field(default=30, validator=_check("win_bonus"))
+    win_bonus: int = attr.ib(default=30, validator=_check("win_bonus"))
     """Points for winning a deal."""
-    reserve_points: int = attrs.field(default=2, validator=_check("reserve_points"))
+    reserve_points: int = attr.ib(default=2, validator=_check("reserve_points"))
     """Points per card in a reserve, when scoring."""
-    hand_points: int = attrs.field(default=1, validator=_check("hand_points"))
+    hand_points: int = attr.ib(default=1, validator=_check("hand_points"))
     """Points per card in a hand or waste (a turned hand card counts), when scoring."""
-    match_target: int | None = attrs.field(default=300, validator=_check("match_target"))
+    match_target: int | None = attr.ib(default=300, validator=_check("match_target"))
     """A match ends when a player's total reaches this; ``None`` for no target."""
-    match_deals: int | None = attrs.field(default=None, validator=_check("match_deals"))
+    match_deals: int | None = attr.ib(default=None, validator=_check("match_deals"))
     """A match ends after this many deals; ``None`` for no limit."""
 
     def __attrs_post_init__(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
+import attr  # attr.ib, not attrs.field: mypyc compiles only the former in a class body
 import attrs
 
 from crapette.cards import Card
@@ -46,22 +47,14 @@ def houses_key(houses: tuple[Pile, ...]) -> int:
     return key
 
 
-@attrs.frozen(slots=True, cache_hash=True)
-class PendingStop:
-    """A priority violation waiting for the opponent's "Stop!" decision.
+def _initial_seen(state: GameState) -> frozenset[int]:
+    """The default ``seen`` of a state built by hand: just its own house layout."""
+    return frozenset((houses_key(state.houses),))
 
-    Attributes:
-        prior: the state before the violating move (what ``undo`` returns to).
-        move: the violating move.
-        offender: the player who made it.
-        resume: who acts if the violation is let stand (the offender, or the caller when the
-            move ended the offender's turn).
-    """
 
-    prior: GameState
-    move: Move
-    offender: int
-    resume: int
+def _initial_key(state: GameState) -> int:
+    """The default ``houses_key`` of a state built by hand."""
+    return houses_key(state.houses)
 
 
 @attrs.frozen(slots=True, cache_hash=True)
@@ -110,14 +103,10 @@ class GameState:
     turned: Card | None = None
     stop: PendingStop | None = None
     emptied: int = 0
-    seen: frozenset[int] = attrs.field(
-        default=attrs.Factory(lambda self: frozenset((houses_key(self.houses),)), takes_self=True)
-    )
+    seen: frozenset[int] = attr.ib(default=attr.Factory(_initial_seen, takes_self=True))
     passes: tuple[int, int] = (1, 1)
     moves_made: int = 0
-    houses_key: int = attrs.field(
-        default=attrs.Factory(lambda self: houses_key(self.houses), takes_self=True)
-    )
+    houses_key: int = attr.ib(default=attr.Factory(_initial_key, takes_self=True))
 
     @property
     def turn_player(self) -> int:
@@ -132,3 +121,21 @@ class GameState:
         if self.turned is not None:
             out.append(self.turned)
         return out
+
+
+@attrs.frozen(slots=True, cache_hash=True)
+class PendingStop:
+    """A priority violation waiting for the opponent's "Stop!" decision.
+
+    Attributes:
+        prior: the state before the violating move (what ``undo`` returns to).
+        move: the violating move.
+        offender: the player who made it.
+        resume: who acts if the violation is let stand (the offender, or the caller when the
+            move ended the offender's turn).
+    """
+
+    prior: GameState
+    move: Move
+    offender: int
+    resume: int

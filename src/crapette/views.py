@@ -23,10 +23,13 @@ Card backs are not modelled: a view does not say which pack a face-down card com
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
+from typing import SupportsIndex
 
 import attrs
 
+from crapette._build import argument_type_error
 from crapette.cards import ALL_CARDS, PACK, TEXT, Card
 from crapette.deal import Rng, shuffled
 from crapette.engine import apply_unchecked
@@ -39,24 +42,6 @@ __all__ = ["VIEW_FORMAT", "PlayerView", "StopView", "determinize", "observe"]
 
 VIEW_FORMAT = "view/1"
 """The first word of :meth:`PlayerView.to_string`; bumped if the string form changes."""
-
-
-@attrs.frozen(slots=True, cache_hash=True)
-class StopView:
-    """A priority violation awaiting the Stop! decision, as every player sees it.
-
-    Attributes:
-        move: the violating move (relative to the offender).
-        offender: the player who made it.
-        resume: who acts if the violation is let stand.
-        prior: the same observer's view of the position just before the violation (the
-            position the ``undo`` penalty returns to).
-    """
-
-    move: Move
-    offender: int
-    resume: int
-    prior: PlayerView
 
 
 @attrs.frozen(slots=True, cache_hash=True)
@@ -178,21 +163,42 @@ class PlayerView:
         return self.to_string()
 
 
+@attrs.frozen(slots=True, cache_hash=True)
+class StopView:
+    """A priority violation awaiting the Stop! decision, as every player sees it.
+
+    Attributes:
+        move: the violating move (relative to the offender).
+        offender: the player who made it.
+        resume: who acts if the violation is let stand.
+        prior: the same observer's view of the position just before the violation (the
+            position the ``undo`` penalty returns to).
+    """
+
+    move: Move
+    offender: int
+    resume: int
+    prior: PlayerView
+
+
 def _pile(pile: Pile) -> str:
     return "".join(TEXT[c] for c in pile) if pile else "-"
 
 
-def observe(state: GameState, player: int) -> PlayerView:
+def observe(state: GameState, player: SupportsIndex) -> PlayerView:
     """What ``player`` (0 or 1) sees of ``state``.
 
     Raises:
         ValueError: ``player`` is not 0 or 1.
         TypeError: ``state`` is not a ``GameState``.
     """
+    # ``player`` is annotated SupportsIndex, not int: the compiled build checks an int
+    # argument before the body runs, so "0" would get mypyc's TypeError, not this ValueError.
+    if not isinstance(state, GameState):
+        raise argument_type_error(GameState, state)
     if player not in (0, 1) or isinstance(player, bool):
         raise ValueError(f"player must be 0 or 1, not {player!r}")
-    if not isinstance(state, GameState):
-        raise TypeError(f"observe() needs a GameState, not {type(state).__name__}")
+    player = operator.index(player)
     stop = None
     if state.stop is not None:
         pending = state.stop
@@ -237,6 +243,8 @@ def determinize(view: PlayerView, rng: Rng) -> GameState:
         rng: the random generator (``crapette.deal.Rng``); the same generator state gives
             the same result.
     """
+    if not isinstance(view, PlayerView):
+        raise argument_type_error(PlayerView, view)
     pool = shuffled(view.hidden_cards(), rng)
     return _realize(view, pool)
 
