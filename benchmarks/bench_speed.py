@@ -20,7 +20,7 @@ mypyc extension modules and appears when the installed crapette is a compiled wh
 (``crapette.COMPILED``). Run::
 
     pip install 'crapette[bench]'            # python-chess
-    python benchmarks/bench_speed.py          # about 5 minutes
+    python benchmarks/bench_speed.py          # about 2 minutes of CPU time
     python benchmarks/bench_speed.py --quick  # a smoke run, under a minute
 
 Needs python-chess (``pip install chess``, or the ``bench`` extra).
@@ -45,8 +45,8 @@ PRESETS = ("classic", "pagat", "g4a", "belarusian", "serbian")
 TURN_LENGTHS = (1, 10, 100, 1000, 2000)
 
 # Work per run (identical for both builds: fixed seeds and counts).
-FULL = {"deals": 6, "chess_games": 12, "positions": 60, "sim_greedy": 6, "sim_random": 3}
-QUICK = {"deals": 2, "chess_games": 4, "positions": 20, "sim_greedy": 2, "sim_random": 1}
+FULL = {"deals": 8, "chess_games": 16, "positions": 60, "sim_greedy": 40, "sim_random": 8}
+QUICK = {"deals": 2, "chess_games": 4, "positions": 20, "sim_greedy": 6, "sim_random": 2}
 
 
 # -- the measurements (run inside a child process) ------------------------------------------
@@ -281,7 +281,7 @@ def child(quick: bool) -> dict[str, float]:
     import crapette
 
     work = QUICK if quick else FULL
-    out: dict[str, float] = {"COMPILED": float(crapette.COMPILED)}
+    out: dict[str, float] = {"COMPILED": float(getattr(crapette, "COMPILED", False))}
     chess_rate = chess_playouts(work["chess_games"])
     out["python-chess random playouts plies/s"] = chess_rate
     for preset in PRESETS:
@@ -290,7 +290,7 @@ def child(quick: bool) -> dict[str, float]:
             rate = self_play(preset, work["deals"], checked)
             out[f"{name} plies/s"] = rate
             out[f"{name} x chess"] = rate / chess_rate
-    out.update(bench_calls(work["positions"], 0.5 if quick else 1.5))
+    out.update(bench_calls(work["positions"], 0.3 if quick else 1.0))
     out.update(bench_simulator(work["sim_greedy"], work["sim_random"]))
     out["bytes per retained state (random play)"] = bytes_per_state(2 if quick else 4)
     out.update(bench_long_turn(1 if quick else 3))
@@ -300,13 +300,13 @@ def child(quick: bool) -> dict[str, float]:
 # -- the parent: run the builds interleaved, print the table --------------------------------
 
 
-def run_child(pure: bool, quick: bool) -> dict[str, float]:
-    """Run :func:`child` in a fresh interpreter, with or without ``CRAPETTE_PURE=1``."""
+def run_child(pure: bool, quick: bool, python: str = sys.executable) -> dict[str, float]:
+    """Run :func:`child` in a fresh ``python``, with or without ``CRAPETTE_PURE=1``."""
     env = dict(os.environ)
     env.pop("CRAPETTE_PURE", None)
     if pure:
         env["CRAPETTE_PURE"] = "1"
-    args = [sys.executable, __file__, "--child"] + (["--quick"] if quick else [])
+    args = [python, os.path.abspath(__file__), "--child"] + (["--quick"] if quick else [])
     result = subprocess.run(args, env=env, capture_output=True, text=True, check=True)
     return dict(json.loads(result.stdout.strip().splitlines()[-1]))
 
@@ -339,6 +339,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="runs per build (median)")
     parser.add_argument("--quick", action="store_true", help="less work per run")
     parser.add_argument("--pure-only", action="store_true", help="skip the compiled build")
+    parser.add_argument(
+        "--baseline",
+        metavar="PYTHON",
+        help="also run this interpreter (another crapette install, e.g. an older release in"
+        " its own venv, with python-chess) as a 'baseline' column",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -347,15 +353,20 @@ def main() -> None:
 
     import crapette
 
-    builds = ["pure"]
+    builds = ["baseline"] if args.baseline else []
+    builds.append("pure")
     if not args.pure_only and installed_is_compiled():
         builds.append("compiled")
     results: dict[str, list[dict[str, float]]] = {b: [] for b in builds}
     for run in range(args.runs):
         for build in builds:
             print(f"run {run + 1}/{args.runs}: {build}", file=sys.stderr, flush=True)
-            values = run_child(build == "pure", args.quick)
-            assert bool(values.pop("COMPILED")) == (build == "compiled"), build
+            if build == "baseline":
+                values = run_child(False, args.quick, args.baseline)
+                values.pop("COMPILED")
+            else:
+                values = run_child(build == "pure", args.quick)
+                assert bool(values.pop("COMPILED")) == (build == "compiled"), build
             results[build].append(values)
     rows = list(results["pure"][0])
     medians = {b: {r: statistics.median(v[r] for v in results[b]) for r in rows} for b in builds}
@@ -368,12 +379,12 @@ def main() -> None:
         " CPU time"
     )
     head = ["benchmark", *builds]
-    if len(builds) == 2:
+    if "compiled" in builds:
         head.append("compiled / pure")
     lines = [head]
     for row in rows:
         line = [row] + [fmt(medians[b][row]) for b in builds]
-        if len(builds) == 2:
+        if "compiled" in builds:
             line.append(f"{medians['compiled'][row] / medians['pure'][row]:.2f}x")
         lines.append(line)
     widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
