@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -306,3 +307,24 @@ def test_show_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     state = c.new_game(seed=3)
     assert full.read_text("utf-8") == svg.board(state, hidden=False) + "\n"
     assert public.read_text("utf-8") == svg.board(c.observe(state, 1)) + "\n"
+
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def test_doc_pictures_are_current() -> None:
+    script = DOCS / "gen_pictures.py"
+    if not script.exists():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    spec = importlib.util.spec_from_file_location("gen_pictures", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    pictures = module.pictures()
+    assert sorted(p.name for p in (DOCS / "pictures").glob("*.svg")) == sorted(pictures)
+    pages = "".join(p.read_text("utf-8") for p in DOCS.glob("*.md"))
+    for name, text in pictures.items():
+        parse(text)
+        stale = (DOCS / "pictures" / name).read_text("utf-8") != text
+        assert not stale, f"docs/pictures/{name} is stale: run python docs/gen_pictures.py"
+        assert f"(pictures/{name})" in pages, f"docs/pictures/{name} is shown on no page"

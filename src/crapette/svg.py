@@ -60,10 +60,7 @@ from crapette import (
     outcome,
 )
 
-__all__ = ["PILE_NAMES", "Position", "board", "card", "move_piles"]
-
-Position: TypeAlias = "GameState | PlayerView"
-"""What :func:`board` draws: a complete state or one player's view of it."""
+__all__ = ["PILE_NAMES", "board", "card", "move_piles"]
 
 PILE_NAMES: tuple[str, ...] = (
     *(f"F{i}" for i in range(1, 9)),
@@ -78,7 +75,7 @@ PILE_NAMES: tuple[str, ...] = (
 )
 """Every pile name used in ``data-pile`` attributes, in drawing order."""
 
-PileMove: TypeAlias = "Move | tuple[str, str]"
+_PileMove: TypeAlias = "Move | tuple[str, str]"
 
 # Geometry, in viewBox units (the picture is scaled to ``width``).
 _VW = 900
@@ -547,7 +544,7 @@ def _source_card(position: GameState | PlayerView, move: Move, p: int) -> Card |
 
 
 def _resolve(
-    position: GameState | PlayerView, move: PileMove, *, after: bool
+    position: GameState | PlayerView, move: _PileMove, *, after: bool
 ) -> tuple[str, str] | None:
     if isinstance(move, tuple):
         source, target = move
@@ -621,8 +618,8 @@ def board(
     *,
     seat: int | None = None,
     hidden: bool = True,
-    last_move: PileMove | None = None,
-    arrows: Iterable[PileMove] = (),
+    last_move: _PileMove | None = None,
+    arrows: Iterable[_PileMove] = (),
     width: float = 900,
     interactive: bool = False,
 ) -> str:
