@@ -14,6 +14,7 @@ from pathlib import Path
 
 import crapette
 from crapette import svg
+from crapette.deal import Rng
 
 HERE = Path(__file__).resolve().parent / "pictures"
 WIDTH = 720
@@ -22,7 +23,7 @@ WIDTH = 720
 def positions(rules: crapette.Ruleset, seed: int, moves: int = 600) -> Iterator[crapette.GameState]:
     """The positions of a deal played by random moves (seeded)."""
     state = crapette.new_game(rules, seed=seed)
-    rng = crapette.Rng(seed)
+    rng = Rng(seed)
     for _ in range(moves):
         if crapette.is_over(state):
             return

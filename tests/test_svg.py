@@ -14,6 +14,7 @@ import pytest
 import crapette as c
 from crapette import svg
 from crapette.cli import main
+from crapette.deal import Rng
 from positions import position
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -107,7 +108,7 @@ def positions_of_games(every: int = 37) -> list[c.GameState]:
     out = []
     for rules, seed in (("classic", 1), ("serbian", 2), ("pagat", 3)):
         state = c.new_game(c.Ruleset.preset(rules), seed=seed)
-        rng = c.Rng(seed)
+        rng = Rng(seed)
         for step in range(400):
             if c.is_over(state):
                 break
@@ -204,9 +205,11 @@ def test_move_piles_names() -> None:
     assert svg.move_piles(state, c.Move.play(c.HAND, c.OPP_WASTE)) == ("T", "W1")
     assert svg.move_piles(state, c.Move.play(c.RESERVE, c.OPP_RESERVE)) == ("R0", "R1")
     assert svg.move_piles(state, c.Move.play(0, 4, 2)) == ("H1", "H5")
-    assert svg.move_piles(state, "H3-F", player=1) == ("H3", "F1")  # the 4S onto 3S
+    assert svg.move_piles(state, "H3-F") == ("H3", "F1")  # the 4S onto the 3S
     assert svg.move_piles(state, "H6-F") == ("H6", "F2")  # an Ace: the first empty pile
-    assert svg.move_piles(state, "H1-F") == ("H1", "F")  # nothing takes the JC
+    assert svg.move_piles(c.observe(state, 1), "H6-F") == ("H6", "F2")
+    assert svg.move_piles(state, "H1-F") == ("H1", "F")  # not legal: nothing takes the JC
+    assert svg.move_piles(state, "H3-F", player=1) == ("H3", "F")  # not player 1's turn
     with pytest.raises(c.NotationError):
         svg.move_piles(state, "H9-F")
 

@@ -40,7 +40,6 @@ from html import escape
 from typing import NamedTuple, TypeAlias
 
 from crapette import (
-    ALL_MOVES,
     DISCARD,
     DRAW,
     END_TURN,
@@ -57,8 +56,13 @@ from crapette import (
     Move,
     NotationError,
     PlayerView,
+    apply_unchecked,
+    determinize,
+    legal_moves,
     outcome,
 )
+from crapette.deal import Rng
+from crapette.moves import ALL_MOVES
 
 __all__ = ["PILE_NAMES", "board", "card", "move_piles"]
 
@@ -462,19 +466,6 @@ def _mover(position: GameState | PlayerView, move: Move) -> int:
     return position.turn_player
 
 
-def _foundation_for(foundations: Sequence[Sequence[int]], c: Card) -> int | None:
-    """The leftmost foundation that takes ``c`` (the engine's choice for ``X-F``)."""
-    for i, pile in enumerate(foundations):
-        if not pile:
-            if c.rank == 1:
-                return i
-        else:
-            top = Card(pile[-1])
-            if top.suit == c.suit and top.rank == c.rank - 1:
-                return i
-    return None
-
-
 def move_piles(
     position: GameState | PlayerView, move: Move | str, *, player: int | None = None
 ) -> tuple[str, str] | None:
@@ -509,10 +500,27 @@ def move_piles(
     if target is None and move.target != FOUNDATION:
         target = f"H{move.target + 1}"
     if target is None:
-        c = _source_card(position, move, p)
-        where = None if c is None else _foundation_for(position.foundations, c)
-        target = "F" if where is None else f"F{where + 1}"
+        target = _foundation_target(position, move) if p == position.to_act else "F"
     return (source, target)
+
+
+def _foundation_target(position: GameState | PlayerView, move: Move) -> str:
+    """The foundation the engine puts the card of ``move`` on (``"F"`` if the move is not
+    legal): the engine itself decides, on the position or on a state drawn from the view
+    (the choice depends on face-up cards only)."""
+    if isinstance(position, PlayerView):
+        if move not in position.legal_moves():
+            return "F"
+        state = determinize(position, Rng(0))
+    else:
+        state = position
+        if move not in legal_moves(state):
+            return "F"
+    after = apply_unchecked(state, move).foundations
+    for i, (old, new) in enumerate(zip(state.foundations, after, strict=True)):
+        if len(new) > len(old):
+            return f"F{i + 1}"
+    return "F"  # pragma: no cover - a legal foundation move always grows a foundation
 
 
 def _source_name(move: Move, p: int) -> str:
@@ -521,26 +529,10 @@ def _source_name(move: Move, p: int) -> str:
 
 
 def _move_from_text(text: str) -> Move:
-    for m in ALL_MOVES:
+    for m in ALL_MOVES:  # str(move) is the move notation
         if str(m) == text.strip():
             return m
     raise NotationError(f"expected a move such as R-F, H2-H5x3 or draw, found {text!r}", text, 0)
-
-
-def _source_card(position: GameState | PlayerView, move: Move, p: int) -> Card | None:
-    if move.source < 8:
-        house = position.houses[move.source]
-        return Card(house[-move.count]) if len(house) >= move.count else None
-    if move.source == HAND:
-        return None if position.turned is None else Card(position.turned)
-    if move.source == WASTE:
-        waste = position.wastes[p]
-        return Card(waste[-1]) if waste else None
-    if isinstance(position, GameState):
-        reserve = position.reserves[p]
-        return Card(reserve[-1]) if reserve and position.reserve_up[p] else None
-    up = position.reserves_up[p]
-    return Card(up[-1]) if up else None
 
 
 def _resolve(
