@@ -670,8 +670,6 @@ def board(
             f' fill="{_INK}">{marker}Player {p}</text>'
         )
     for name in PILE_NAMES:
-        if name == "T" and table.turned is None and not interactive:
-            continue
         spot = spots[name]
         pile = drawn[name]
         attrs = ' class="pile"'
