@@ -610,8 +610,8 @@ def board(
     *,
     seat: int | None = None,
     hidden: bool = True,
-    last_move: _PileMove | None = None,
-    arrows: Iterable[_PileMove] = (),
+    last_move: Move | tuple[str, str] | None = None,
+    arrows: Iterable[Move | tuple[str, str]] = (),
     width: float = 900,
     interactive: bool = False,
 ) -> str:
