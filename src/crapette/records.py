@@ -25,6 +25,7 @@ from typing import Any, Final
 
 import attrs
 
+from crapette._quote import quote
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.deal import new_game
 from crapette.engine import apply, apply_unchecked
@@ -63,6 +64,8 @@ HEADER_ORDER: Final = (
 their own order)."""
 
 _KEY_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+# A comment, a run of anything but ASCII white space and braces, or a stray brace.
+_TOKEN: Final = re.compile(r"\{[^}]*\}|[^ \t\r\n{}]+|[{}]")
 _LINE_WIDTH: Final = 79
 
 
@@ -84,10 +87,12 @@ def _headers(value: Mapping[str, str]) -> dict[str, str]:
     for key, text in value.items():
         if not isinstance(key, str) or not _KEY_RE.match(key):
             raise NotationError(
-                f"header name {key!r} must be a letter then letters, digits or _", str(key), 0
+                f"header name {quote(str(key))} must be a letter then letters, digits or _",
+                str(key),
+                0,
             )
         if not isinstance(text, str) or "\n" in text or "\r" in text:
-            raise NotationError(f"header {key} must be one line of text, not {text!r}")
+            raise NotationError(f"header {key} must be one line of text, not {quote(str(text))}")
         out[key] = text
     return out
 
@@ -98,7 +103,9 @@ def _moves(value: Iterable[str]) -> tuple[str, ...]:
     out = tuple(value)
     for i, text in enumerate(out, 1):
         if not isinstance(text, str) or not text or any(ch.isspace() for ch in text):
-            raise NotationError(f"move {i} must be a non-empty text without spaces: {text!r}")
+            raise NotationError(
+                f"move {i} must be a non-empty text without spaces: {quote(str(text))}"
+            )
     return out
 
 
@@ -143,7 +150,8 @@ class GameRecord:
         rules = str(start.rules)
         if "Rules" in heads and _same_rules(heads["Rules"]) != start.rules:
             raise NotationError(
-                f"header Rules {heads['Rules']!r} does not match the start position's {rules!r}"
+                f"header Rules {quote(heads['Rules'])} does not match the start position's"
+                f" {rules!r}"
             )
         heads["Rules"] = rules
         seeded = False
@@ -180,7 +188,7 @@ class GameRecord:
             state = parse_position(self.headers["Position"])
             if rules is not None and state.rules != rules:
                 raise NotationError(
-                    f"header Rules {rules_text!r} differs from the rules of the Position"
+                    f"header Rules {quote(str(rules_text))} differs from the rules of the Position"
                     f" header ({state.rules})"
                 )
             return state
@@ -222,7 +230,7 @@ def _same_rules(text: str) -> Ruleset:
 
 def _seed(text: str) -> int:
     if not re.fullmatch(r"-?[0-9]{1,40}", text):
-        raise NotationError(f"header Seed must be an integer, not {text!r}", text, 0)
+        raise NotationError(f"header Seed must be an integer, not {quote(text)}", text, 0)
     return int(text)
 
 
@@ -288,6 +296,8 @@ def parse_record(text: str) -> GameRecord:
 
     Raises:
         NotationError: malformed text, with the character position and what was expected.
+            Its ``text`` is always the whole record and its ``position`` an offset into it,
+            also for a malformed move (the message quotes the move).
     """
     if not isinstance(text, str):
         raise TypeError(f"a record must be a str, not {type(text).__name__}")
@@ -301,9 +311,9 @@ def parse_record(text: str) -> GameRecord:
             break
         pos = _header(text, pos, headers)
     moves: list[str] = []
-    for match in re.finditer(r"\{[^}]*\}|[^\s{}]+|[{}]", text[pos:]):
+    for match in _TOKEN.finditer(text, pos):
         token = match.group(0)
-        at = pos + match.start()
+        at = match.start()
         if token.startswith("{"):
             if not token.endswith("}") or len(token) == 1:
                 raise NotationError(f"unclosed comment '{{' at {at}", text, at)
@@ -316,7 +326,10 @@ def parse_record(text: str) -> GameRecord:
             raise NotationError(
                 f"unexpected header at {at}: headers come before the moves", text, at
             )
-        check_move_text(token, at)
+        try:
+            check_move_text(token, at)
+        except NotationError as exc:
+            raise NotationError(str(exc), text, exc.position) from None
         moves.append(token)
     return GameRecord(headers, tuple(moves))
 

@@ -30,10 +30,13 @@ from crapette.outcome import winner
 from crapette.state import GameState
 from crapette.views import PlayerView, determinize, sketch
 
-__all__ = ["DEFAULT_BUDGET", "SearchBot"]
+__all__ = ["DEFAULT_BUDGET", "MAX_BUDGET", "SearchBot"]
 
 DEFAULT_BUDGET = 256
 """Rollouts per decision of :class:`SearchBot` by default."""
+
+MAX_BUDGET = 1_000_000
+"""The largest search budget (rollouts per decision) a search bot accepts."""
 
 _WIN = 100
 _ROLLOUT_CAP = 400
@@ -85,14 +88,16 @@ class SearchBot:
 
         Args:
             seed: seeds the determinizations, rollouts and tie-breaks.
-            budget: rollouts per decision (a positive integer).
+            budget: rollouts per decision, from 1 to
+                [`MAX_BUDGET`][crapette.bots.search.MAX_BUDGET].
             width: the number of candidate moves compared (at least 2).
 
         Raises:
-            ValueError: ``budget`` is not positive or ``width`` is below 2.
+            ValueError: ``budget`` is out of range or ``width`` is below 2.
         """
-        if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
-            raise ValueError(f"budget must be a positive integer, not {budget!r}")
+        if isinstance(budget, bool) or not isinstance(budget, int) or not 0 < budget <= MAX_BUDGET:
+            shown = repr(budget) if len(repr(budget)) <= 40 else repr(budget)[:40] + "..."
+            raise ValueError(f"budget must be an integer from 1 to {MAX_BUDGET}, not {shown}")
         if width < 2:
             raise ValueError(f"width must be at least 2, not {width!r}")
         self.name = "search"
