@@ -20,7 +20,9 @@ import crapette as c
 from crapette.bots import get_bot
 from crapette.bots.search import MAX_BUDGET, SearchBot
 from crapette.deal import Rng
+from crapette.match import deal_seed
 from crapette.notation import move_from_text
+from crapette.records import parse_record
 from crapette.rules import RANGES
 
 MESSAGE_LIMIT = 400  # no error message quotes more than a bounded excerpt of its input
@@ -187,13 +189,13 @@ HUGE = "x" * 10_000_000
     [
         c.parse_card,
         c.parse_position,
-        c.parse_record,
+        parse_record,
         c.from_json,
         c.Ruleset.from_string,
         lambda text: c.parse_move(c.new_game(seed=1), text),
         lambda text: c.parse_position(c.format_position(c.new_game(seed=1)) + " " + text),
-        lambda text: c.parse_record('[Seed "1"]\n\n1. draw ' + text),
-        lambda text: c.parse_record(f'[Seed "{text}"]\n\n1. draw').replay(),
+        lambda text: parse_record('[Seed "1"]\n\n1. draw ' + text),
+        lambda text: parse_record(f'[Seed "{text}"]\n\n1. draw').replay(),
         lambda text: c.from_json(json.dumps({"format": "crapette", "version": text})),
         lambda text: c.from_json(
             c.to_json(c.new_game(seed=1)).replace('"to_act": 0', '"to_act": "' + text + '"')
@@ -258,7 +260,7 @@ def test_impossible_moves_are_named_with_piles(text: str, names: tuple[str, ...]
 def test_record_errors_point_into_the_whole_record(bad: str, found: str) -> None:
     text = f'[Seed "1"]\n[Rules "classic"]\n\n1. R-F draw {{a comment}}\n2. {bad} discard\n'
     with pytest.raises(c.NotationError) as info:
-        c.parse_record(text)
+        parse_record(text)
     error = info.value
     assert error.text == text
     assert error.position is not None
@@ -314,7 +316,7 @@ def test_move_text_allows_ascii_white_space_around() -> None:
 
 def test_record_moves_are_separated_by_ascii_white_space_only() -> None:
     with pytest.raises(c.NotationError) as info:
-        c.parse_record('[Seed "1"]\n\n1. draw\u00a0discard\n')
+        parse_record('[Seed "1"]\n\n1. draw\u00a0discard\n')
     assert info.value.position == 19
 
 
@@ -394,7 +396,7 @@ def test_results_include_the_last_deal_once_the_match_is_over() -> None:
     assert len(final.results) == result.deals == final.number + 1
     last = final.results[-1]
     assert last.outcome == c.outcome(final.state)
-    assert last.seed == c.deal_seed(final.seed, final.number)
+    assert last.seed == deal_seed(final.seed, final.number)
     assert result.totals == (
         sum(r.outcome.scores[0] for r in final.results),
         sum(r.outcome.scores[1] for r in final.results),

@@ -19,12 +19,19 @@ import re
 from collections import Counter
 from typing import Final, NamedTuple
 
+from crapette._engine import apply
+from crapette._laws import describe_illegal, pile_name, source_card
+from crapette._movegen import legal_moves
 from crapette._quote import quote
+from crapette._tables import houses_key
 from crapette.cards import FACE, PACK, RANK, RED, SUIT, TEXT, Card, parse_card
-from crapette.engine import apply
-from crapette.errors import IllegalMoveError, InvalidRulesError, NotationError
-from crapette.legality import describe_illegal, pile_name, source_card
-from crapette.movegen import legal_moves
+from crapette.errors import (
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    InvalidRulesError,
+    NotationError,
+)
 from crapette.moves import (
     ALL_MOVES,
     CALL_STOP,
@@ -43,7 +50,7 @@ from crapette.moves import (
     Move,
 )
 from crapette.rules import Ruleset
-from crapette.state import GameState, Pile, houses_key
+from crapette.state import GameState, Pile
 
 __all__ = [
     "UNKNOWN_CARD",
@@ -315,7 +322,10 @@ def _resolve(state: GameState, parsed: _MoveText, text: str) -> Move:
             if parsed.card is None
             else f"move {quote(text)}: {parsed.source} is already in {target_text}"
         )
-    return Move.play(source, target, count)
+    try:
+        return Move.play(source, target, count)
+    except InvalidMoveError as exc:
+        raise IllegalMoveError(str(exc)) from None
 
 
 def pile_name_abs(token: str) -> str:
@@ -743,7 +753,7 @@ def validate_position(state: GameState, text: str = "") -> None:
         text: the text it was read from, quoted in the error (optional).
 
     Raises:
-        NotationError: naming every problem found.
+        InvalidPositionError: naming every problem found (a ``NotationError``).
     """
     problems: list[str] = []
     counts = Counter(state.cards())
@@ -789,7 +799,9 @@ def validate_position(state: GameState, text: str = "") -> None:
         )
     if problems:
         where = f" {quote(text)}" if text else ""
-        raise NotationError(f"impossible position{where}: " + "; ".join(problems), text, None)
+        raise InvalidPositionError(
+            f"impossible position{where}: " + "; ".join(problems), text, None
+        )
 
 
 def _foundation_ok(pile: Pile) -> bool:

@@ -10,23 +10,28 @@ the layout.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
-from typing import Any, Final
+import sys
+from typing import TYPE_CHECKING, Any, Final
 
+from crapette._engine import apply
 from crapette._quote import quote
+from crapette._tables import houses_key
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.cards import TEXT, Card
 from crapette.deal import new_game
-from crapette.engine import apply
 from crapette.errors import IllegalMoveError, InvalidRulesError, NotationError
 from crapette.match import DealResult, Match, _decide, deal_seed
 from crapette.moves import Move
 from crapette.notation import MAX_HOUSE, move_from_text, validate_position
 from crapette.outcome import Outcome
-from crapette.records import GameRecord, record_from_dict
 from crapette.rules import OPTIONS, Ruleset
-from crapette.state import GameState, PendingStop, Pile, houses_key
+from crapette.state import GameState, PendingStop, Pile
+
+if TYPE_CHECKING:
+    from crapette.records import GameRecord
 
 __all__ = ["JSON_VERSION", "from_json", "state_from_dict", "state_to_dict", "to_json"]
 
@@ -56,10 +61,9 @@ def to_json(obj: GameState | Ruleset | GameRecord | Match, *, indent: int | None
         head["type"] = "rules"
         head["rules"] = str(obj)
         head["options"] = {name: getattr(obj, name) for name in OPTIONS}
-    elif isinstance(obj, GameRecord):
+    elif _is_record(obj):
         head["type"] = "record"
-        head["headers"] = dict(obj.headers)
-        head["moves"] = list(obj.moves)
+        head.update(_records().record_to_dict(obj))
     elif isinstance(obj, Match):
         head["type"] = "match"
         head["match"] = _match_to_dict(obj)
@@ -68,6 +72,16 @@ def to_json(obj: GameState | Ruleset | GameRecord | Match, *, indent: int | None
             f"to_json() writes a GameState, Ruleset, GameRecord or Match, not {type(obj).__name__}"
         )
     return json.dumps(head, indent=indent, ensure_ascii=False)
+
+
+def _records() -> Any:
+    # The records subpackage builds on the core; it is loaded only for a record document.
+    return importlib.import_module("crapette.records")
+
+
+def _is_record(obj: object) -> bool:
+    records = sys.modules.get("crapette.records")
+    return records is not None and isinstance(obj, records.GameRecord)
 
 
 def from_json(text: str) -> GameState | Ruleset | GameRecord | Match:
@@ -102,7 +116,8 @@ def from_json(text: str) -> GameState | Ruleset | GameRecord | Match:
     if kind == "rules":
         return _rules_from(data)
     if kind == "record":
-        return record_from_dict(data)
+        record: GameRecord = _records().record_from_dict(data)
+        return record
     if kind == "match":
         return _match_from_dict(data.get("match"), "match")
     raise NotationError(
