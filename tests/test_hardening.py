@@ -430,3 +430,56 @@ def test_a_tampered_match_is_refused(path: tuple[Any, ...], value: Any, words: s
     target[path[-1]] = value
     with pytest.raises(c.NotationError, match=words):
         c.from_json(json.dumps(doc))
+
+
+# --------------------------------------------------------------------------------------
+# 8 and 9 on the command line: capped input, a refused --delay
+
+
+@pytest.mark.parametrize("delay", ["nan", "inf", "-inf", "-1", "1e400", "61"])
+def test_demo_delay_must_be_a_finite_number_of_seconds(
+    delay: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from crapette.cli import main
+
+    assert main(["play", "--demo", "--seed", "1", f"--delay={delay}"]) == 1
+    err = capsys.readouterr().err
+    assert "--delay must be a number of seconds from 0 to 60" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+@pytest.mark.parametrize("command", [["replay", "/dev/zero"], ["show", "-"]])
+def test_endless_input_is_refused_at_the_size_cap(
+    command: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    import sys
+
+    from crapette.cli import main
+
+    with open("/dev/zero", "rb") as zero:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(zero))
+        assert main(command) == 1
+    err = capsys.readouterr().err
+    assert "longer than the limit of 16,777,216 bytes" in err
+    assert len(err) < MESSAGE_LIMIT
+
+
+def test_read_input_caps_files_and_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    from crapette.cli._input import read_input
+
+    path = tmp_path / "record.txt"
+    path.write_text("draw " * 10, encoding="utf-8")
+    assert read_input(path, limit=50) == "draw " * 10
+    with pytest.raises(c.CrapetteError, match=r"record\.txt.*limit of 49 bytes"):
+        read_input(path, limit=49)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"x" * 100)))
+    with pytest.raises(c.CrapetteError, match=r"standard input.*limit"):
+        read_input("-", limit=99)
+    path.write_bytes(b"\xff\xfe")
+    with pytest.raises(c.CrapetteError, match="not UTF-8"):
+        read_input(path)

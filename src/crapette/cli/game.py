@@ -25,6 +25,7 @@ from crapette._laws import violation, why_illegal
 from crapette._movegen import legal_moves
 from crapette.bots import get_bot
 from crapette.cards import Card
+from crapette.cli._input import read_input
 from crapette.errors import CrapetteError, IllegalMoveError, NotationError
 from crapette.match import Match, deal_seed, new_match
 from crapette.moves import Action, Move
@@ -556,10 +557,7 @@ class TerminalGame:
         self._say(f"Saved {len(self.moves)} moves to {path}.")
 
     def _load(self, path: Path) -> None:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CrapetteError(f"cannot read {str(path)!r}: {exc}") from None
+        text = read_input(path)
         try:
             states, moves, _ = _load_record(text)
         except CrapetteError as exc:
