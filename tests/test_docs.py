@@ -125,3 +125,32 @@ def test_every_public_name_is_in_the_api_reference() -> None:
         name for name in crapette.__all__ if name not in exported and f"`{name}`" not in facade
     ]
     assert not missing, f"public names missing from docs/reference: {missing}"
+
+
+SRC = Path(crapette.__file__).resolve().parent
+_SPHINX_ROLE = re.compile(r":(?:class|func|meth|data|attr|mod|exc|obj|const|ref):`")
+
+
+def test_no_raw_sphinx_roles_in_docstrings() -> None:
+    """The API reference renders markdown cross-references (``[`Name`][crapette.Name]``);
+    a Sphinx role such as ``:class:`Name``` would show up raw on the page."""
+    found = [
+        f"{path.relative_to(SRC)}:{number}: {line.strip()}"
+        for path in sorted(SRC.rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if _SPHINX_ROLE.search(line)
+    ]
+    assert not found, "raw Sphinx roles:\n" + "\n".join(found)
+
+
+def test_no_page_cites_a_missing_rules_file() -> None:
+    """The project's rules are ``docs/rules.md``, with numbered decisions; no page or
+    docstring cites a ``RULES.md`` that the repository does not hold."""
+    root = DOCS.parent
+    if (root / "RULES.md").exists():
+        pytest.skip("the repository holds a RULES.md")
+    texts = [*SRC.rglob("*.py")]
+    if DOCS.is_dir():
+        texts += [*DOCS.rglob("*.md"), root / "README.md"]
+    cited = [str(path) for path in texts if path.exists() and "RULES.md" in path.read_text("utf-8")]
+    assert not cited, f"pages citing RULES.md: {cited}"

@@ -1,6 +1,6 @@
 """Cards: the 104 cards of the two packs, their encoding and lookup tables.
 
-A :class:`Card` is an ``int`` from 0 to 103::
+A [`Card`][crapette.cards.Card] is an ``int`` from 0 to 103::
 
     index = pack * 52 + suit * 13 + (rank - 1)
 

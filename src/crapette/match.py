@@ -1,9 +1,11 @@
 """Matches: deal after deal until a player's total reaches the target (300 or 150) or a fixed
 number of deals (5 in the Serbian rules) has been played.
 
-A :class:`Match` is immutable like a deal. The step from one deal to the next is explicit:
-play the current deal with ``legal_moves(match.state)`` and :meth:`Match.play` (or
-``apply`` and :meth:`Match.with_state`), and once it is over call :meth:`Match.next_deal`.
+A [`Match`][crapette.match.Match] is immutable like a deal. The step from one deal to the next is
+explicit: play the current deal with ``legal_moves(match.state)`` and
+[`Match.play`][crapette.match.Match.play] (or ``apply`` and
+[`Match.with_state`][crapette.match.Match.with_state]), and once it is over call
+[`Match.next_deal`][crapette.match.Match.next_deal].
 """
 
 from __future__ import annotations

@@ -1,14 +1,17 @@
 """Text notation: moves and positions.
 
-Cards have their short form in :mod:`crapette.cards` (``7H`` of pack 0, ``7h`` of pack 1).
-This module adds:
+Cards have their short form in [`crapette.cards`][crapette.cards] (``7H`` of pack 0, ``7h`` of pack
+1). This module adds:
 
-* **moves**: :func:`format_move` / :func:`parse_move` (``R-F``, ``H3-H5``, ``T-W1``,
-  ``H2-H5x3``, ``draw`` ...) and :func:`describe_move` (``"7♥ from your reserve to a
+* **moves**: [`format_move`][crapette.notation.format_move] /
+  [`parse_move`][crapette.notation.parse_move] (``R-F``, ``H3-H5``, ``T-W1``, ``H2-H5x3``, ``draw``
+  ...) and [`describe_move`][crapette.notation.describe_move] (``"7♥ from your reserve to a
   foundation"``);
-* **positions**: :func:`format_position` / :func:`parse_position`, one line that holds a
-  complete :class:`~crapette.GameState` (like chess's FEN), :func:`format_public_position`
-  (hidden cards written ``??``) and :func:`validate_position`.
+* **positions**: [`format_position`][crapette.notation.format_position] /
+  [`parse_position`][crapette.notation.parse_position], one line that holds a complete
+  [`GameState`][crapette.GameState] (like chess's FEN),
+  [`format_public_position`][crapette.notation.format_public_position] (hidden cards written ``??``)
+  and [`validate_position`][crapette.notation.validate_position].
 
 ``docs/notation.md`` specifies every format precisely.
 """
@@ -513,7 +516,7 @@ class _Field(NamedTuple):
 
 
 def parse_position(text: str) -> GameState:
-    """Parse a line written by :func:`format_position`.
+    """Parse a line written by [`format_position`][crapette.notation.format_position].
 
     Raises:
         NotationError: malformed text (with the character position and what was expected),

@@ -1,5 +1,5 @@
-"""The :class:`Ruleset`: every rule option as an independent field, the named presets, and
-the canonical string form (``"serbian(house_filling=immediate)"``) that round-trips."""
+"""The [`Ruleset`][crapette.rules.Ruleset]: every rule option as an independent field, the named
+presets, and the canonical string form (``"serbian(house_filling=immediate)"``) that round-trips."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ _INT_TEXT: Final = re.compile(r"-?[0-9]+\Z")
 _BLANKS: Final = " \t"
 
 MAX_RULES_TEXT: Final = 1000
-"""The longest rules string [`Ruleset.from_string`][crapette.Ruleset.from_string] reads."""
+"""The longest rules string [`Ruleset.from_string`][crapette.rules.Ruleset.from_string] reads."""
 
 
 def _check(name: str) -> Any:
@@ -154,9 +154,10 @@ class Ruleset:
     """One complete set of rules. Every field is an independent option.
 
     The default value of every field is the ``classic`` preset. Build a variant with
-    :meth:`preset` and :meth:`replace`, or parse its canonical string with
-    :meth:`from_string`. Invalid values raise :class:`~crapette.InvalidRulesError`.
-    See ``docs/rules.md`` for the meaning of each option and its source.
+    [`preset`][crapette.rules.Ruleset.preset] and [`replace`][crapette.rules.Ruleset.replace], or
+    parse its canonical string with [`from_string`][crapette.rules.Ruleset.from_string]. Invalid
+    values raise [`InvalidRulesError`][crapette.InvalidRulesError]. See ``docs/rules.md`` for the
+    meaning of each option and its source.
     """
 
     reserve_size: int = attrs.field(default=13, validator=_check("reserve_size"))

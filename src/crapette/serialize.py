@@ -1,11 +1,11 @@
 """JSON for states, rulesets, game records and matches in progress.
 
 Every document is an object with ``"format": "crapette"``, a ``"version"`` (the layout of
-the document, :data:`JSON_VERSION`), the ``"behaviour"`` version of the engine that wrote it
-(:data:`~crapette.BEHAVIOUR_VERSION`) and a ``"type"``: ``"state"``, ``"rules"``,
-``"record"`` or ``"match"``. A document of another format version is refused with a
-:class:`~crapette.NotationError`; nothing is half loaded. ``docs/notation.md`` specifies
-the layout.
+the document, [`JSON_VERSION`][crapette.serialize.JSON_VERSION]), the ``"behaviour"`` version of the
+engine that wrote it (``crapette.BEHAVIOUR_VERSION``) and a ``"type"``:
+``"state"``, ``"rules"``, ``"record"`` or ``"match"``. A document of another format version is
+refused with a [`NotationError`][crapette.NotationError]; nothing is half loaded.
+``docs/notation.md`` specifies the layout.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 __all__ = ["JSON_VERSION", "from_json", "state_from_dict", "state_to_dict", "to_json"]
 
 JSON_VERSION: Final = 1
-"""The version of the JSON layout written by :func:`to_json` (the only one it reads)."""
+"""The version of the JSON layout written by [`to_json`][crapette.serialize.to_json] (the only one
+it reads)."""
 
 FORMAT: Final = "crapette"
 _HEX_KEY: Final = re.compile(r"[0-9a-fA-F]{1,16}\Z")
@@ -85,7 +86,8 @@ def _is_record(obj: object) -> bool:
 
 
 def from_json(text: str) -> GameState | Ruleset | GameRecord | Match:
-    """Read a document written by :func:`to_json` (a match comes back ready to resume).
+    """Read a document written by [`to_json`][crapette.serialize.to_json] (a match comes back ready
+    to resume).
 
     Raises:
         NotationError: not JSON (with the character position), not a crapette document, an
@@ -223,7 +225,8 @@ def _pair(value: Any, path: str, high: int) -> tuple[int, int]:
 
 
 def state_from_dict(data: Any, path: str = "state", *, stop: bool = True) -> GameState:
-    """Rebuild a state from :func:`state_to_dict`'s dict, checking it completely.
+    """Rebuild a state from [`state_to_dict`][crapette.serialize.state_to_dict]'s dict, checking it
+    completely.
 
     Args:
         data: the dict.
@@ -233,7 +236,7 @@ def state_from_dict(data: Any, path: str = "state", *, stop: bool = True) -> Gam
 
     Raises:
         NotationError: a field is missing or malformed (named by its path), or the state is
-            impossible (see :func:`~crapette.notation.validate_position`).
+            impossible (see [`validate_position`][crapette.notation.validate_position]).
     """
     if not isinstance(data, dict):
         raise NotationError(f"{path}: expected an object")

@@ -1,12 +1,13 @@
-"""Bots: players that see a :class:`~crapette.views.PlayerView` and answer a legal move.
+"""Bots: players that see a [`PlayerView`][crapette.views.PlayerView] and answer a legal move.
 
-* :class:`RandomBot`: a uniformly random legal move;
-* :class:`GreedyBot`: a documented ranking of moves (foundations first, emptying the
-  reserve, loading the opponent, keeping houses open);
-* :class:`SearchBot`: determinized Monte Carlo search with greedy rollouts, stronger with a
-  larger budget.
+* [`RandomBot`][crapette.bots.RandomBot]: a uniformly random legal move;
+* [`GreedyBot`][crapette.bots.GreedyBot]: a documented ranking of moves (foundations first, emptying
+  the reserve, loading the opponent, keeping houses open);
+* [`SearchBot`][crapette.bots.SearchBot]: determinized Monte Carlo search with greedy rollouts,
+  stronger with a larger budget.
 
-All are seeded (``crapette.deal.Rng``) and reproducible. :func:`get_bot` builds one by name.
+All are seeded (``crapette.deal.Rng``) and reproducible. [`get_bot`][crapette.bots.get_bot] builds
+one by name.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from crapette.bots.simple import RandomBot
 __all__ = ["BOT_NAMES", "Bot", "GreedyBot", "RandomBot", "SearchBot", "UnknownBotError", "get_bot"]
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search")
-"""The names :func:`get_bot` knows."""
+"""The names [`get_bot`][crapette.bots.get_bot] knows."""
 
 
 def get_bot(name: str, seed: int = 0) -> Bot:

@@ -1,10 +1,11 @@
 """The search bot: determinized Monte Carlo search with greedy rollouts.
 
 At each decision with a real choice, the bot keeps the few best moves by the greedy
-ranking (at most :attr:`SearchBot.width`, never a priority violation or a pointless house
-shuffle when something else exists) and estimates each by rollouts:
+ranking (at most ``SearchBot.width``, never a priority
+violation or a pointless house shuffle when something else exists) and estimates each by rollouts:
 
-1. draw a complete state consistent with its view (:func:`crapette.views.determinize`);
+1. draw a complete state consistent with its view
+   ([`crapette.views.determinize`][crapette.views.determinize]);
 2. for every candidate, from that same state and with the same rollout seed (common random
    numbers, so candidates are compared on equal luck), play the move, then let both
    players follow the greedy policy to the end of the opponent's next turn;
@@ -34,7 +35,7 @@ from crapette.views import PlayerView, determinize, sketch
 __all__ = ["DEFAULT_BUDGET", "MAX_BUDGET", "SearchBot"]
 
 DEFAULT_BUDGET = 256
-"""Rollouts per decision of :class:`SearchBot` by default."""
+"""Rollouts per decision of [`SearchBot`][crapette.bots.search.SearchBot] by default."""
 
 MAX_BUDGET = 1_000_000
 """The largest search budget (rollouts per decision) a search bot accepts."""
@@ -61,7 +62,8 @@ def evaluate(state: GameState, p: int) -> int:
 
 def rollout(state: GameState, p: int, rng: Rng) -> int:
     """Play greedy moves for both players from ``state`` to the end of the opponent's next
-    turn (or the end of the deal) and :func:`evaluate` the result for ``p``."""
+    turn (or the end of the deal) and [`evaluate`][crapette.bots.search.evaluate] the result for
+    ``p``."""
     seen_opponent = state.turn_player != p
     for _ in range(_ROLLOUT_CAP):
         moves = legal_moves(state)

@@ -2,8 +2,9 @@
 
 The loop only talks to the outside world through two injected functions, so tests (and
 other frontends) can drive it: ``input_fn(prompt) -> str`` reads one line (raising
-``EOFError`` at the end of input) and a :class:`rich.console.Console` receives everything
-printed. ``crapette play`` is a thin command-line wrapper around :class:`TerminalGame`.
+``EOFError`` at the end of input) and a `rich.console.Console` receives everything
+printed. ``crapette play`` is a thin command-line wrapper around
+[`TerminalGame`][crapette.cli.game.TerminalGame].
 
 Everything here is built on the public API (``legal_moves``, ``apply``, ``outcome``, the
 notation, the bots and the game records), so it doubles as a worked example of a frontend.
@@ -56,8 +57,9 @@ class Chooser(Protocol):
 
 
 def get_chooser(name: str, seed: int) -> Chooser:
-    """A move chooser for the bot called ``name`` (see :func:`crapette.bots.get_bot`),
-    seeded with ``seed``. The bot sees only its player's view (:func:`crapette.observe`).
+    """A move chooser for the bot called ``name`` (see
+    [`crapette.bots.get_bot`][crapette.bots.get_bot]), seeded with ``seed``. The bot sees only its
+    player's view ([`crapette.observe`][crapette.observe]).
 
     Raises:
         UnknownBotError: an unknown bot name.

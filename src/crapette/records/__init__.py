@@ -1,9 +1,10 @@
 """Game records: the headers and moves of one deal, replayable move by move.
 
-A :class:`GameRecord` holds text only (headers and moves as written by
-:func:`~crapette.notation.format_move`), like a chess PGN. Its start position comes from
+A [`GameRecord`][crapette.records.GameRecord] holds text only (headers and moves as written by
+[`format_move`][crapette.notation.format_move]), like a chess PGN. Its start position comes from
 its ``Position`` header, or else from its ``Rules`` and ``Seed`` headers (``new_game``).
-:func:`format_record` and :func:`parse_record` write and read the text file form::
+[`format_record`][crapette.records.format_record] and
+[`parse_record`][crapette.records.parse_record] write and read the text file form::
 
     [Rules "classic"]
     [Seed "42"]
@@ -62,8 +63,8 @@ HEADER_ORDER: Final = (
     "Result",
     "Behaviour",
 )
-"""The standard headers, in the order :func:`format_record` writes them (others follow in
-their own order)."""
+"""The standard headers, in the order [`format_record`][crapette.records.format_record] writes them
+(others follow in their own order)."""
 
 _KEY_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 # A comment, a run of anything but ASCII white space and braces, or a stray brace.
@@ -118,10 +119,11 @@ class GameRecord:
     Attributes:
         headers: ``Rules`` (the ruleset string), ``Seed`` (the ``new_game`` seed) or
             ``Position`` (an explicit start position, see
-            :func:`~crapette.notation.format_position`), ``Player0``, ``Player1``, ``Date``,
-            ``Result`` (see :func:`format_result`), ``Behaviour`` (the
-            :data:`~crapette.BEHAVIOUR_VERSION` it was recorded with), and any others.
-        moves: each move's text as :func:`~crapette.notation.format_move` writes it for the
+            [`format_position`][crapette.notation.format_position]), ``Player0``, ``Player1``,
+            ``Date``, ``Result`` (see [`format_result`][crapette.records.format_result]),
+            ``Behaviour`` (the ``crapette.BEHAVIOUR_VERSION`` it was recorded
+            with), and any others.
+        moves: each move's text as [`format_move`][crapette.notation.format_move] writes it for the
             position it was played in.
     """
 
@@ -219,7 +221,8 @@ class GameRecord:
         return states
 
     def final_state(self) -> GameState:
-        """The state after the last move (see :meth:`replay` for the errors)."""
+        """The state after the last move (see [`replay`][crapette.records.GameRecord.replay] for
+        the errors)."""
         return self.replay()[-1]
 
 
@@ -289,12 +292,12 @@ def format_record(record: GameRecord) -> str:
 
 
 def parse_record(text: str) -> GameRecord:
-    """Read the text file form written by :func:`format_record`.
+    """Read the text file form written by [`format_record`][crapette.records.format_record].
 
     Header lines ``[Key "value"]`` (``\\"`` and ``\\\\`` escape a quote and a backslash)
     come first; then the moves, separated by white space. Move numbers (``12.``) and
     comments in braces (``{like this}``) are skipped. The moves' syntax is checked here;
-    their legality only on :meth:`GameRecord.replay`.
+    their legality only on [`GameRecord.replay`][crapette.records.GameRecord.replay].
 
     Raises:
         NotationError: malformed text, with the character position and what was expected.
@@ -384,7 +387,7 @@ def _header(text: str, pos: int, headers: dict[str, str]) -> int:
 
 def record_to_dict(record: GameRecord) -> dict[str, Any]:
     """The JSON payload of a record: ``{"headers": {...}, "moves": [...]}`` (the inverse of
-    :func:`record_from_dict`)."""
+    [`record_from_dict`][crapette.records.record_from_dict])."""
     return {"headers": dict(record.headers), "moves": list(record.moves)}
 
 
