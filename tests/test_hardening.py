@@ -201,6 +201,9 @@ HUGE = "x" * 10_000_000
             c.to_json(c.new_game(seed=1)).replace('"to_act": 0', '"to_act": "' + text + '"')
         ),
         lambda text: c.Ruleset.from_string(f"classic(stop={text})"),
+        lambda text: c.from_json(
+            c.to_json(c.Ruleset()).replace('"options": {', '"options": {"' + text + '": 1, ')
+        ),
         lambda text: get_bot(text),
         lambda text: get_bot("search:" + text),
     ],

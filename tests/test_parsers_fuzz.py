@@ -118,12 +118,25 @@ def test_parse_record_arbitrary(text: str) -> None:
         parse_record(text)
 
 
-@given(st.sampled_from(["state", "rules", "record"]), edits)
+@functools.cache
+def sample_match() -> c.Match:
+    """A match whose second deal is over (a short move cap ends each deal quickly)."""
+    match = c.new_match(c.Ruleset().replace(move_cap=30), seed=2)
+    for _ in range(2):
+        while c.outcome(match.state) is None:
+            match = match.play(c.legal_moves(match.state)[0])
+        if match.number == 0:
+            match = match.next_deal()
+    return match
+
+
+@given(st.sampled_from(["state", "rules", "record", "match"]), edits)
 def test_from_json_mutated(kind: str, changes: list[tuple[int, int, str]]) -> None:
     obj = {
         "state": states()[3],
         "rules": c.Ruleset.preset("serbian"),
         "record": parse_record(sample_record_text()),
+        "match": sample_match(),
     }[kind]
     text = _mutate(c.to_json(obj), changes)
     try:

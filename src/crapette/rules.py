@@ -238,7 +238,7 @@ class Ruleset:
         for key in changes:
             if key not in OPTIONS:
                 raise InvalidRulesError(
-                    f"unknown option {key!r}: expected one of {', '.join(OPTIONS)}"
+                    f"unknown option {quote(key)}: expected one of {', '.join(OPTIONS)}"
                 )
         return attrs.evolve(self, **changes)
 

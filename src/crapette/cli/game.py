@@ -24,6 +24,7 @@ from rich.text import Text
 from crapette._engine import apply
 from crapette._laws import violation, why_illegal
 from crapette._movegen import legal_moves
+from crapette._quote import quote
 from crapette.bots import get_bot
 from crapette.cards import Card
 from crapette.cli._input import read_input
@@ -507,14 +508,14 @@ class TerminalGame:
         try:
             move = parse_move(state, text)
         except IllegalMoveError as exc:
-            raise CrapetteError(f"{text!r} is not legal here: {exc}") from None
+            raise CrapetteError(f"{quote(text)} is not legal here: {exc}") from None
         except NotationError as exc:
             raise CrapetteError(
-                f"{text!r} is neither a move nor a command: {exc} (type 'help' for help)"
+                f"{quote(text)} is neither a move nor a command: {exc} (type 'help' for help)"
             ) from None
         if move not in moves:
             reason = why_illegal(state, move) or "not a legal move here"
-            raise CrapetteError(f"{text!r} is not legal here: {reason}")
+            raise CrapetteError(f"{quote(text)} is not legal here: {reason}")
         return move
 
     def _undo(self) -> bool:
