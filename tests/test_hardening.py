@@ -443,6 +443,7 @@ def test_a_tampered_match_is_refused(path: tuple[Any, ...], value: Any, words: s
 def test_demo_delay_must_be_a_finite_number_of_seconds(
     delay: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    pytest.importorskip("rich")
     from crapette.cli import main
 
     assert main(["play", "--demo", "--seed", "1", f"--delay={delay}"]) == 1
@@ -459,6 +460,7 @@ def test_endless_input_is_refused_at_the_size_cap(
     import io
     import sys
 
+    pytest.importorskip("rich")
     from crapette.cli import main
 
     with open("/dev/zero", "rb") as zero:
