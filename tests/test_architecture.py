@@ -20,6 +20,7 @@ CORE = {
     "_engine",
     "_laws",
     "_movegen",
+    "_quote",
     "_tables",
     "_version",
     "cards",
