@@ -1,6 +1,6 @@
 """Pictures of positions: a whole Russian Bank table, or one card, as an SVG document.
 
-Like ``chess.svg.board`` of python-chess, :func:`board` turns a position into one
+Like ``chess.svg.board`` of python-chess, [`board`][crapette.svg.board] turns a position into one
 self-contained ``<svg>`` string (no scripts, fonts, images or links to anything outside it):
 Jupyter shows it (``GameState`` and ``PlayerView`` have ``_repr_svg_``), ``crapette show
 --svg FILE`` writes it, the docs embed it and a web page can put it in its DOM::
@@ -28,7 +28,7 @@ Piles are named as in the move notation, with absolute player numbers: ``F1``..`
 ``T`` (the turned card). With ``interactive=True`` every pile is a
 ``<g class="pile" data-pile="H3" data-count="4">`` holding a transparent hit area, and every
 face-up card a ``<g class="card" data-card="7H">``, so that a page can attach click and drop
-handlers; :func:`move_piles` names the piles of a move for such a page.
+handlers; [`move_piles`][crapette.svg.move_piles] names the piles of a move for such a page.
 
 The output is deterministic: the same arguments give the same string.
 """
@@ -627,7 +627,8 @@ def board(
             highlighted: a ``Move`` (its player is worked out from the position; a
             foundation target then highlights all the foundations, since the position no
             longer says which pile took the card) or a pair of pile names such as
-            ``("H3", "F2")`` (see :func:`move_piles`, called on the position before it).
+            ``("H3", "F2")`` (see [`move_piles`][crapette.svg.move_piles], called on the
+            position before it).
         arrows: moves to draw as arrows: ``Move`` values of the player to act in
             ``position`` (legal moves, say) or pairs of pile names.
         width: the picture's width in pixels (the height follows: 0.72 times it).
