@@ -23,6 +23,7 @@ import crapette
 BAD_CALLS = r"""
 import json
 import crapette as c
+from crapette import testing
 from crapette.deal import Rng
 
 state = c.new_game(seed=1)
@@ -56,11 +57,11 @@ calls = {
     "Move.play str": lambda: c.Move.play("H1", 2),
     "Move.play float": lambda: c.Move.play(0, 1.0),
     "parse_card int": lambda: c.parse_card(3),
-    "perft depth str": lambda: c.perft(state, "2"),
+    "perft depth str": lambda: testing.perft(state, "2"),
     "legal_moves tuple": lambda: c.legal_moves((1, "a", None)),
     "legal_moves view": lambda: c.legal_moves(view),
     "why_illegal not a state": lambda: c.why_illegal("state", c.DRAW),
-    "reference_legal_moves str": lambda: c.reference_legal_moves("state"),
+    "reference_legal_moves str": lambda: testing.reference_legal_moves("state"),
     "determinize not a view": lambda: c.determinize(state, Rng(1)),
 }
 out = {}
@@ -99,7 +100,7 @@ def test_compiled_says_which_modules_run() -> None:
 def test_crapette_pure_loads_every_module_from_source() -> None:
     """``CRAPETTE_PURE=1`` makes every crapette module (the core, bots, ...) a .py source."""
     code = (
-        "import sys, crapette, crapette.bots, crapette.simulate\n"
+        "import sys, crapette, crapette.bots, crapette.simulation\n"
         "mods = {n: type(m.__loader__).__name__ for n, m in sys.modules.items()"
         " if n == 'crapette' or n.startswith('crapette.')}\n"
         "print(crapette.COMPILED, sorted(set(mods.values())), len(mods))"

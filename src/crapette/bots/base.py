@@ -4,21 +4,16 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from crapette.errors import CrapetteError
+from crapette.errors import UnknownBotError
 from crapette.moves import Move
 from crapette.views import PlayerView
 
 __all__ = ["Bot", "UnknownBotError"]
 
 
-class UnknownBotError(CrapetteError, ValueError):
-    """A bot name that is not one of :data:`crapette.bots.BOT_NAMES` (the message lists
-    them), or a bad bot option."""
-
-
 @runtime_checkable
 class Bot(Protocol):
-    """A player program: it sees a :class:`~crapette.views.PlayerView` (never the full
+    """A player program: it sees a [`PlayerView`][crapette.views.PlayerView] (never the full
     state) and answers one of ``view.legal_moves()``.
 
     Attributes:
