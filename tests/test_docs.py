@@ -198,8 +198,10 @@ def test_release_workflow_builds_checks_and_publishes_by_trusted_publishing() ->
     assert ".ci/run" in steps["test"]
     assert jobs["build"]["needs"] == "test"
     assert "python -m build" in steps["build"] and "twine check --strict" in steps["build"]
+    assert "CRAPETTE_PURE_BUILD=1 python -m build --wheel" in steps["build"]  # the pure wheel
+    assert jobs["wheels"]["needs"] == "test" and "pypa/cibuildwheel" in steps["wheels"]
     publish = jobs["publish"]
-    assert publish["needs"] == "build" and "refs/tags/v" in publish["if"]
+    assert publish["needs"] == ["build", "wheels"] and "refs/tags/v" in publish["if"]
     assert publish["permissions"] == {"id-token": "write"}
     assert publish["environment"]["name"] == "pypi"
     assert "pypa/gh-action-pypi-publish" in steps["publish"]
