@@ -9,8 +9,8 @@ Nothing here knows about HTTP: :mod:`crapette.web.app` maps requests onto these 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import hmac
+import importlib
 import secrets
 import time
 from collections.abc import Sequence
