@@ -389,7 +389,16 @@ def create_app(
     def presets() -> dict[str, Any]:
         """The rules presets (name and canonical string) and the bot names."""
         return {
-            "presets": [{"name": n, "rules": str(r)} for n, r in crapette.PRESETS.items()],
+            "presets": [
+                {
+                    "name": n,
+                    "rules": str(r),
+                    "match_target": r.match_target,
+                    "match_deals": r.match_deals,
+                    "callable_stop": r.callable_stop,
+                }
+                for n, r in crapette.PRESETS.items()
+            ],
             "bots": list(BOT_NAMES),
             "callable_stop": [n for n, r in crapette.PRESETS.items() if r.callable_stop],
         }

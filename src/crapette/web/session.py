@@ -484,7 +484,9 @@ class Game:
             who, text, cards = self.moves[number]
             if who == seat:
                 break
-            out.append({"number": number + 1, "seat": who, "move": text, "cards": cards})
+            entry = {"number": number + 1, "seat": who, "move": text, "cards": cards}
+            entry.update(_ends(text, who))
+            out.append(entry)
             if len(out) >= RECENT_MOVES:
                 break
         out.reverse()
@@ -590,6 +592,16 @@ def _move_entry(state: GameState, move: Move) -> dict[str, Any]:
         if state.rules.callable_stop:
             entry["violation"] = crapette.apply(state, move).stop is not None
     return entry
+
+
+def _ends(text: str, seat: int) -> dict[str, str]:
+    """The absolute pile names (``from``, ``to``) of a play move's notation by ``seat``."""
+    if "-" not in text:
+        return {}
+    source, _, target = text.partition("-")
+    target = target.partition("x")[0]
+    own = {"R": f"R{seat}", "W": f"W{seat}", "T": "T"}
+    return {"from": own.get(source, source), "to": target}
 
 
 def _pile_name(state: GameState, code: int, *, own: bool) -> str:
