@@ -124,6 +124,16 @@ class GameState:
         """The player whose turn it is (differs from ``to_act`` during a Stop! decision)."""
         return self.stop.resume if self.stop is not None else self.to_act
 
+    def _repr_svg_(self) -> str:
+        """The table as an SVG picture (Jupyter), face-down cards as backs."""
+        from crapette.svg import board  # imported on first use
+
+        return board(self)
+
+    def _repr_html_(self) -> str:
+        """The table as inline SVG (Jupyter)."""
+        return self._repr_svg_()
+
     def cards(self) -> list[Card]:
         """Every card on the table (104 in a valid state), pile by pile."""
         out: list[Card] = []

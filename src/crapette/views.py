@@ -137,6 +137,16 @@ class PlayerView:
         """
         return legal_moves(sketch(self))
 
+    def _repr_svg_(self) -> str:
+        """The table as this player sees it, as an SVG picture (Jupyter)."""
+        from crapette.svg import board  # imported on first use
+
+        return board(self)
+
+    def _repr_html_(self) -> str:
+        """The table as inline SVG (Jupyter)."""
+        return self._repr_svg_()
+
     def to_string(self) -> str:
         """A stable one-line text form holding everything in the view.
 
