@@ -120,6 +120,9 @@ def test_presets_openapi_and_page(client: TestClient) -> None:
     assert page.status_code == 200 and "<title>crapette" in page.text.lower()
     assert page.headers["content-type"].startswith("text/html")
     assert client.get("/rules", follow_redirects=False).status_code in (302, 307)
+    for name, kind in (("app.js", "javascript"), ("api.js", "javascript"), ("style.css", "css")):
+        asset = client.get(f"/static/{name}")  # shipped as package data
+        assert asset.status_code == 200 and kind in asset.headers["content-type"]
 
 
 def test_create_against_a_bot_then_play_by_notation_and_by_code(client: TestClient) -> None:

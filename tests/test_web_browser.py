@@ -26,11 +26,11 @@ if not IN_CI:
     pytest.importorskip("playwright.sync_api")
     pytest.importorskip("uvicorn")
 
-import httpx
-import uvicorn
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+import httpx  # noqa: E402
+import uvicorn  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
 
-from crapette.web import MemoryStore, create_app
+from crapette.web import MemoryStore, create_app  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -210,7 +210,7 @@ def test_an_illegal_drop_is_refused_with_a_message(context: BrowserContext, serv
         page.locator(f"#board .pile[data-pile='{pair[0]}']").get_attribute("class") or ""
     )
     click_pile(page, pair[1])
-    page.wait_for_function("() => document.querySelector('#message').textContent.includes('Refused')")
+    page.wait_for_function("() => document.querySelector('#message').textContent.includes('Refus')")
     assert "error" in (page.locator("#message").get_attribute("class") or "")
     assert pair[0] in page.inner_text("#message")
     assert game_of(page)["version"] == before
@@ -252,7 +252,9 @@ def test_invite_stop_decision_and_a_phone_sized_second_player(
             moves = bad or [m for m in view["legal_moves"] if m["action"] != "draw"]
             move = (moves or view["legal_moves"])[0]
             r = httpx.post(
-                base + "/moves", headers=auth, json={"move": move["notation"], "version": view["version"]}
+                base + "/moves",
+                headers=auth,
+                json={"move": move["notation"], "version": view["version"]},
             )
             assert r.status_code == 200, r.text
             if bad:
@@ -270,7 +272,9 @@ def test_invite_stop_decision_and_a_phone_sized_second_player(
         assert after["view"]["stop"] is None
         assert "called Stop" in caller.inner_text("#message")
         assert after["your_turn"]  # the caller takes the turn
-        offended = wait_change(pages[offender], version) if game_of(pages[offender])["version"] == version else game_of(pages[offender])
+        offended = game_of(pages[offender])
+        if offended["version"] == version:
+            offended = wait_change(pages[offender], version)
         assert offended["version"] == after["version"] and not offended["your_turn"]
         guest.screenshot(path=str(shots / "web-phone.png"))
     finally:

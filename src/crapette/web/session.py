@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import importlib
 import secrets
 import time
 from collections.abc import Sequence
@@ -32,6 +31,7 @@ from crapette import (
     to_json,
 )
 from crapette.bots import get_bot
+from crapette.svg import board
 
 __all__ = [
     "MAX_SEARCH_BUDGET",
@@ -315,6 +315,8 @@ class Game:
                         f"action code {code} is not one of 0..{len(crapette.ALL_MOVES) - 1}",
                     )
                 move = crapette.ALL_MOVES[code]
+        except crapette.IllegalMoveError as exc:
+            raise WebError(422, "illegal_move", str(exc)) from None
         except crapette.CrapetteError as exc:
             raise WebError(422, "bad_move", str(exc)) from None
         if move not in crapette.legal_moves(state):
@@ -662,11 +664,6 @@ def _outcome_json(result: crapette.Outcome | None) -> dict[str, Any] | None:
     }
 
 
-def _svg(view: crapette.PlayerView) -> str | None:
-    """The view as an interactive SVG table (``crapette.svg``), or ``None`` without it."""
-    try:
-        svg = importlib.import_module("crapette.svg")
-    except ImportError:  # pragma: no cover - the renderer is not merged yet
-        return None
-    text: str = svg.board(view, interactive=True)
-    return text
+def _svg(view: crapette.PlayerView) -> str:
+    """The view as an interactive SVG table: the one renderer, :func:`crapette.svg.board`."""
+    return board(view, interactive=True)
