@@ -24,6 +24,7 @@ with warnings.catch_warnings():
 import crapette
 from crapette.cards import TEXT
 from crapette.web import MemoryStore, SQLiteStore, create_app
+from crapette.web.schema import GamePayload, Hint, MovesPayload
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -45,6 +46,7 @@ class Seat:
         r = self.client.get(self.url, headers=self.headers, params=params)
         assert r.status_code == 200, r.text
         data: dict[str, Any] = r.json()
+        GamePayload.model_validate(data)  # the answer has the documented shape
         return data
 
     def post(self, path: str, body: Any = None) -> Any:
@@ -103,6 +105,9 @@ def test_presets_openapi_and_page(client: TestClient) -> None:
     assert [p["name"] for p in data["presets"]] == list(crapette.PRESETS)
     assert "pagat" in data["callable_stop"] and "greedy" in data["bots"]
     schema = client.get("/openapi.json").json()
+    assert "GamePayload" in schema["components"]["schemas"]
+    assert "from" in schema["components"]["schemas"]["LegalMove"]["properties"]
+    assert "ErrorResponse" in schema["components"]["schemas"]
     for path in (
         "/api/games",
         "/api/games/{game_id}",
@@ -136,6 +141,7 @@ def test_create_against_a_bot_then_play_by_notation_and_by_code(client: TestClie
     moves = data["legal_moves"]
     assert moves and all({"code", "notation", "description"} <= set(m) for m in moves)
     listed = client.get(me.url + "/moves", headers=me.headers).json()
+    MovesPayload.model_validate(listed)
     assert listed == {"version": data["version"], "legal_moves": moves}
     first = moves[0]
     after = me.play(first["notation"], data["version"]).json()
@@ -291,6 +297,7 @@ def test_hint_undo_resign_record_and_next_deal(client: TestClient) -> None:
     me = new_game(client, rules="classic", seed=8, opponent="greedy", match={"deals": 2})
     data = me.get()
     hint = client.get(me.url + "/hint", headers=me.headers).json()
+    Hint.model_validate(hint)
     assert hint["code"] in {m["code"] for m in data["legal_moves"]}
     assert hint["notation"] and hint["description"]
     error_of(client.get(me.url + "/record", headers=me.headers), 409, "deal_running")
@@ -483,6 +490,7 @@ def test_leak_scan_over_whole_games_against_a_bot(
             pick = legal[rng.below(len(legal))]["notation"]
         r = me.play(pick, data["version"])
         assert r.status_code == 200, r.text
+        GamePayload.model_validate(r.json())
         scan(r.json(), hidden_texts(server_game(client, me.game_id).state, 0), "POST")
     assert data["status"] in ("deal_over", "over"), "the deal did not end in time"
     assert scanned > 20
@@ -510,5 +518,6 @@ def test_leak_scan_between_two_humans_with_live_updates(client: TestClient) -> N
             state = server_game(client, a.game_id).state
             scan(r.json(), hidden_texts(state, seat), "POST")
             message = ws.receive_json()
+            GamePayload.model_validate(message["game"])
             scan(message, hidden_texts(state, 1), "ws")
             assert message["game"]["version"] == r.json()["version"]

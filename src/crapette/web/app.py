@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import crapette
 from crapette.bots import BOT_NAMES
+from crapette.web.schema import GamePayload, Hint, MovesPayload
 from crapette.web.session import Game, WebError, check_opponent, parse_rules
 from crapette.web.store import GameStore, SQLiteStore
 
@@ -98,6 +99,44 @@ class Created(BaseModel):
     token: str
     invite: str | None = None
     url: str
+
+
+class ErrorBody(BaseModel):
+    """An error: a short machine-readable code and a sentence."""
+
+    code: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    """Every 4xx answer: ``{"error": {"code": ..., "message": ...}}``."""
+
+    error: ErrorBody
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorResponse, "description": text}
+    for status, text in (
+        (401, "no or wrong seat token"),
+        (404, "no such game"),
+        (409, "not now: not your turn, stale version, game over, ..."),
+        (413, "request body too large"),
+        (422, "malformed request, bad rules, bad or illegal move"),
+    )
+}
+
+
+def _model(model: type[BaseModel]) -> dict[str, Any]:
+    """Route options documenting the answer as ``model`` (the data is built as JSON)."""
+    return {"response_model": model, "responses": _ERRORS}
+
+
+_GAME = _model(GamePayload)
+
+
+def _json(data: Any) -> JSONResponse:
+    """Data already in JSON form, sent as is (no re-validation)."""
+    return JSONResponse(data)
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -403,7 +442,9 @@ def create_app(
             "callable_stop": [n for n, r in crapette.PRESETS.items() if r.callable_stop],
         }
 
-    @app.post("/api/games", status_code=201, response_model=Created, tags=["games"])
+    @app.post(
+        "/api/games", status_code=201, response_model=Created, responses=_ERRORS, tags=["games"]
+    )
     async def create_game(spec: CreateGame) -> Created:
         """Create a game; the answer holds your seat's secret token (and an invite token
         for the second human)."""
@@ -412,7 +453,9 @@ def create_app(
             game_id=game.id, seat=spec.seat, token=token, invite=invite, url=f"/?game={game.id}"
         )
 
-    @app.post("/api/games/{game_id}/join", response_model=Created, tags=["games"])
+    @app.post(
+        "/api/games/{game_id}/join", response_model=Created, responses=_ERRORS, tags=["games"]
+    )
     async def join(game_id: str, body: JoinGame) -> Created:
         """Take the free human seat with the invite token (once)."""
 
@@ -423,33 +466,29 @@ def create_app(
         seat, token = await run(work)
         return Created(game_id=game_id, seat=seat, token=token, url=f"/?game={game_id}")
 
-    @app.get("/api/games/{game_id}", tags=["play"])
-    async def get_game(
-        game_id: str, authorization: Auth = None, svg: bool = Query(False)
-    ) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}", tags=["play"], **_GAME)
+    async def get_game(game_id: str, authorization: Auth = None, svg: bool = Query(False)) -> Any:
         """Your seat's view, legal moves, the opponent's last moves, score and match.
         With ``svg=true`` also the table as an SVG picture."""
-        result: dict[str, Any] = await run(lambda: seat_payload(game_id, authorization, svg))
-        return result
+        return _json(await run(lambda: seat_payload(game_id, authorization, svg)))
 
-    @app.get("/api/games/{game_id}/moves", tags=["play"])
-    async def get_moves(game_id: str, authorization: Auth = None) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}/moves", tags=["play"], **_model(MovesPayload))
+    async def get_moves(game_id: str, authorization: Auth = None) -> Any:
         """Your legal moves (empty unless you are to act), with the game version."""
         data = await run(lambda: seat_payload(game_id, authorization))
-        return {"version": data["version"], "legal_moves": data["legal_moves"]}
+        return _json({"version": data["version"], "legal_moves": data["legal_moves"]})
 
-    @app.post("/api/games/{game_id}/moves", tags=["play"])
-    async def play(game_id: str, body: PlayMove, authorization: Auth = None) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/moves", tags=["play"], **_GAME)
+    async def play(game_id: str, body: PlayMove, authorization: Auth = None) -> Any:
         """Play a move by notation or action code; the bots answer before this returns."""
 
         def action(game: Game, seat: int) -> None:
             game.play(seat, text=body.move, code=body.code, version=body.version)
 
-        result: dict[str, Any] = await run(lambda: act(game_id, authorization, action))
-        return result
+        return _json(await run(lambda: act(game_id, authorization, action)))
 
-    @app.post("/api/games/{game_id}/stop", tags=["play"])
-    async def stop(game_id: str, body: StopDecision, authorization: Auth = None) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/stop", tags=["play"], **_GAME)
+    async def stop(game_id: str, body: StopDecision, authorization: Auth = None) -> Any:
         """Call "Stop!" on the opponent's violation, or let it stand."""
 
         def action(game: Game, seat: int) -> None:
@@ -458,11 +497,10 @@ def create_app(
             text = "stop" if body.call else "pass"
             game.play(seat, text=text, code=None, version=body.version)
 
-        result: dict[str, Any] = await run(lambda: act(game_id, authorization, action))
-        return result
+        return _json(await run(lambda: act(game_id, authorization, action)))
 
-    @app.get("/api/games/{game_id}/hint", tags=["play"])
-    async def hint(game_id: str, authorization: Auth = None) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}/hint", tags=["play"], **_model(Hint))
+    async def hint(game_id: str, authorization: Auth = None) -> Any:
         """The greedy bot's suggestion for your position."""
 
         def work() -> dict[str, Any]:
@@ -477,29 +515,24 @@ def create_app(
                     "description": crapette.describe_move(state, move),
                 }
 
-        result: dict[str, Any] = await run(work)
-        return result
+        return _json(await run(work))
 
-    @app.post("/api/games/{game_id}/undo", tags=["play"])
-    async def undo(game_id: str, body: Versioned, authorization: Auth = None) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/undo", tags=["play"], **_GAME)
+    async def undo(game_id: str, body: Versioned, authorization: Auth = None) -> Any:
         """Take back your last move (against a bot, within your turn, not a draw)."""
-        result: dict[str, Any] = await run(
-            lambda: act(game_id, authorization, lambda g, s: g.take_back(s, body.version))
+        return _json(
+            await run(
+                lambda: act(game_id, authorization, lambda g, s: g.take_back(s, body.version))
+            )
         )
-        return result
 
-    @app.post("/api/games/{game_id}/resign", tags=["play"])
-    async def resign(game_id: str, authorization: Auth = None) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/resign", tags=["play"], **_GAME)
+    async def resign(game_id: str, authorization: Auth = None) -> Any:
         """Resign the game."""
-        result: dict[str, Any] = await run(
-            lambda: act(game_id, authorization, lambda g, s: g.resign(s))
-        )
-        return result
+        return _json(await run(lambda: act(game_id, authorization, lambda g, s: g.resign(s))))
 
-    @app.post("/api/games/{game_id}/next-deal", tags=["play"])
-    async def next_deal(
-        game_id: str, body: Versioned, authorization: Auth = None
-    ) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/next-deal", tags=["play"], **_GAME)
+    async def next_deal(game_id: str, body: Versioned, authorization: Auth = None) -> Any:
         """Start the next deal of the match once the current one is over."""
 
         def action(game: Game, seat: int) -> None:
@@ -507,10 +540,9 @@ def create_app(
                 raise WebError(409, "stale_version", f"the game is at version {game.version}")
             game.next_deal(seat)
 
-        result: dict[str, Any] = await run(lambda: act(game_id, authorization, action))
-        return result
+        return _json(await run(lambda: act(game_id, authorization, action)))
 
-    @app.get("/api/games/{game_id}/record", tags=["games"], response_model=None)
+    @app.get("/api/games/{game_id}/record", tags=["games"], response_model=None, responses=_ERRORS)
     async def record(
         game_id: str,
         authorization: Auth = None,
