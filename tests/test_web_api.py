@@ -521,3 +521,24 @@ def test_leak_scan_between_two_humans_with_live_updates(client: TestClient) -> N
             GamePayload.model_validate(message["game"])
             scan(message, hidden_texts(state, 1), "ws")
             assert message["game"]["version"] == r.json()["version"]
+
+
+def test_the_serve_command_builds_the_app_and_runs_uvicorn(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import uvicorn
+
+    from crapette.cli import main
+
+    seen: dict[str, Any] = {}
+
+    def fake_run(app: Any, **options: Any) -> None:
+        seen["app"], seen["options"] = app, options
+
+    monkeypatch.setattr(uvicorn, "run", fake_run)
+    db = tmp_path / "g.sqlite3"
+    assert main(["serve", "--port", "8123", "--db", str(db), "--max-games", "5"]) == 0
+    assert seen["options"] == {"host": "127.0.0.1", "port": 8123, "log_level": "warning"}
+    assert seen["app"].state.games.max_open_games == 5
+    assert db.exists()
+    assert "http://127.0.0.1:8123/" in capsys.readouterr().out

@@ -634,7 +634,7 @@ def _view_json(view: crapette.PlayerView, state: GameState) -> dict[str, Any]:
         s = view.stop
         stop = {
             "move": crapette.format_move(pending.prior, pending.move),
-            "description": crapette.describe_move(pending.prior, pending.move),
+            "description": _their(crapette.describe_move(pending.prior, pending.move)),
             "offender": s.offender,
             "resume": s.resume,
         }
@@ -651,6 +651,11 @@ def _view_json(view: crapette.PlayerView, state: GameState) -> dict[str, Any]:
         "stop": stop,
         "moves_made": view.moves_made,
     }
+
+
+def _their(text: str) -> str:
+    """A move description written for its mover, reworded for the opponent."""
+    return text.replace("your opponent's", "\0").replace("your ", "their ").replace("\0", "your")
 
 
 def _outcome_json(result: crapette.Outcome | None) -> dict[str, Any] | None:

@@ -183,7 +183,7 @@ function render(game) {
   const stop = game.view.stop;
   if (stop && game.your_turn) {
     ui.stopText.textContent = `Your opponent played ${stop.move} (${stop.description}) against the priority rules.`;
-    if (!ui.stopDialog.open) ui.stopDialog.show();
+    if (!ui.stopDialog.open) ui.stopDialog.showModal();
   } else if (ui.stopDialog.open) {
     ui.stopDialog.close();
   }
