@@ -93,7 +93,8 @@ def test_page_code_blocks_run(page: Path, tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def documented_modules() -> set[str]:
-    """The modules rendered by a ``::: module`` directive in the API reference."""
+    """The objects rendered by a ``::: name`` directive in the API reference (modules, or
+    single names such as ``crapette.apply``)."""
     found = set()
     for page in (DOCS / "reference").glob("*.md"):
         for line in page.read_text(encoding="utf-8").splitlines():
@@ -108,6 +109,10 @@ def test_every_public_name_is_in_the_api_reference() -> None:
     modules = documented_modules()
     exported: set[str] = set()
     for name in modules:
+        parent, _, leaf = name.rpartition(".")
+        if parent == "crapette" and leaf in crapette.__all__:
+            exported.add(leaf)  # one facade name documented on its own
+            continue
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:  # an adapter whose optional extra is missing

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import crapette as c
 from crapette.deal import Rng
+from crapette.records import GameRecord, format_record, parse_record
 
 ALPHABET = st.characters(codec="utf-8")
 # Text made mostly of the characters the formats use, so the fuzzer gets past the first checks.
@@ -43,7 +44,7 @@ def sample_record_text() -> str:
         move = c.legal_moves(state)[0]
         moves.append(move)
         state = c.apply(state, move)
-    return c.format_record(c.GameRecord.from_moves(start, moves, {"Seed": "1"}))
+    return format_record(GameRecord.from_moves(start, moves, {"Seed": "1"}))
 
 
 def _mutate(text: str, edits: list[tuple[int, int, str]]) -> str:
@@ -104,7 +105,7 @@ def test_parse_position_arbitrary(text: str) -> None:
 def test_parse_record_mutated(changes: list[tuple[int, int, str]]) -> None:
     text = _mutate(sample_record_text(), changes)
     try:
-        record = c.parse_record(text)
+        record = parse_record(text)
         record.replay()
     except c.CrapetteError:
         pass
@@ -113,7 +114,7 @@ def test_parse_record_mutated(changes: list[tuple[int, int, str]]) -> None:
 @given(any_text)
 def test_parse_record_arbitrary(text: str) -> None:
     with contextlib.suppress(c.NotationError):
-        c.parse_record(text)
+        parse_record(text)
 
 
 @given(st.sampled_from(["state", "rules", "record"]), edits)
@@ -121,7 +122,7 @@ def test_from_json_mutated(kind: str, changes: list[tuple[int, int, str]]) -> No
     obj = {
         "state": states()[3],
         "rules": c.Ruleset.preset("serbian"),
-        "record": c.parse_record(sample_record_text()),
+        "record": parse_record(sample_record_text()),
     }[kind]
     text = _mutate(c.to_json(obj), changes)
     try:
@@ -129,7 +130,7 @@ def test_from_json_mutated(kind: str, changes: list[tuple[int, int, str]]) -> No
     except c.NotationError:
         pass
     else:
-        if isinstance(loaded, c.GameRecord):
+        if isinstance(loaded, GameRecord):
             with contextlib.suppress(c.CrapetteError):
                 loaded.replay()
 

@@ -23,6 +23,9 @@ with warnings.catch_warnings():
 
 import crapette
 from crapette.cards import TEXT
+from crapette.deal import Rng
+from crapette.moves import ALL_MOVES
+from crapette.records import parse_record
 from crapette.web import MemoryStore, SQLiteStore, create_app
 from crapette.web.schema import GamePayload, Hint, MovesPayload
 
@@ -240,7 +243,7 @@ def test_out_of_turn_stale_replayed_and_illegal_moves_leave_the_game_unchanged(
     error_of(mover.post("/moves", {"move": 5, "version": version}), 422, "invalid_request")
     error_of(mover.post("/moves", {"move": "draw", "version": version, "x": 1}), 422)
     legal_codes = {m["code"] for m in before["legal_moves"]}
-    illegal = next(m for m in crapette.ALL_MOVES if m.index not in legal_codes)
+    illegal = next(m for m in ALL_MOVES if m.index not in legal_codes)
     msg = error_of(
         mover.post("/moves", {"code": illegal.index, "version": version}), 422, "illegal_move"
     )
@@ -331,7 +334,7 @@ def test_hint_undo_resign_record_and_next_deal(client: TestClient) -> None:
     assert data["status"] == "deal_over" and data["outcome"] is not None
     error_of(me.play("draw", data["version"]), 409, "deal_over")
     text = client.get(me.url + "/record", headers=me.headers).text
-    record = crapette.parse_record(text)
+    record = parse_record(text)
     assert record.headers["Result"] == data["outcome"]["text"]
     assert "Seed" not in record.headers
     doc = client.get(me.url + "/record", headers=me.headers, params={"format": "json"})
@@ -342,7 +345,7 @@ def test_hint_undo_resign_record_and_next_deal(client: TestClient) -> None:
     assert second["match"]["deal"] == 2 and len(second["match"]["results"]) == 1
     assert second["status"] == "playing"
     again = client.get(me.url + "/record", headers=me.headers, params={"deal": 1}).text
-    assert crapette.parse_record(again) == record
+    assert parse_record(again) == record
     error_of(client.get(me.url + "/record", headers=me.headers, params={"deal": 2}), 409)
     resigned = me.post("/resign").json()
     assert resigned["status"] == "over" and resigned["ended"] == "resigned by 0"
@@ -472,7 +475,7 @@ def test_leak_scan_over_whole_games_against_a_bot(
     """A human seat driven by the test (greedy hints, now and then a random or violating
     move) plays a whole deal; every response is scanned against what the seat cannot see."""
     me = new_game(client, rules=rules, seed=seed, opponent=opponent)
-    rng = crapette.Rng(seed)
+    rng = Rng(seed)
     scanned = 0
     for _ in range(MAX_REQUESTS):
         state = server_game(client, me.game_id).state
@@ -499,7 +502,7 @@ def test_leak_scan_over_whole_games_against_a_bot(
 def test_leak_scan_between_two_humans_with_live_updates(client: TestClient) -> None:
     a, b = two_humans(client, rules="pagat", seed=55)
     seats = {0: a, 1: b}
-    rng = crapette.Rng(55)
+    rng = Rng(55)
     with client.websocket_connect(b.url + "/live") as ws:
         ws.send_text(json.dumps({"token": b.token}))
         scan(ws.receive_json(), hidden_texts(server_game(client, a.game_id).state, 1), "ws")

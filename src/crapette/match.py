@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import attrs
 
+from crapette._engine import apply
 from crapette.deal import Rng, new_game
-from crapette.engine import apply
-from crapette.errors import CrapetteError
+from crapette.errors import MatchError
 from crapette.moves import Move
 from crapette.outcome import Outcome, outcome
 from crapette.rules import Ruleset
@@ -99,7 +99,7 @@ class Match:
     def with_state(self, state: GameState) -> Match:
         """The match with the current deal replaced by a later state of it."""
         if not isinstance(state, GameState) or state.rules != self.rules:
-            raise CrapetteError("with_state() needs a state of the current deal's rules")
+            raise MatchError("with_state() needs a state of the current deal's rules")
         return attrs.evolve(self, state=state)
 
     def outcome(self) -> MatchOutcome | None:
@@ -120,12 +120,12 @@ class Match:
         """Record the finished current deal and deal the next one.
 
         Raises:
-            CrapetteError: the current deal is not over, or the match is over.
+            MatchError: the current deal is not over, or the match is over.
         """
         if outcome(self.state) is None:
-            raise CrapetteError("the current deal is not over yet")
+            raise MatchError("the current deal is not over yet")
         if self.outcome() is not None:
-            raise CrapetteError("the match is over: there is no next deal")
+            raise MatchError("the match is over: there is no next deal")
         results = self._finished()
         state, starter = _deal(self.rules, self.seed, len(results), results)
         return Match(self.rules, self.seed, results, state, starter)

@@ -17,7 +17,7 @@ from typing import Final
 
 import attrs
 
-from crapette.errors import IllegalMoveError
+from crapette.errors import InvalidMoveError
 
 __all__ = [
     "ALL_MOVES",
@@ -104,7 +104,7 @@ class Move:
 
     def __attrs_post_init__(self) -> None:
         if _TABLE_READY and (self.action, self.source, self.target, self.count) not in _INDEX:
-            raise IllegalMoveError(
+            raise InvalidMoveError(
                 f"no such move: {self.action.value} source={self.source} target={self.target}"
                 f" count={self.count} (group moves go from house to house only, 1..13 cards)"
             )
@@ -115,7 +115,7 @@ class Move:
         try:
             return ALL_MOVES[_INDEX[(Action.PLAY, source, target, count)]]
         except (KeyError, TypeError):
-            raise IllegalMoveError(
+            raise InvalidMoveError(
                 f"no such move: from {source!r} to {target!r} with {count!r} cards"
             ) from None
 

@@ -19,11 +19,18 @@ import re
 from collections import Counter
 from typing import Final, NamedTuple
 
+from crapette._engine import apply
+from crapette._laws import describe_illegal, pile_name, source_card
+from crapette._movegen import legal_moves
+from crapette._tables import houses_key
 from crapette.cards import FACE, PACK, RANK, RED, SUIT, TEXT, Card, parse_card
-from crapette.engine import apply
-from crapette.errors import IllegalMoveError, InvalidRulesError, NotationError
-from crapette.legality import describe_illegal, pile_name, source_card
-from crapette.movegen import legal_moves
+from crapette.errors import (
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    InvalidRulesError,
+    NotationError,
+)
 from crapette.moves import (
     ALL_MOVES,
     CALL_STOP,
@@ -42,7 +49,7 @@ from crapette.moves import (
     Move,
 )
 from crapette.rules import Ruleset
-from crapette.state import GameState, Pile, houses_key
+from crapette.state import GameState, Pile
 
 __all__ = [
     "UNKNOWN_CARD",
@@ -279,7 +286,10 @@ def _resolve(state: GameState, parsed: _MoveText, text: str) -> Move:
                 " never a destination (use discard to end your turn)"
             )
         target = OPP_RESERVE if target_text[0] == "R" else OPP_WASTE
-    return Move.play(source, target, count or 1)
+    try:
+        return Move.play(source, target, count or 1)
+    except InvalidMoveError as exc:
+        raise IllegalMoveError(str(exc)) from None
 
 
 def pile_name_abs(token: str) -> str:
@@ -695,7 +705,7 @@ def validate_position(state: GameState, text: str = "") -> None:
         text: the text it was read from, quoted in the error (optional).
 
     Raises:
-        NotationError: naming every problem found.
+        InvalidPositionError: naming every problem found (a ``NotationError``).
     """
     problems: list[str] = []
     counts = Counter(state.cards())
@@ -741,7 +751,9 @@ def validate_position(state: GameState, text: str = "") -> None:
         )
     if problems:
         where = f" {text!r}" if text else ""
-        raise NotationError(f"impossible position{where}: " + "; ".join(problems), text, None)
+        raise InvalidPositionError(
+            f"impossible position{where}: " + "; ".join(problems), text, None
+        )
 
 
 def _foundation_ok(pile: Pile) -> bool:

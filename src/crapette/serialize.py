@@ -10,18 +10,23 @@ the layout.
 
 from __future__ import annotations
 
+import importlib
 import json
-from typing import Any, Final
+import sys
+from typing import TYPE_CHECKING, Any, Final
 
+from crapette._engine import apply
+from crapette._tables import houses_key
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.cards import TEXT, Card
-from crapette.engine import apply
 from crapette.errors import IllegalMoveError, InvalidRulesError, NotationError
 from crapette.moves import Move
 from crapette.notation import move_from_text, validate_position
-from crapette.records import GameRecord, record_from_dict
 from crapette.rules import OPTIONS, Ruleset
-from crapette.state import GameState, PendingStop, Pile, houses_key
+from crapette.state import GameState, PendingStop, Pile
+
+if TYPE_CHECKING:
+    from crapette.records import GameRecord
 
 __all__ = ["JSON_VERSION", "from_json", "state_from_dict", "state_to_dict", "to_json"]
 
@@ -50,15 +55,24 @@ def to_json(obj: GameState | Ruleset | GameRecord, *, indent: int | None = None)
         head["type"] = "rules"
         head["rules"] = str(obj)
         head["options"] = {name: getattr(obj, name) for name in OPTIONS}
-    elif isinstance(obj, GameRecord):
+    elif _is_record(obj):
         head["type"] = "record"
-        head["headers"] = dict(obj.headers)
-        head["moves"] = list(obj.moves)
+        head.update(_records().record_to_dict(obj))
     else:
         raise TypeError(
             f"to_json() writes a GameState, Ruleset or GameRecord, not {type(obj).__name__}"
         )
     return json.dumps(head, indent=indent, ensure_ascii=False)
+
+
+def _records() -> Any:
+    # The records subpackage builds on the core; it is loaded only for a record document.
+    return importlib.import_module("crapette.records")
+
+
+def _is_record(obj: object) -> bool:
+    records = sys.modules.get("crapette.records")
+    return records is not None and isinstance(obj, records.GameRecord)
 
 
 def from_json(text: str) -> GameState | Ruleset | GameRecord:
@@ -93,7 +107,8 @@ def from_json(text: str) -> GameState | Ruleset | GameRecord:
     if kind == "rules":
         return _rules_from(data)
     if kind == "record":
-        return record_from_dict(data)
+        record: GameRecord = _records().record_from_dict(data)
+        return record
     raise NotationError(f'unknown document type {kind!r}: expected "state", "rules" or "record"')
 
 

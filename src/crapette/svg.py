@@ -40,7 +40,6 @@ from html import escape
 from typing import NamedTuple, TypeAlias
 
 from crapette import (
-    ALL_MOVES,
     DISCARD,
     DRAW,
     END_TURN,
@@ -59,6 +58,7 @@ from crapette import (
     PlayerView,
     outcome,
 )
+from crapette.moves import ALL_MOVES
 
 __all__ = ["PILE_NAMES", "Position", "board", "card", "move_piles"]
 

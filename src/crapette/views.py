@@ -27,10 +27,10 @@ from collections.abc import Sequence
 
 import attrs
 
+from crapette._engine import apply_unchecked
+from crapette._movegen import legal_moves
 from crapette.cards import ALL_CARDS, PACK, TEXT, Card
 from crapette.deal import Rng, shuffled
-from crapette.engine import apply_unchecked
-from crapette.movegen import legal_moves
 from crapette.moves import Action, Move
 from crapette.rules import Ruleset
 from crapette.state import GameState, PendingStop, Pile

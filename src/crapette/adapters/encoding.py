@@ -38,8 +38,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from crapette.errors import IllegalMoveError
-from crapette.movegen import legal_moves
+from crapette._movegen import legal_moves
+from crapette.errors import InvalidMoveError
 from crapette.moves import ALL_MOVES, Move
 from crapette.rules import Ruleset
 from crapette.state import GameState
@@ -121,16 +121,16 @@ def decode(action: int) -> Move:
     Accepts any integer type, numpy integers included.
 
     Raises:
-        IllegalMoveError: ``action`` is not an integer in ``0 .. NUM_ACTIONS - 1``.
+        InvalidMoveError: ``action`` is not an integer in ``0 .. NUM_ACTIONS - 1``.
     """
     try:
         code = int(action.__index__())
     except (AttributeError, TypeError):
-        raise IllegalMoveError(
+        raise InvalidMoveError(
             f"action {action!r} is not an integer action code (0..{NUM_ACTIONS - 1})"
         ) from None
     if isinstance(action, bool) or not 0 <= code < NUM_ACTIONS:
-        raise IllegalMoveError(f"action {action!r} is outside 0..{NUM_ACTIONS - 1}")
+        raise InvalidMoveError(f"action {action!r} is outside 0..{NUM_ACTIONS - 1}")
     return ALL_MOVES[code]
 
 

@@ -53,6 +53,7 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
+from crapette._engine import apply_unchecked
 from crapette.adapters.encoding import (
     NUM_ACTIONS,
     OBSERVATION_SIZE,
@@ -64,7 +65,6 @@ from crapette.adapters.encoding import (
 from crapette.bots.base import Bot
 from crapette.cards import TEXT
 from crapette.deal import new_game
-from crapette.engine import apply_unchecked
 from crapette.errors import InvalidRulesError
 from crapette.moves import ALL_MOVES, RESERVE, Action, Move
 from crapette.notation import format_position, parse_position

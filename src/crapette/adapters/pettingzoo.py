@@ -52,6 +52,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]
 from pettingzoo.utils.env import AECEnv as _AECEnvType  # type: ignore[import-untyped,unused-ignore]
 
+from crapette._engine import apply
 from crapette.adapters.encoding import (
     NUM_ACTIONS,
     OBSERVATION_SIZE,
@@ -62,7 +63,6 @@ from crapette.adapters.encoding import (
 )
 from crapette.cards import TEXT
 from crapette.deal import Rng, new_game
-from crapette.engine import apply
 from crapette.outcome import outcome
 from crapette.rules import Ruleset
 from crapette.state import GameState
@@ -193,6 +193,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         whose deal has ended).
 
         Raises:
+            InvalidMoveError: the action is not an action code at all.
             IllegalMoveError: the action is not a legal move of the agent to act.
         """
         agent = self.agent_selection

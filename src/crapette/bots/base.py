@@ -4,16 +4,11 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from crapette.errors import CrapetteError
+from crapette.errors import UnknownBotError
 from crapette.moves import Move
 from crapette.views import PlayerView
 
 __all__ = ["Bot", "UnknownBotError"]
-
-
-class UnknownBotError(CrapetteError, ValueError):
-    """A bot name that is not one of :data:`crapette.bots.BOT_NAMES` (the message lists
-    them), or a bad bot option."""
 
 
 @runtime_checkable

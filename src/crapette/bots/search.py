@@ -20,11 +20,12 @@ decisions and choices between foundation moves only are left to the greedy ranki
 
 from __future__ import annotations
 
+from crapette._engine import apply_unchecked
+from crapette._laws import violation
+from crapette._movegen import legal_moves
 from crapette.bots.greedy import _POINTLESS, _VIOLATION, greedy_move, move_score
 from crapette.deal import Rng
-from crapette.engine import apply_unchecked
-from crapette.legality import violation
-from crapette.movegen import legal_moves
+from crapette.errors import UnknownBotError
 from crapette.moves import FOUNDATION, Move
 from crapette.outcome import winner
 from crapette.state import GameState
@@ -89,12 +90,13 @@ class SearchBot:
             width: the number of candidate moves compared (at least 2).
 
         Raises:
-            ValueError: ``budget`` is not positive or ``width`` is below 2.
+            UnknownBotError: ``budget`` is not positive or ``width`` is below 2 (a
+                ``ValueError``).
         """
         if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
-            raise ValueError(f"budget must be a positive integer, not {budget!r}")
+            raise UnknownBotError(f"budget must be a positive integer, not {budget!r}")
         if width < 2:
-            raise ValueError(f"width must be at least 2, not {width!r}")
+            raise UnknownBotError(f"width must be at least 2, not {width!r}")
         self.name = "search"
         self.seed = seed
         self.budget = budget

@@ -27,6 +27,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import crapette
 from crapette.bots import BOT_NAMES
+from crapette.notation import describe_move
+from crapette.records import GameRecord, format_record
 from crapette.web.schema import GamePayload, Hint, MovesPayload
 from crapette.web.session import Game, WebError, check_opponent, parse_rules
 from crapette.web.store import GameStore, SQLiteStore
@@ -512,7 +514,7 @@ def create_app(
                 return {
                     "code": move.index,
                     "notation": crapette.format_move(state, move),
-                    "description": crapette.describe_move(state, move),
+                    "description": describe_move(state, move),
                 }
 
         return _json(await run(work))
@@ -560,14 +562,14 @@ def create_app(
                 if number <= len(game.records):
                     doc = game.records[number - 1]
                     rec = crapette.from_json(doc)
-                    assert isinstance(rec, crapette.GameRecord)
+                    assert isinstance(rec, GameRecord)
                 elif number == len(game.records) + 1 and (game.deal_over or game.over):
                     rec = game.record()
                 else:
                     raise WebError(
                         409, "deal_running", "a deal's record is given once the deal is over"
                     )
-                return crapette.to_json(rec) if format == "json" else crapette.format_record(rec)
+                return crapette.to_json(rec) if format == "json" else format_record(rec)
 
         text = await run(work)
         if format == "json":

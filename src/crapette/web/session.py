@@ -20,7 +20,6 @@ import attrs
 import crapette
 from crapette import (
     Action,
-    GameRecord,
     GameState,
     Match,
     Move,
@@ -31,6 +30,9 @@ from crapette import (
     to_json,
 )
 from crapette.bots import get_bot
+from crapette.moves import ALL_MOVES
+from crapette.notation import describe_move
+from crapette.records import GameRecord, format_result
 from crapette.svg import board
 
 __all__ = [
@@ -308,13 +310,13 @@ class Game:
                 move = crapette.parse_move(state, text)
             else:
                 assert code is not None
-                if not 0 <= code < len(crapette.ALL_MOVES):
+                if not 0 <= code < len(ALL_MOVES):
                     raise WebError(
                         422,
                         "bad_move",
-                        f"action code {code} is not one of 0..{len(crapette.ALL_MOVES) - 1}",
+                        f"action code {code} is not one of 0..{len(ALL_MOVES) - 1}",
                     )
-                move = crapette.ALL_MOVES[code]
+                move = ALL_MOVES[code]
         except crapette.IllegalMoveError as exc:
             raise WebError(422, "illegal_move", str(exc)) from None
         except crapette.CrapetteError as exc:
@@ -584,7 +586,7 @@ def _move_entry(state: GameState, move: Move) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "code": move.index,
         "notation": crapette.format_move(state, move),
-        "description": crapette.describe_move(state, move),
+        "description": describe_move(state, move),
         "action": move.action.value,
     }
     if move.is_play:
@@ -634,7 +636,7 @@ def _view_json(view: crapette.PlayerView, state: GameState) -> dict[str, Any]:
         s = view.stop
         stop = {
             "move": crapette.format_move(pending.prior, pending.move),
-            "description": _their(crapette.describe_move(pending.prior, pending.move)),
+            "description": _their(describe_move(pending.prior, pending.move)),
             "offender": s.offender,
             "resume": s.resume,
         }
@@ -665,7 +667,7 @@ def _outcome_json(result: crapette.Outcome | None) -> dict[str, Any] | None:
         "winner": result.winner,
         "scores": list(result.scores),
         "reason": result.reason,
-        "text": crapette.format_result(result),
+        "text": format_result(result),
     }
 
 

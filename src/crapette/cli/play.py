@@ -8,8 +8,8 @@ import sys
 from typing import Any
 
 from crapette.bots import BOT_NAMES
+from crapette.cli.game import TerminalGame
 from crapette.errors import CrapetteError
-from crapette.play import TerminalGame
 from crapette.rules import Ruleset
 
 __all__ = ["add_parser", "run"]

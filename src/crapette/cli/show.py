@@ -8,10 +8,10 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from crapette._movegen import legal_moves
 from crapette.cards import TEXT
 from crapette.deal import new_game
 from crapette.errors import CrapetteError, InvalidRulesError, NotationError
-from crapette.movegen import legal_moves
 from crapette.notation import UNKNOWN_CARD, describe_move, format_move, parse_position
 from crapette.outcome import outcome
 from crapette.records import format_result

@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from crapette.commands.show import board_text, load_document
-from crapette.engine import apply_unchecked
+from crapette._engine import apply_unchecked
+from crapette.cli.show import board_text, load_document
 from crapette.errors import CrapetteError
 from crapette.notation import describe_move, parse_move
 from crapette.outcome import outcome

@@ -24,14 +24,14 @@ from typing import Any, Literal
 
 import attrs
 
+from crapette._engine import apply_unchecked
+from crapette._laws import why_illegal
+from crapette._movegen import legal_moves
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.bots import BOT_NAMES, get_bot
 from crapette.deal import Rng, new_game
-from crapette.engine import apply_unchecked
-from crapette.errors import CrapetteError
-from crapette.legality import why_illegal
+from crapette.errors import BotError, SimulationError
 from crapette.match import deal_seed
-from crapette.movegen import legal_moves
 from crapette.moves import Move
 from crapette.outcome import outcome
 from crapette.rules import PRESETS, Ruleset
@@ -44,13 +44,8 @@ __all__ = [
     "SimulationError",
     "SimulationResult",
     "Summary",
-    "check_positive",
-    "check_ray_address",
     "compare",
-    "parse_bots",
-    "parse_rules",
     "play_deal",
-    "ray_session",
     "simulate",
     "summarize",
     "wilson",
@@ -61,32 +56,6 @@ Progress = Callable[[int, int], None]
 """A progress callback: ``progress(deals_done, deals_total)``."""
 
 _Z95 = 1.959963984540054
-
-
-class SimulationError(CrapetteError, ValueError):
-    """Bad simulation input (bots, rules, counts, backend) or an unreachable Ray cluster;
-    raised before any deal is played."""
-
-
-class BotError(CrapetteError):
-    """A bot returned an illegal move. The simulation stopped; the records made until then
-    are kept.
-
-    Attributes:
-        bot: the bot's name.
-        seed: the deal seed.
-        move: the illegal move.
-        records: the deal records completed before the error, in deal order.
-    """
-
-    def __init__(
-        self, message: str, bot: str, seed: int, move: object, records: Sequence[DealRecord]
-    ) -> None:
-        super().__init__(message)
-        self.bot = bot
-        self.seed = seed
-        self.move = move
-        self.records: tuple[DealRecord, ...] = tuple(records)
 
 
 @attrs.frozen(slots=True)

@@ -20,13 +20,13 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from crapette._engine import apply
+from crapette._laws import violation, why_illegal
+from crapette._movegen import legal_moves
 from crapette.bots import get_bot
 from crapette.cards import Card
-from crapette.engine import apply
 from crapette.errors import CrapetteError, IllegalMoveError, NotationError
-from crapette.legality import violation, why_illegal
 from crapette.match import Match, deal_seed, new_match
-from crapette.movegen import legal_moves
 from crapette.moves import Action, Move
 from crapette.notation import describe_move, format_move, parse_move
 from crapette.outcome import Outcome, outcome

@@ -25,9 +25,9 @@ from typing import Any, Final
 
 import attrs
 
+from crapette._engine import apply, apply_unchecked
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.deal import new_game
-from crapette.engine import apply, apply_unchecked
 from crapette.errors import CrapetteError, IllegalMoveError, InvalidRulesError, NotationError
 from crapette.moves import Move
 from crapette.notation import (
@@ -47,6 +47,8 @@ __all__ = [
     "format_record",
     "format_result",
     "parse_record",
+    "record_from_dict",
+    "record_to_dict",
 ]
 
 HEADER_ORDER: Final = (
@@ -365,6 +367,12 @@ def _header(text: str, pos: int, headers: dict[str, str]) -> int:
         raise NotationError(f"expected ']' closing header {key} at {i}", text, i)
     headers[key] = "".join(value)
     return i + 1
+
+
+def record_to_dict(record: GameRecord) -> dict[str, Any]:
+    """The JSON payload of a record: ``{"headers": {...}, "moves": [...]}`` (the inverse of
+    :func:`record_from_dict`)."""
+    return {"headers": dict(record.headers), "moves": list(record.moves)}
 
 
 def record_from_dict(data: Mapping[str, Any]) -> GameRecord:
