@@ -242,6 +242,11 @@ class GameManager:
         self._last_sweep = now
         return gone
 
+    def maybe_sweep(self) -> None:
+        """Expire games if the last sweep is more than a minute old (called on requests)."""
+        if time.time() - self._last_sweep > 60:
+            self.sweep()
+
     def create(self, spec: CreateGame) -> tuple[Game, str, str | None]:
         """A new game, stored.
 
@@ -257,8 +262,7 @@ class GameManager:
         else:
             rules = rules.replace(match_target=None, match_deals=1)
         opponent = check_opponent(spec.opponent)
-        if time.time() - self._last_sweep > 60:
-            self.sweep()
+        self.maybe_sweep()
         if self.store.count_open() >= self.max_open_games:
             raise WebError(503, "too_many_games", "the server has too many open games: try later")
         seed = spec.seed if spec.seed is not None else secrets.randbits(63)
@@ -290,6 +294,7 @@ class GameManager:
         """
         if len(game_id) > 64:
             raise WebError(404, "no_such_game", "no game has this id")
+        self.maybe_sweep()
         with self._lock_of(game_id):
             game = self._games.get(game_id)
             if game is None:
