@@ -216,6 +216,26 @@ def test_an_illegal_drop_is_refused_with_a_message(context: BrowserContext, serv
     assert game_of(page)["version"] == before
 
 
+def test_drag_and_drop_plays_a_move(context: BrowserContext, server: str) -> None:
+    page = context.new_page()
+    game = start_game(page, server, "classic", "greedy", 5)
+    for _ in range(50):  # find a position where a play move is offered
+        plays = [m for m in game["legal_moves"] if m["action"] == "play" and m["count"] == 1]
+        if plays:
+            break
+        click_move(page, game, game["legal_moves"][0])
+        game = wait_change(page, game["version"])
+        assert game["status"] == "playing"
+    move = plays[0]
+    source = page.locator(f"#board .pile[data-pile='{move['from']}'] > rect.hit")
+    target_name = "F1" if move["to"] == "F" else move["to"]
+    target = page.locator(f"#board .pile[data-pile='{target_name}'] > rect.hit")
+    source.drag_to(target, force=True)
+    after = wait_change(page, game["version"])
+    assert f"You played {move['notation']}" in page.inner_text("#message")
+    assert after["version"] > game["version"]
+
+
 def test_invite_stop_decision_and_a_phone_sized_second_player(
     browser: Browser, context: BrowserContext, server: str, shots: Path
 ) -> None:

@@ -19,6 +19,7 @@ const ui = {
 
 const session = {
   id: null, token: null, game: null, selected: null, socket: null, lastSeen: 0, busy: false,
+  drag: null,
 };
 window.crapette = session; // for the browser tests and the curious
 
@@ -129,6 +130,26 @@ async function onPileClick(event) {
   return send(text); // an illegal pair goes to the server too: its message says why
 }
 
+// Drag and drop: press on a source pile, release over a target pile. (A press and release
+// on the same pile is a click, handled above.)
+function onPointerDown(event) {
+  session.drag = {
+    pile: event.currentTarget.dataset.pile,
+    card: event.target.closest("[data-card]"),
+  };
+}
+
+function onPointerUp(event) {
+  const drag = session.drag;
+  session.drag = null;
+  if (!drag || !session.game) return;
+  const under = document.elementFromPoint(event.clientX, event.clientY);
+  const target = under && under.closest("#board .pile[data-pile]");
+  if (!target || target.dataset.pile === drag.pile || !session.game.your_turn) return;
+  session.selected = { pile: drag.pile, count: groupCount(drag.pile, drag.card) };
+  onPileClick({ currentTarget: target, target });
+}
+
 function findAction(action) {
   return session.game?.legal_moves.find((m) => m.action === action);
 }
@@ -157,7 +178,10 @@ function render(game) {
   document.body.dataset.yourTurn = String(game.your_turn);
   if (game.svg) {
     ui.board.innerHTML = game.svg;
-    for (const el of pileElements()) el.addEventListener("click", onPileClick);
+    for (const el of pileElements()) {
+      el.addEventListener("click", onPileClick);
+      el.addEventListener("pointerdown", onPointerDown);
+    }
   }
   highlight();
   const m = game.match;
@@ -293,6 +317,7 @@ async function start() {
     }),
   );
   $("#new-game").addEventListener("submit", newGame);
+  document.addEventListener("pointerup", onPointerUp);
   $("#btn-draw").addEventListener("click", () => send("draw"));
   $("#btn-discard").addEventListener("click", () => send(findAction("end") ? "end" : "discard"));
   $("#btn-hint").addEventListener("click", async () => {
