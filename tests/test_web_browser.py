@@ -30,6 +30,7 @@ import httpx  # noqa: E402
 import uvicorn  # noqa: E402
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
 
+from crapette.records import parse_record  # noqa: E402
 from crapette.web import MemoryStore, create_app  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -190,6 +191,10 @@ def test_a_whole_deal_against_the_greedy_bot_by_clicks(
     assert game["outcome"] is not None
     assert "Deal over" in page.inner_text("#status")
     assert clicks > 10
+    with page.expect_download() as download:
+        page.click("#btn-record")
+    record = parse_record(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert record.headers["Result"] == game["outcome"]["text"]
 
 
 def test_an_illegal_drop_is_refused_with_a_message(context: BrowserContext, server: str) -> None:

@@ -38,6 +38,7 @@ export const api = {
   hint: (id, token) => call("GET", `/api/games/${id}/hint`, { token }),
   undo: (id, token, version) => call("POST", `/api/games/${id}/undo`, { token, body: { version } }),
   resign: (id, token) => call("POST", `/api/games/${id}/resign`, { token }),
+  record: (id, token, deal) => call("GET", `/api/games/${id}/record?deal=${deal}`, { token }),
   nextDeal: (id, token, version) =>
     call("POST", `/api/games/${id}/next-deal`, { token, body: { version } }),
 };

@@ -196,6 +196,7 @@ function render(game) {
   $("#btn-undo").disabled = !game.can_undo;
   $("#btn-resign").disabled = game.status === "over";
   $("#btn-next").hidden = game.status !== "deal_over";
+  $("#btn-record").hidden = !(game.outcome || game.status === "over");
   ui.legalMoves.replaceChildren(
     ...game.legal_moves.map((move) => {
       const li = document.createElement("li");
@@ -347,6 +348,18 @@ async function start() {
       .catch((error) => say(error.message, true));
     session.lastSeen = 0;
     await refresh();
+  });
+  $("#btn-record").addEventListener("click", async () => {
+    try {
+      const text = await api.record(session.id, session.token, session.game.match.deal);
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+      link.download = `crapette-${session.id}-deal${session.game.match.deal}.txt`;
+      link.click();
+      URL.revokeObjectURL(link.href);
+    } catch (error) {
+      say(error.message, true);
+    }
   });
   for (const [button, callIt] of [["#btn-call-stop", true], ["#btn-let-stand", false]]) {
     $(button).addEventListener("click", async () => {
