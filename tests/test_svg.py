@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import pytest
 import crapette as c
 from crapette import svg
 from crapette.cli import main
+from crapette.deal import Rng
 from positions import position
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -106,7 +108,7 @@ def positions_of_games(every: int = 37) -> list[c.GameState]:
     out = []
     for rules, seed in (("classic", 1), ("serbian", 2), ("pagat", 3)):
         state = c.new_game(c.Ruleset.preset(rules), seed=seed)
-        rng = c.Rng(seed)
+        rng = Rng(seed)
         for step in range(400):
             if c.is_over(state):
                 break
@@ -203,9 +205,11 @@ def test_move_piles_names() -> None:
     assert svg.move_piles(state, c.Move.play(c.HAND, c.OPP_WASTE)) == ("T", "W1")
     assert svg.move_piles(state, c.Move.play(c.RESERVE, c.OPP_RESERVE)) == ("R0", "R1")
     assert svg.move_piles(state, c.Move.play(0, 4, 2)) == ("H1", "H5")
-    assert svg.move_piles(state, "H3-F", player=1) == ("H3", "F1")  # the 4S onto 3S
+    assert svg.move_piles(state, "H3-F") == ("H3", "F1")  # the 4S onto the 3S
     assert svg.move_piles(state, "H6-F") == ("H6", "F2")  # an Ace: the first empty pile
-    assert svg.move_piles(state, "H1-F") == ("H1", "F")  # nothing takes the JC
+    assert svg.move_piles(c.observe(state, 1), "H6-F") == ("H6", "F2")
+    assert svg.move_piles(state, "H1-F") == ("H1", "F")  # not legal: nothing takes the JC
+    assert svg.move_piles(state, "H3-F", player=1) == ("H3", "F")  # not player 1's turn
     with pytest.raises(c.NotationError):
         svg.move_piles(state, "H9-F")
 
@@ -306,3 +310,24 @@ def test_show_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     state = c.new_game(seed=3)
     assert full.read_text("utf-8") == svg.board(state, hidden=False) + "\n"
     assert public.read_text("utf-8") == svg.board(c.observe(state, 1)) + "\n"
+
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def test_doc_pictures_are_current() -> None:
+    script = DOCS / "gen_pictures.py"
+    if not script.exists():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    spec = importlib.util.spec_from_file_location("gen_pictures", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    pictures = module.pictures()
+    assert sorted(p.name for p in (DOCS / "pictures").glob("*.svg")) == sorted(pictures)
+    pages = "".join(p.read_text("utf-8") for p in DOCS.glob("*.md"))
+    for name, text in pictures.items():
+        parse(text)
+        stale = (DOCS / "pictures" / name).read_text("utf-8") != text
+        assert not stale, f"docs/pictures/{name} is stale: run python docs/gen_pictures.py"
+        assert f"(pictures/{name})" in pages, f"docs/pictures/{name} is shown on no page"

@@ -1,5 +1,5 @@
-"""The immutable :class:`GameState` of one deal. It holds data only; the rules that read
-and change it live in ``_movegen``, ``_laws`` and ``_engine``."""
+"""The immutable [`GameState`][crapette.state.GameState] of one deal. It holds data only; the rules
+that read and change it live in ``_movegen``, ``_laws`` and ``_engine``."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ class GameState:
     """One position of a deal: every card's place, whose move it is and the counters the
     rules need. Immutable, hashable and equal by value; ``apply`` returns a new one.
 
-    Piles are tuples of :class:`~crapette.Card`, bottom first, so ``pile[-1]`` is the top.
+    Piles are tuples of [`Card`][crapette.Card], bottom first, so ``pile[-1]`` is the top.
     Per-player pairs are indexed by player (0 or 1). Building a state by hand needs only the
     fields up to ``wastes`` (and ``turned``); the counters start as at the beginning of a turn
     and ``seen`` and ``houses_key`` are derived from the houses.

@@ -1,6 +1,6 @@
 """Pictures of positions: a whole Russian Bank table, or one card, as an SVG document.
 
-Like ``chess.svg.board`` of python-chess, :func:`board` turns a position into one
+Like ``chess.svg.board`` of python-chess, [`board`][crapette.svg.board] turns a position into one
 self-contained ``<svg>`` string (no scripts, fonts, images or links to anything outside it):
 Jupyter shows it (``GameState`` and ``PlayerView`` have ``_repr_svg_``), ``crapette show
 --svg FILE`` writes it, the docs embed it and a web page can put it in its DOM::
@@ -28,7 +28,7 @@ Piles are named as in the move notation, with absolute player numbers: ``F1``..`
 ``T`` (the turned card). With ``interactive=True`` every pile is a
 ``<g class="pile" data-pile="H3" data-count="4">`` holding a transparent hit area, and every
 face-up card a ``<g class="card" data-card="7H">``, so that a page can attach click and drop
-handlers; :func:`move_piles` names the piles of a move for such a page.
+handlers; [`move_piles`][crapette.svg.move_piles] names the piles of a move for such a page.
 
 The output is deterministic: the same arguments give the same string.
 """
@@ -56,14 +56,15 @@ from crapette import (
     Move,
     NotationError,
     PlayerView,
+    apply_unchecked,
+    determinize,
+    legal_moves,
     outcome,
 )
+from crapette.deal import Rng
 from crapette.moves import ALL_MOVES
 
-__all__ = ["PILE_NAMES", "Position", "board", "card", "move_piles"]
-
-Position: TypeAlias = "GameState | PlayerView"
-"""What :func:`board` draws: a complete state or one player's view of it."""
+__all__ = ["PILE_NAMES", "board", "card", "move_piles"]
 
 PILE_NAMES: tuple[str, ...] = (
     *(f"F{i}" for i in range(1, 9)),
@@ -78,7 +79,7 @@ PILE_NAMES: tuple[str, ...] = (
 )
 """Every pile name used in ``data-pile`` attributes, in drawing order."""
 
-PileMove: TypeAlias = "Move | tuple[str, str]"
+_PileMove: TypeAlias = "Move | tuple[str, str]"
 
 # Geometry, in viewBox units (the picture is scaled to ``width``).
 _VW = 900
@@ -465,19 +466,6 @@ def _mover(position: GameState | PlayerView, move: Move) -> int:
     return position.turn_player
 
 
-def _foundation_for(foundations: Sequence[Sequence[int]], c: Card) -> int | None:
-    """The leftmost foundation that takes ``c`` (the engine's choice for ``X-F``)."""
-    for i, pile in enumerate(foundations):
-        if not pile:
-            if c.rank == 1:
-                return i
-        else:
-            top = Card(pile[-1])
-            if top.suit == c.suit and top.rank == c.rank - 1:
-                return i
-    return None
-
-
 def move_piles(
     position: GameState | PlayerView, move: Move | str, *, player: int | None = None
 ) -> tuple[str, str] | None:
@@ -512,10 +500,27 @@ def move_piles(
     if target is None and move.target != FOUNDATION:
         target = f"H{move.target + 1}"
     if target is None:
-        c = _source_card(position, move, p)
-        where = None if c is None else _foundation_for(position.foundations, c)
-        target = "F" if where is None else f"F{where + 1}"
+        target = _foundation_target(position, move) if p == position.to_act else "F"
     return (source, target)
+
+
+def _foundation_target(position: GameState | PlayerView, move: Move) -> str:
+    """The foundation the engine puts the card of ``move`` on (``"F"`` if the move is not
+    legal): the engine itself decides, on the position or on a state drawn from the view
+    (the choice depends on face-up cards only)."""
+    if isinstance(position, PlayerView):
+        if move not in position.legal_moves():
+            return "F"
+        state = determinize(position, Rng(0))
+    else:
+        state = position
+        if move not in legal_moves(state):
+            return "F"
+    after = apply_unchecked(state, move).foundations
+    for i, (old, new) in enumerate(zip(state.foundations, after, strict=True)):
+        if len(new) > len(old):
+            return f"F{i + 1}"
+    return "F"  # pragma: no cover - a legal foundation move always grows a foundation
 
 
 def _source_name(move: Move, p: int) -> str:
@@ -524,30 +529,14 @@ def _source_name(move: Move, p: int) -> str:
 
 
 def _move_from_text(text: str) -> Move:
-    for m in ALL_MOVES:
+    for m in ALL_MOVES:  # str(move) is the move notation
         if str(m) == text.strip():
             return m
     raise NotationError(f"expected a move such as R-F, H2-H5x3 or draw, found {text!r}", text, 0)
 
 
-def _source_card(position: GameState | PlayerView, move: Move, p: int) -> Card | None:
-    if move.source < 8:
-        house = position.houses[move.source]
-        return Card(house[-move.count]) if len(house) >= move.count else None
-    if move.source == HAND:
-        return None if position.turned is None else Card(position.turned)
-    if move.source == WASTE:
-        waste = position.wastes[p]
-        return Card(waste[-1]) if waste else None
-    if isinstance(position, GameState):
-        reserve = position.reserves[p]
-        return Card(reserve[-1]) if reserve and position.reserve_up[p] else None
-    up = position.reserves_up[p]
-    return Card(up[-1]) if up else None
-
-
 def _resolve(
-    position: GameState | PlayerView, move: PileMove, *, after: bool
+    position: GameState | PlayerView, move: _PileMove, *, after: bool
 ) -> tuple[str, str] | None:
     if isinstance(move, tuple):
         source, target = move
@@ -621,8 +610,8 @@ def board(
     *,
     seat: int | None = None,
     hidden: bool = True,
-    last_move: PileMove | None = None,
-    arrows: Iterable[PileMove] = (),
+    last_move: Move | tuple[str, str] | None = None,
+    arrows: Iterable[Move | tuple[str, str]] = (),
     width: float = 900,
     interactive: bool = False,
 ) -> str:
@@ -638,7 +627,8 @@ def board(
             highlighted: a ``Move`` (its player is worked out from the position; a
             foundation target then highlights all the foundations, since the position no
             longer says which pile took the card) or a pair of pile names such as
-            ``("H3", "F2")`` (see :func:`move_piles`, called on the position before it).
+            ``("H3", "F2")`` (see [`move_piles`][crapette.svg.move_piles], called on the
+            position before it).
         arrows: moves to draw as arrows: ``Move`` values of the player to act in
             ``position`` (legal moves, say) or pairs of pile names.
         width: the picture's width in pixels (the height follows: 0.72 times it).
@@ -681,8 +671,6 @@ def board(
             f' fill="{_INK}">{marker}Player {p}</text>'
         )
     for name in PILE_NAMES:
-        if name == "T" and table.turned is None and not interactive:
-            continue
         spot = spots[name]
         pile = drawn[name]
         attrs = ' class="pile"'

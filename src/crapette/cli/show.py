@@ -4,12 +4,12 @@ readable board."""
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from crapette._movegen import legal_moves
 from crapette.cards import TEXT
+from crapette.cli._input import read_input
 from crapette.deal import new_game
 from crapette.errors import CrapetteError, InvalidRulesError, NotationError
 from crapette.notation import UNKNOWN_CARD, describe_move, format_move, parse_position
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = " ".join(args.position)
         if text == "-":
-            text = sys.stdin.read()
+            text = read_input("-")
         state = load_state(text)
     if args.svg is not None:
         from crapette.svg import board  # imported only when a picture is asked for

@@ -1,6 +1,6 @@
 """The ASGI application: the JSON API, the live updates and the reference web page.
 
-Build it with :func:`create_app`; ``crapette serve`` runs it with uvicorn. Every seat acts
+Build it with ``create_app``; ``crapette serve`` runs it with uvicorn. Every seat acts
 with its own secret token (``Authorization: Bearer <token>``); every error is a JSON object
 ``{"error": {"code": ..., "message": ...}}`` with a 4xx status and the game unchanged.
 """
@@ -369,7 +369,7 @@ def create_app(
     """The crapette game server as an ASGI application.
 
     Args:
-        store: where games are kept; default an :class:`~crapette.web.store.SQLiteStore` on
+        store: where games are kept; default an ``crapette.web.store.SQLiteStore`` on
             ``database``.
         database: the SQLite file of the default store.
         max_open_games: a new game is refused (503) while this many are unfinished.

@@ -1,6 +1,6 @@
 """The shapes of the API's answers, for the OpenAPI schema (clients in other languages
 generate their types from it). The server builds its answers as plain JSON data
-(:meth:`crapette.web.session.Game.payload`); the tests check them against these models."""
+(``crapette.web.session.Game.payload``); the tests check them against these models."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """One game on the server: a match between two seats (humans or bots), their secret tokens,
 the moves of the current deal, and the per-seat JSON payloads.
 
-Nothing here knows about HTTP: :mod:`crapette.web.app` maps requests onto these methods and
-:class:`WebError` onto JSON error responses. Every payload for a seat is built from
+Nothing here knows about HTTP: ``crapette.web.app`` maps requests onto these methods and
+``WebError`` onto JSON error responses. Every payload for a seat is built from
 ``crapette.observe`` (what that seat sees), never from the full state.
 """
 
@@ -100,7 +100,7 @@ def parse_rules(text: str) -> Ruleset:
 
 
 def check_opponent(name: str) -> str:
-    """``"human"`` or a bot name :func:`crapette.bots.get_bot` knows, with a capped search
+    """``"human"`` or a bot name ``crapette.bots.get_bot`` knows, with a capped search
     budget.
 
     Raises:
@@ -551,7 +551,7 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        """A game from :meth:`to_dict`'s form."""
+        """A game from ``to_dict``'s form."""
         rules = Ruleset.from_string(data["rules"])
         start = from_json(data["start"])
         state = from_json(data["state"])
@@ -672,5 +672,5 @@ def _outcome_json(result: crapette.Outcome | None) -> dict[str, Any] | None:
 
 
 def _svg(view: crapette.PlayerView) -> str:
-    """The view as an interactive SVG table: the one renderer, :func:`crapette.svg.board`."""
+    """The view as an interactive SVG table: the one renderer, ``crapette.svg.board``."""
     return board(view, interactive=True)

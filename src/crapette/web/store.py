@@ -1,7 +1,7 @@
 """Where games live between requests and across restarts: a small store interface, an
 in-memory store (tests) and the SQLite store (the default).
 
-A store keeps each game as one JSON document (:meth:`crapette.web.session.Game.to_dict`:
+A store keeps each game as one JSON document (``crapette.web.session.Game.to_dict``:
 the JSON state and record forms, seats with token digests) plus two columns the server
 queries: whether the game is finished and when it last changed.
 """
