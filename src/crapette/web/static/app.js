@@ -19,7 +19,7 @@ const ui = {
 
 const session = {
   id: null, token: null, game: null, selected: null, socket: null, lastSeen: 0, busy: false,
-  drag: null,
+  drag: null, drawn: null,
 };
 window.crapette = session; // for the browser tests and the curious
 
@@ -176,7 +176,10 @@ function render(game) {
   document.body.dataset.status = game.status;
   document.body.dataset.version = String(game.version);
   document.body.dataset.yourTurn = String(game.your_turn);
-  if (game.svg) {
+  if (game.svg && game.svg !== session.drawn) {
+    // redraw only when the picture changed (a live update of the same version keeps the
+    // table, and whatever the player is pointing at, in place)
+    session.drawn = game.svg;
     ui.board.innerHTML = game.svg;
     for (const el of pileElements()) {
       el.addEventListener("click", onPileClick);
