@@ -32,6 +32,7 @@ CORE = {
     "rules",
     "serialize",
     "state",
+    "text",
     "views",
 }
 OPTIONAL = ("records", "testing", "bots", "simulation", "adapters", "cli")

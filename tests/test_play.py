@@ -15,7 +15,7 @@ from crapette.cli import main
 from crapette.cli.game import TerminalGame, get_chooser, render_board
 from crapette.deal import Rng
 from crapette.moves import ALL_MOVES
-from crapette.notation import describe_move
+from crapette.text import describe_move
 
 
 def make_game(

@@ -117,12 +117,17 @@ def test_bad_objects_are_type_errors() -> None:
     ``TypeError``."""
     state = c.new_game(seed=1)
     twin = copy.deepcopy(state)
-    for thing in ("R-F", 3, None):
-        with pytest.raises((TypeError, c.IllegalMoveError), match="Move"):
+    snapshot = c.to_json(state)
+    for thing in (3, None, b"R-F"):
+        with pytest.raises(TypeError, match="Move"):
             c.apply(state, thing)  # type: ignore[arg-type]
+    with pytest.raises(c.IllegalMoveError, match="R-F"):
+        c.apply(state, "R-F")  # move text: parsed, then refused as illegal here
+    with pytest.raises(c.NotationError, match="R-Q"):
+        c.apply(state, "R-Q")
     with pytest.raises(TypeError, match="GameState"):
         c.apply("state", c.DRAW)  # type: ignore[arg-type]
-    assert state == twin
+    assert state == twin and c.to_json(state) == snapshot
     for seed in ("1", 1.5, None, True):
         with pytest.raises(TypeError, match="seed"):
             c.new_game(seed=seed)  # type: ignore[arg-type]

@@ -102,6 +102,7 @@ class PlayerView:
     passes: tuple[int, int]
     moves_made: int
     houses_key: int
+    _legal: tuple[Move, ...] | None = attrs.field(default=None, eq=False, repr=False)
 
     @property
     def turn_player(self) -> int:
@@ -135,6 +136,8 @@ class PlayerView:
         """The legal moves of the player to act: the same as ``crapette.legal_moves`` of any
         state this view was observed from (legal moves depend on visible information only).
         """
+        if self._legal is not None:
+            return self._legal  # handed over by the one game loop, which listed them already
         return legal_moves(sketch(self))
 
     def to_string(self) -> str:
@@ -193,11 +196,18 @@ def observe(state: GameState, player: int) -> PlayerView:
         raise ValueError(f"player must be 0 or 1, not {player!r}")
     if not isinstance(state, GameState):
         raise TypeError(f"observe() needs a GameState, not {type(state).__name__}")
+    return _observe(state, player, None)
+
+
+def _observe(state: GameState, player: int, legal: tuple[Move, ...] | None) -> PlayerView:
+    """:func:`observe` without the argument checks; ``legal`` is ``legal_moves(state)`` when
+    the caller already has it (the view then answers ``legal_moves()`` without listing them
+    again)."""
     stop = None
     if state.stop is not None:
         pending = state.stop
         stop = StopView(
-            pending.move, pending.offender, pending.resume, observe(pending.prior, player)
+            pending.move, pending.offender, pending.resume, _observe(pending.prior, player, None)
         )
     reserves = state.reserves
     up0, up1 = state.reserve_up
@@ -219,6 +229,7 @@ def observe(state: GameState, player: int) -> PlayerView:
         state.passes,
         state.moves_made,
         state.houses_key,
+        legal,
     )
 
 

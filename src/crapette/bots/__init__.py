@@ -6,17 +6,29 @@
 * :class:`SearchBot`: determinized Monte Carlo search with greedy rollouts, stronger with a
   larger budget.
 
-All are seeded (``crapette.deal.Rng``) and reproducible. :func:`get_bot` builds one by name.
+All are seeded (``crapette.deal.Rng``) and reproducible. :func:`get_bot` builds one by name;
+:func:`play_deal` is the one game loop (bots against each other from any state).
 """
 
 from __future__ import annotations
 
+from crapette.bots._loop import MoveHook, play_deal
 from crapette.bots.base import Bot, UnknownBotError
 from crapette.bots.greedy import GreedyBot
 from crapette.bots.search import SearchBot
 from crapette.bots.simple import RandomBot
 
-__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "RandomBot", "SearchBot", "UnknownBotError", "get_bot"]
+__all__ = [
+    "BOT_NAMES",
+    "Bot",
+    "GreedyBot",
+    "MoveHook",
+    "RandomBot",
+    "SearchBot",
+    "UnknownBotError",
+    "get_bot",
+    "play_deal",
+]
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search")
 """The names :func:`get_bot` knows."""

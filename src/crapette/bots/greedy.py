@@ -194,7 +194,7 @@ class GreedyBot:
 
     def choose(self, view: PlayerView) -> Move:
         """The best-ranked legal move of the position seen by ``view``."""
-        return greedy_move(sketch(view), self._rng)
+        return greedy_move(sketch(view), self._rng, view.legal_moves())
 
     def __repr__(self) -> str:
         return f"GreedyBot(seed={self.seed})"
