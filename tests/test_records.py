@@ -72,7 +72,7 @@ def test_record_from_a_position() -> None:
     assert record.headers["Result"] == "*"
 
 
-def test_record_text_layout() -> None:
+def test_record_headers_escaped() -> None:
     start, moves = random_game(c.Ruleset(), seed=4, limit=60)
     record = GameRecord.from_moves(start, moves, {"Seed": "4", "Event": 'a "b" \\ c'})
     text = format_record(record)
@@ -251,3 +251,58 @@ def test_docs_record_example_replays() -> None:
     record = parse_record(block)
     assert record.headers["Seed"] == "42"
     assert len(list(record.replay())) == len(record.moves) + 1 == 15
+
+
+LAYOUT = """\
+[Rules "classic"]
+[Seed "42"]
+[Player0 "greedy"]
+[Player1 "greedy"]
+[Result "*"]
+[Behaviour "2"]
+[Event "layout"]
+
+1. H7-F R-H8 R-H7 R-H6 R-H2 H1-H3 R-H1 draw discard
+2. H3-OW draw T-F draw discard
+3. draw discard
+4. H3-OW R-H3 draw discard
+5. H4-OW R-H4 R-F R-F H8-F H8-F R-H8 R-F H8-F R-OR R-F R-H8 H3-H8 draw T-F draw
+   T-H6 draw T-F draw T-H3 draw discard
+6. draw discard
+7. draw T-H2 draw T-OW H3-OW draw T-H3 draw T-H7 draw T-F draw discard
+8. H2-OW draw
+"""
+
+
+def test_record_text_layout_to_the_character() -> None:
+    """The whole text of a record, to the character: the standard headers in their order,
+    then the others; a blank line; one numbered line per run of moves by one player, wrapped
+    before column 80 with the continuation indented under the first move."""
+    from crapette.bots import GreedyBot, play_deal
+
+    start = c.new_game(seed=42)
+    moves: list[c.Move] = []
+    play_deal(
+        start, (GreedyBot(1), GreedyBot(2)), on_move=lambda b, m, a: moves.append(m), max_moves=60
+    )
+    headers = {"Event": "layout", "Seed": "42", "Player1": "greedy", "Player0": "greedy"}
+    record = GameRecord.from_moves(start, moves, headers)
+    assert str(record) == format_record(record) == LAYOUT
+    assert max(len(line) for line in LAYOUT.splitlines()) < 80
+    assert parse_record(LAYOUT) == record
+    assert GameRecord.from_dict(record.to_dict()) == record
+    assert GameRecord.from_json(record.to_json()) == record
+
+
+def test_record_headers_are_immutable_and_move_texts_checked() -> None:
+    """Issue 14 item 6."""
+    record = GameRecord({"Seed": "1"}, ("draw",))
+    with pytest.raises(TypeError):
+        record.headers["Seed"] = "2"  # type: ignore[index]
+    assert hash(record) == hash(GameRecord({"Seed": "1"}, ("draw",)))
+    assert record.headers == {"Seed": "1"}
+    for bad in ("{x}", "12.", "[Seed", "R-Q"):
+        with pytest.raises(c.NotationError, match="is not a move"):
+            GameRecord({"Seed": "1"}, ("draw", bad))
+    with pytest.raises(c.NotationError, match="is not a move"):
+        GameRecord.from_dict({"headers": {"Seed": "1"}, "moves": ["12."]})

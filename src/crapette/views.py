@@ -261,14 +261,20 @@ def sketch(view: PlayerView) -> GameState:
         return _realize(view, view.hidden_cards())
     d0, d1 = view.reserves_down
     n0, n1 = view.hand_sizes
+    reserves = (_PAD[:d0] + view.reserves_up[0], _PAD[:d1] + view.reserves_up[1])
+    return _state_of(view, reserves, (_PAD[:n0], _PAD[:n1]))
+
+
+def _state_of(view: PlayerView, reserves: tuple[Pile, Pile], hands: tuple[Pile, Pile]) -> GameState:
+    """The state of ``view`` (with no open Stop! decision) holding these reserves and hands."""
     return GameState(
         view.rules,
         view.to_act,
         view.foundations,
         view.houses,
-        (_PAD[:d0] + view.reserves_up[0], _PAD[:d1] + view.reserves_up[1]),
+        reserves,
         (len(view.reserves_up[0]), len(view.reserves_up[1])),
-        (_PAD[:n0], _PAD[:n1]),
+        hands,
         view.wastes,
         view.turned,
         None,
@@ -323,25 +329,8 @@ def _realize(view: PlayerView, pool: Sequence[Card]) -> GameState:
             hands.append(tuple(cards[:n]))
             cards = cards[n:]
     reserves = (downs[0] + view.reserves_up[0], downs[1] + view.reserves_up[1])
-    up = (len(view.reserves_up[0]), len(view.reserves_up[1]))
     if view.stop is None:
-        return GameState(
-            view.rules,
-            view.to_act,
-            view.foundations,
-            view.houses,
-            reserves,
-            up,
-            (hands[0], hands[1]),
-            view.wastes,
-            view.turned,
-            None,
-            view.emptied,
-            view.seen,
-            view.passes,
-            view.moves_made,
-            view.houses_key,
-        )
+        return _state_of(view, reserves, (hands[0], hands[1]))
     return _with_stop(view, view.stop, reserves, (hands[0], hands[1]))
 
 
