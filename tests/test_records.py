@@ -200,9 +200,9 @@ def test_cli_show_reads_files_and_says_when_one_is_missing(
         assert capsys.readouterr().out == str(state) + "\n"
     assert main(["show", str(tmp_path / "missing.txt")]) == 1
     err = capsys.readouterr().err
-    assert "no such file" in err and "missing.txt" in err
+    assert "No such file" in err and "missing.txt" in err
     assert main(["show", str(tmp_path)]) == 1
-    assert "is a directory" in capsys.readouterr().err
+    assert "Is a directory" in capsys.readouterr().err
 
 
 def test_seed_means_the_same_deals_on_every_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,5 @@
-"""Applying moves: :func:`apply` (checked) and :func:`apply_unchecked` (the fast path for
+"""Applying moves: [`apply`][crapette._engine.apply] (checked) and
+[`apply_unchecked`][crapette._engine.apply_unchecked] (the fast path for
 bots and simulations, which trusts that the move comes from ``legal_moves``)."""
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ __all__ = ["apply", "apply_unchecked"]
 def apply(state: GameState, move: Move | str) -> GameState:
     """The state after ``move``; ``state`` itself is never changed.
 
-    ``move`` is a :class:`~crapette.Move` or its text in move notation, read by
-    :func:`~crapette.parse_move`: ``apply(state, "R-F")`` plays by text in one step.
+    ``move`` is a [`Move`][crapette.Move] or its text in move notation, read by
+    [`parse_move`][crapette.parse_move]: ``apply(state, "R-F")`` plays by text in one step.
 
     Raises:
         TypeError: ``state`` is not a ``GameState`` or ``move`` neither a ``Move`` nor a str.
@@ -48,7 +49,7 @@ def apply(state: GameState, move: Move | str) -> GameState:
 
 
 def apply_unchecked(state: GameState, move: Move) -> GameState:
-    """Like :func:`apply` without the legality check: for moves taken from
+    """Like [`apply`][crapette._engine.apply] without the legality check: for moves taken from
     ``legal_moves(state)``. Anything else gives an undefined (possibly invalid) state."""
     if state.stop is not None:
         return _decide_stop(state, move)

@@ -1,6 +1,6 @@
 """Cards: the 104 cards of the two packs, their encoding and lookup tables.
 
-A :class:`Card` is an ``int`` from 0 to 103::
+A [`Card`][crapette.cards.Card] is an ``int`` from 0 to 103::
 
     index = pack * 52 + suit * 13 + (rank - 1)
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from crapette._quote import quote
 from crapette.errors import NotationError
 
 __all__ = [
@@ -122,8 +123,8 @@ TEXT: Final[tuple[str, ...]] = tuple(_text(i) for i in range(104))
 SYMBOL: Final[tuple[str, ...]] = tuple(
     RANK_NAMES[i % 13] + SUIT_SYMBOLS[i % 52 // 13] for i in range(104)
 )
-"""The suit-symbol form of each card (``"7♥"``), as :func:`format_card` writes it with
-``symbol=True``."""
+"""The suit-symbol form of each card (``"7♥"``), as
+[`format_card`][crapette.cards.format_card] writes it with ``symbol=True``."""
 FACE: Final[tuple[int, ...]] = tuple(i % 52 for i in range(104))
 """The card's face (suit and rank) with the pack forgotten: ``suit * 13 + rank - 1``."""
 
@@ -147,22 +148,26 @@ def parse_card(text: str) -> Card:
     if len(body) == 2 and body[0].upper() in RANK_CHARS and body[1] in SUIT_CHARS + "shdc":
         return _BY_TEXT[body[0].upper() + body[1]]
     if not body or body[0].upper() not in RANK_CHARS:
-        raise NotationError(f"expected a rank (one of {RANK_CHARS}) at 0 in {text!r}", text, 0)
+        raise NotationError(
+            f"expected a rank (one of {RANK_CHARS}) at 0 in {quote(text, 0)}", text, 0
+        )
     shift = len(text) - len(body)
     if len(body) < 2 or body[1] not in SUIT_CHARS + "shdc":
         raise NotationError(
             f"expected a suit letter (S H D C for pack 0, s h d c for pack 1) at {1 + shift}"
-            f" in {text!r}",
+            f" in {quote(text, 1 + shift)}",
             text,
             1 + shift,
         )
-    raise NotationError(f"unexpected text at {2 + shift} in card {text!r}", text, 2 + shift)
+    raise NotationError(
+        f"unexpected text at {2 + shift} in card {quote(text, 2 + shift)}", text, 2 + shift
+    )
 
 
 def format_card(card: Card | int, *, symbol: bool = False) -> str:
-    """The text of a card: its short form (``"7H"``, ``"7h"``), which :func:`parse_card`
-    reads back, or with ``symbol=True`` the suit-symbol form shown on screens (``"7♥"``,
-    ``"10♠"``; the pack is not shown).
+    """The text of a card: its short form (``"7H"``, ``"7h"``), which
+    [`parse_card`][crapette.cards.parse_card] reads back, or with ``symbol=True`` the
+    suit-symbol form shown on screens (``"7♥"``, ``"10♠"``; the pack is not shown).
 
     Raises:
         TypeError: ``card`` is not a card index 0..103.

@@ -73,7 +73,7 @@ def new_game(rules: Ruleset | str | None = None, *, seed: int) -> GameState:
     """A new deal, shuffled from an integer seed; the same seed always gives the same deal.
 
     Args:
-        rules: a :class:`~crapette.Ruleset`, a preset name (``"serbian"``) or a rules string
+        rules: a [`Ruleset`][crapette.Ruleset], a preset name (``"serbian"``) or a rules string
             (``"serbian(house_filling=immediate)"``); default ``classic``.
         seed: any ``int``.
 
@@ -106,7 +106,7 @@ def deal(
     *,
     starter: int | None = None,
 ) -> GameState:
-    """Deal from two explicit pack orders (RULES.md, precise decision 1).
+    """Deal from two explicit pack orders (decision 1 of the rules, ``docs/rules.md``).
 
     The first card of each order is the top of the face-down pack and is dealt first: the
     reserve (``rules.reserve_size`` cards, the last dealt on top), then the 4 houses, nearest

@@ -1,5 +1,5 @@
-"""The immutable :class:`GameState` of one deal. It holds data only; the rules that read
-and change it live in ``_movegen``, ``_laws`` and ``_engine``."""
+"""The immutable [`GameState`][crapette.state.GameState] of one deal. It holds data only; the rules
+that read and change it live in ``_movegen``, ``_laws`` and ``_engine``."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ class GameState:
     """One position of a deal: every card's place, whose move it is and the counters the
     rules need. Immutable, hashable and equal by value; ``apply`` returns a new one.
 
-    Piles are tuples of :class:`~crapette.Card`, bottom first, so ``pile[-1]`` is the top.
+    Piles are tuples of [`Card`][crapette.Card], bottom first, so ``pile[-1]`` is the top.
     Per-player pairs are indexed by player (0 or 1). Building a state by hand needs only the
     fields up to ``wastes`` (and ``turned``); the counters start as at the beginning of a turn
     and ``seen`` and ``houses_key`` are derived from the houses.
@@ -97,7 +97,7 @@ class GameState:
         return self.stop.resume if self.stop is not None else self.to_act
 
     def __str__(self) -> str:
-        """The readable board (:func:`crapette.text.board`)."""
+        """The readable board ([`board`][crapette.text.board])."""
         from crapette.text import board  # the text layer sits above the state (lazy)
 
         return board(self)
@@ -107,6 +107,16 @@ class GameState:
         from crapette.notation import format_position  # lazy, as for __str__
 
         return f"crapette.parse_position({format_position(self)!r})"
+
+    def _repr_svg_(self) -> str:
+        """The table as an SVG picture (Jupyter), face-down cards as backs."""
+        from crapette.svg import board  # imported on first use
+
+        return board(self)
+
+    def _repr_html_(self) -> str:
+        """The table as inline SVG (Jupyter)."""
+        return self._repr_svg_()
 
     def cards(self) -> list[Card]:
         """Every card on the table (104 in a valid state), pile by pile."""

@@ -1,7 +1,7 @@
 """Test helpers: the slow reference move generator and perft counts.
 
 ``reference_legal_moves`` tries every move of the fixed table against the plain rule checks
-(``why_illegal``); it is the oracle the fast :func:`~crapette.legal_moves` is tested
+(``why_illegal``); it is the oracle the fast [`legal_moves`][crapette.legal_moves] is tested
 against. ``perft`` counts the move sequences of a given length from a position.
 
 As in chess engines, ``perft(state, depth)`` is the number of leaf nodes of the game tree

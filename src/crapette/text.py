@@ -1,5 +1,5 @@
-"""Text for people: :func:`describe_move` (a move as a sentence) and :func:`board`, the one
-text picture of a position.
+"""Text for people: [`describe_move`][crapette.text.describe_move] (a move as a sentence)
+and [`board`][crapette.text.board], the one text picture of a position.
 
 ``str(state)`` is ``board(state)``; ``crapette show``, the terminal game (which only adds
 colour) and the PettingZoo ``render`` all draw this same layout::

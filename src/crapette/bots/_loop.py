@@ -1,7 +1,7 @@
 """The one game loop: bots play a deal from a state, with a hook after every move.
 
 The simulator, the ``crapette play --demo``, the search bot's rollouts and the tests all
-play through :func:`play_deal`, so a deal between bots is played one way only.
+play through [`play_deal`][crapette.bots.play_deal], so a deal between bots is played one way only.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def play_deal(
     """Let ``bots[0]`` and ``bots[1]`` play from ``state`` until the deal ends; returns the
     last state.
 
-    Each bot sees only its player's view (:func:`crapette.observe`), and the view hands it
+    Each bot sees only its player's view ([`observe`][crapette.observe]), and the view hands it
     the legal moves the loop has already listed (``view.legal_moves()`` does not list them
     again). Every move a bot returns is checked.
 
@@ -72,9 +72,10 @@ def run_deal(
     on_move: MoveHook | None = None,
     max_moves: int | None = None,
 ) -> GameState:
-    """The loop of :func:`play_deal`, for players that see the whole state: each
-    ``choosers[p](state, legal_moves)`` answers a move for player ``p``. Internal: the
-    search bot's rollouts play greedy moves on the states they sample this way."""
+    """The loop of [`play_deal`][crapette.bots.play_deal], for players that see the whole
+    state: each ``choosers[p](state, legal_moves)`` answers a move for player ``p``.
+    Internal: the search bot's rollouts play greedy moves on the states they sample this
+    way."""
     if max_moves is not None and max_moves < 0:
         raise BotError(f"max_moves must be 0 or more, not {max_moves}", "", -1, None, ())
     played = 0

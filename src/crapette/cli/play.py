@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from typing import Any
@@ -13,7 +14,10 @@ from crapette.cli.show import SEED_HELP
 from crapette.errors import CrapetteError
 from crapette.rules import parse_rules
 
-__all__ = ["add_parser", "run"]
+__all__ = ["MAX_DELAY", "add_parser", "run"]
+
+MAX_DELAY = 60
+"""The longest ``--delay`` in seconds (``nan`` and ``inf`` are refused too)."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -37,7 +41,12 @@ def add_parser(subparsers: Any) -> None:
         metavar="NAME",
         help=f"the opponent: one of {', '.join(BOT_NAMES)} (default: greedy)",
     )
-    parser.add_argument("--seed", type=int, default=None, help=f"{SEED_HELP} (default: random)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help=f"the deals of the match. {SEED_HELP} (default: random)",
+    )
     parser.add_argument(
         "--player", type=int, choices=(0, 1), default=0, help="your seat, 0 or 1 (default: 0)"
     )
@@ -49,7 +58,7 @@ def add_parser(subparsers: Any) -> None:
         type=float,
         default=0.5,
         metavar="SECONDS",
-        help="in a demo, the pause after each turn (default: 0.5)",
+        help=f"in a demo, the pause after each turn, 0 to {MAX_DELAY} (default: 0.5)",
     )
     parser.add_argument(
         "--ascii",
@@ -62,8 +71,10 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``crapette play`` with parsed arguments; returns the exit status."""
     rules = parse_rules(args.rules)
-    if args.delay < 0:
-        raise CrapetteError(f"--delay must be 0 or more seconds, not {args.delay}")
+    if not math.isfinite(args.delay) or not 0 <= args.delay <= MAX_DELAY:
+        raise CrapetteError(
+            f"--delay must be a number of seconds from 0 to {MAX_DELAY}, not {args.delay}"
+        )
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     if args.seed is None:
         print(f"seed {seed} (replay this deal with --seed {seed})", file=sys.stderr)

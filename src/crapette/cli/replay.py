@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from crapette.cli.show import load_document, read_input
+from crapette.cli._input import read_input
+from crapette.cli.show import load_document
 from crapette.outcome import outcome
 from crapette.records import GameRecord, format_result, parse_record
 from crapette.text import board, describe_move
@@ -43,7 +44,7 @@ def load_record(text: str) -> GameRecord:
 
 def run(args: argparse.Namespace) -> int:
     """Replay the record; returns the exit status."""
-    record = load_record(read_input(args.file, "a game record"))
+    record = load_record(read_input(args.file))
     if not args.quiet:
         for key, value in record.headers.items():
             if key != "Position":

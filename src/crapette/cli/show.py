@@ -1,15 +1,15 @@
 """``crapette show``: print a position (a position file or line, a JSON state or a
-seeded deal) as the readable board of :mod:`crapette.text`."""
+seeded deal) as the readable board of [`crapette.text`][crapette.text]."""
 
 from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from crapette._movegen import legal_moves
+from crapette.cli._input import read_input
 from crapette.deal import new_game
 from crapette.errors import CrapetteError, InvalidRulesError, NotationError
 from crapette.match import deal_seed
@@ -21,12 +21,12 @@ from crapette.text import board, describe_move
 
 T = TypeVar("T")
 
-__all__ = ["add_parser", "load_document", "load_state", "read_input", "run"]
+__all__ = ["add_parser", "load_document", "load_state", "run"]
 
 SEED_HELP = (
-    "the seed of a series of deals: deal K of it is shuffled from crapette.match.deal_seed"
-    "(SEED, K - 1). The same SEED gives the same deals in play (the deals of the match),"
-    " show and simulate (each deal played twice, seats swapped)"
+    "SEED names a series of deals: deal K is shuffled from crapette.match.deal_seed(SEED,"
+    " K - 1); play, show and simulate deal the same series (simulate plays each deal twice,"
+    " seats swapped)"
 )
 """What ``--seed`` means, on every command."""
 
@@ -43,7 +43,9 @@ def add_parser(subparsers: Any) -> None:
         " new deal.",
     )
     parser.add_argument("position", nargs="*", metavar="POSITION", help="the position")
-    parser.add_argument("--seed", type=int, default=None, help=f"show deal 1 of {SEED_HELP}")
+    parser.add_argument(
+        "--seed", type=int, default=None, help=f"show deal 1 (or --deal K) of a series. {SEED_HELP}"
+    )
     parser.add_argument(
         "--deal",
         type=int,
@@ -81,26 +83,14 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="write cards 7S/7s instead of 7♠ (pack 1 in lower case)",
     )
+    parser.add_argument(
+        "--svg",
+        default=None,
+        metavar="FILE",
+        help="also write the table as an SVG picture to FILE (seen by --public PLAYER, or"
+        " player 0; with --public, face-down cards as backs)",
+    )
     parser.set_defaults(run=run)
-
-
-def read_input(name: str, what: str) -> str:
-    """The text of file ``name`` (``-``: standard input).
-
-    Raises:
-        CrapetteError: the file cannot be read; the message names it and says why.
-    """
-    if name == "-":
-        return sys.stdin.read()
-    try:
-        with open(name, encoding="utf-8") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        raise CrapetteError(f"no such file: {name!r} (expected {what})") from None
-    except IsADirectoryError:
-        raise CrapetteError(f"{name!r} is a directory, not {what}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CrapetteError(f"cannot read {name!r}: {exc}") from None
 
 
 def load_document(text: str, kind: type[T], parse_text: Callable[[str], T], what: str) -> T:
@@ -148,9 +138,9 @@ def _position_arg(words: list[str]) -> str:
     position line itself (a position has 14 fields: one word is a file name)."""
     text = " ".join(words)
     if text == "-" or (len(words) == 1 and not text.lstrip().startswith("{") and " " not in text):
-        return read_input(text, "a position line or a JSON state")
+        return read_input(text)
     if len(words) == 1 and os.path.isfile(text):
-        return read_input(text, "a position line or a JSON state")
+        return read_input(text)
     return text
 
 
@@ -166,6 +156,11 @@ def run(args: argparse.Namespace) -> int:
         state = load_state(_position_arg(args.position))
     hidden = args.public is not None
     bottom = args.public if args.public is not None else 0
+    if args.svg is not None:
+        from crapette.svg import board as picture  # imported only when a picture is asked for
+
+        with open(args.svg, "w", encoding="utf-8") as file:
+            file.write(picture(state, seat=bottom, hidden=hidden) + "\n")
     print(board(state, hidden=hidden, ascii=args.ascii, bottom=bottom))
     if args.moves:
         moves = legal_moves(state)

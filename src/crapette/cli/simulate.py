@@ -85,7 +85,9 @@ def add_common_arguments(parser: argparse.ArgumentParser, rules_default: str = "
         " (default: greedy,random)",
     )
     parser.add_argument("--games", type=int, default=100, help="deals per ruleset (default 100)")
-    parser.add_argument("--seed", type=int, default=0, help=f"{SEED_HELP} (default 0)")
+    parser.add_argument(
+        "--seed", type=int, default=0, help=f"the deals of the run. {SEED_HELP} (default 0)"
+    )
     parser.add_argument(
         "--workers", type=int, default=1, help="processes or Ray tasks in flight (default 1)"
     )

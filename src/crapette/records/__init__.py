@@ -1,9 +1,10 @@
 """Game records: the headers and moves of one deal, replayable move by move.
 
-A :class:`GameRecord` holds text only (headers and moves in move notation, ``str(move)``),
-like a chess PGN. Its start position comes from its ``Position`` header, or else from its
-``Rules`` and ``Seed`` headers (``new_game``). It owns its forms: ``str(record)`` (the same
-as :func:`format_record`) and :func:`parse_record` write and read the text file form::
+A [`GameRecord`][crapette.records.GameRecord] holds text only (headers and moves in move
+notation, ``str(move)``), like a chess PGN. Its start position comes from its ``Position``
+header, or else from its ``Rules`` and ``Seed`` headers (``new_game``). It owns its forms:
+``str(record)`` (the same as [`format_record`][crapette.records.format_record]) and
+[`parse_record`][crapette.records.parse_record] write and read the text file form::
 
     [Rules "classic"]
     [Seed "42"]
@@ -14,9 +15,12 @@ as :func:`format_record`) and :func:`parse_record` write and read the text file 
     1. R-F H3-H5 draw T-H2 discard
     2. H1-F draw discard
 
-and :meth:`GameRecord.to_dict`/:meth:`GameRecord.from_dict` and
-:meth:`GameRecord.to_json`/:meth:`GameRecord.from_json` the JSON form.
-:meth:`GameRecord.replay` walks the deal: ``for state, move in record.replay()``.
+and [`to_dict`][crapette.records.GameRecord.to_dict] /
+[`from_dict`][crapette.records.GameRecord.from_dict] and
+[`to_json`][crapette.records.GameRecord.to_json] /
+[`from_json`][crapette.records.GameRecord.from_json] the JSON form.
+[`GameRecord.replay`][crapette.records.GameRecord.replay] walks the deal:
+``for state, move in record.replay()``.
 ``docs/notation.md`` specifies the format.
 """
 
@@ -30,6 +34,7 @@ from typing import Any, Final
 import attrs
 
 from crapette._engine import apply, apply_unchecked
+from crapette._quote import quote
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.deal import new_game
 from crapette.errors import CrapetteError, IllegalMoveError, InvalidRulesError, NotationError
@@ -66,10 +71,12 @@ HEADER_ORDER: Final = (
     "Result",
     "Behaviour",
 )
-"""The standard headers, in the order :func:`format_record` writes them (others follow in
-their own order)."""
+"""The standard headers, in the order [`format_record`][crapette.records.format_record] writes them
+(others follow in their own order)."""
 
 _KEY_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+# A comment, a run of anything but ASCII white space and braces, or a stray brace.
+_TOKEN: Final = re.compile(r"\{[^}]*\}|[^ \t\r\n{}]+|[{}]")
 _LINE_WIDTH: Final = 79
 
 
@@ -135,10 +142,12 @@ def _headers(value: Mapping[str, str]) -> dict[str, str]:
     for key, text in value.items():
         if not isinstance(key, str) or not _KEY_RE.match(key):
             raise NotationError(
-                f"header name {key!r} must be a letter then letters, digits or _", str(key), 0
+                f"header name {quote(str(key))} must be a letter then letters, digits or _",
+                str(key),
+                0,
             )
         if not isinstance(text, str) or "\n" in text or "\r" in text:
-            raise NotationError(f"header {key} must be one line of text, not {text!r}")
+            raise NotationError(f"header {key} must be one line of text, not {quote(str(text))}")
         out[key] = text
     return out
 
@@ -153,12 +162,14 @@ def _moves(value: Iterable[str]) -> tuple[str, ...]:
     out = tuple(value)
     for i, text in enumerate(out, 1):
         if not isinstance(text, str) or not text or any(ch.isspace() for ch in text):
-            raise NotationError(f"move {i} must be a non-empty text without spaces: {text!r}")
+            raise NotationError(
+                f"move {i} must be a non-empty text without spaces: {quote(str(text))}"
+            )
         try:
             check_move_text(text)
         except NotationError as exc:
             raise NotationError(
-                f"move {i} ({text!r}) is not a move: {exc}", text, exc.position
+                f"move {i} ({quote(text)}) is not a move: {exc}", text, exc.position
             ) from None
     return out
 
@@ -166,18 +177,19 @@ def _moves(value: Iterable[str]) -> tuple[str, ...]:
 @attrs.frozen(slots=True)
 class GameRecord:
     """The record of one deal: headers and the moves as text. Immutable and hashable;
-    ``str(record)`` is its text file form (:func:`format_record`).
+    ``str(record)`` is its text file form ([`format_record`][crapette.records.format_record]).
 
     Attributes:
         headers: ``Rules`` (the ruleset string), ``Seed`` (the ``new_game`` seed) or
             ``Position`` (an explicit start position, see
-            :func:`~crapette.notation.format_position`), ``Player0``, ``Player1``, ``Date``,
-            ``Result`` (see :func:`format_result`), ``Behaviour`` (the
-            :data:`~crapette.BEHAVIOUR_VERSION` it was recorded with), and any others.
-            Built from any mapping, held as an immutable :class:`Headers`.
-        moves: each move's text in move notation (``str(move)``; :func:`~crapette.parse_move`
-            also reads the other spellings it accepts). A text that is not a move at all is
-            refused here.
+            [`format_position`][crapette.notation.format_position]), ``Player0``, ``Player1``,
+            ``Date``, ``Result`` (see [`format_result`][crapette.records.format_result]),
+            ``Behaviour`` (the ``crapette.BEHAVIOUR_VERSION`` it was recorded
+            with), and any others. Built from any mapping, held as an immutable
+            [`Headers`][crapette.records.Headers].
+        moves: each move's text in move notation (``str(move)``;
+            [`parse_move`][crapette.notation.parse_move] also reads the other spellings it
+            accepts). A text that is not a move at all is refused here.
     """
 
     headers: Headers = attrs.field(converter=_as_headers)
@@ -188,7 +200,8 @@ class GameRecord:
 
     @classmethod
     def from_text(cls, text: str) -> GameRecord:
-        """The record written in ``text`` (the same as :func:`parse_record`)."""
+        """The record written in ``text`` (the same as
+        [`parse_record`][crapette.records.parse_record])."""
         return parse_record(text)
 
     def to_dict(self) -> dict[str, Any]:
@@ -197,7 +210,7 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
-        """A record from its JSON payload (:meth:`to_dict`).
+        """A record from its JSON payload ([`to_dict`][crapette.records.GameRecord.to_dict]).
 
         Raises:
             NotationError: the payload has the wrong shape or a move is not a move.
@@ -215,12 +228,12 @@ class GameRecord:
         return cls(heads, tuple(moves))
 
     def to_json(self) -> str:
-        """The JSON document of the record (:func:`crapette.to_json`)."""
+        """The JSON document of the record ([`to_json`][crapette.to_json])."""
         return to_json(self)
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
-        """The record of a JSON record document (:func:`crapette.from_json`).
+        """The record of a JSON record document ([`from_json`][crapette.from_json]).
 
         Raises:
             NotationError: the text is not a JSON record document.
@@ -251,7 +264,8 @@ class GameRecord:
         rules = str(start.rules)
         if "Rules" in heads and _same_rules(heads["Rules"]) != start.rules:
             raise NotationError(
-                f"header Rules {heads['Rules']!r} does not match the start position's {rules!r}"
+                f"header Rules {quote(heads['Rules'])} does not match the start position's"
+                f" {rules!r}"
             )
         heads["Rules"] = rules
         seeded = False
@@ -288,7 +302,7 @@ class GameRecord:
             state = parse_position(self.headers["Position"])
             if rules is not None and state.rules != rules:
                 raise NotationError(
-                    f"header Rules {rules_text!r} differs from the rules of the Position"
+                    f"header Rules {quote(str(rules_text))} differs from the rules of the Position"
                     f" header ({state.rules})"
                 )
             return state
@@ -302,12 +316,14 @@ class GameRecord:
         ``[state for state, _ in record.replay()]``.
 
         Raises:
+            NotationError: the start position cannot be built (raised at once); a move
+                text is malformed (raised when the walk reaches it, naming the move).
             IllegalMoveError: a move is not legal where it is played (raised when the walk
                 reaches it); the message names its number (1 for the first move) and text.
-            NotationError: a move text is malformed (also naming the move), or the start
-                position cannot be built.
         """
-        state = self.start_state()
+        return self._walk(self.start_state())
+
+    def _walk(self, state: GameState) -> Iterator[tuple[GameState, Move | None]]:
         yield state, None
         for number, text in enumerate(self.moves, 1):
             try:
@@ -318,7 +334,8 @@ class GameRecord:
             yield state, move
 
     def final_state(self) -> GameState:
-        """The state after the last move (see :meth:`replay` for the errors)."""
+        """The state after the last move (see [`replay`][crapette.records.GameRecord.replay] for
+        the errors)."""
         last = deque(self.replay(), maxlen=1)
         return last[0][0]
 
@@ -332,7 +349,7 @@ def _same_rules(text: str) -> Ruleset:
 
 def _seed(text: str) -> int:
     if not re.fullmatch(r"-?[0-9]{1,40}", text):
-        raise NotationError(f"header Seed must be an integer, not {text!r}", text, 0)
+        raise NotationError(f"header Seed must be an integer, not {quote(text)}", text, 0)
     return int(text)
 
 
@@ -388,15 +405,17 @@ def format_record(record: GameRecord) -> str:
 
 
 def parse_record(text: str) -> GameRecord:
-    """Read the text file form written by :func:`format_record`.
+    """Read the text file form written by [`format_record`][crapette.records.format_record].
 
     Header lines ``[Key "value"]`` (``\\"`` and ``\\\\`` escape a quote and a backslash)
     come first; then the moves, separated by white space. Move numbers (``12.``) and
     comments in braces (``{like this}``) are skipped. The moves' syntax is checked here;
-    their legality only on :meth:`GameRecord.replay`.
+    their legality only on [`GameRecord.replay`][crapette.records.GameRecord.replay].
 
     Raises:
         NotationError: malformed text, with the character position and what was expected.
+            Its ``text`` is always the whole record and its ``position`` an offset into it,
+            also for a malformed move (the message quotes the move).
     """
     if not isinstance(text, str):
         raise TypeError(f"a record must be a str, not {type(text).__name__}")
@@ -410,9 +429,9 @@ def parse_record(text: str) -> GameRecord:
             break
         pos = _header(text, pos, headers)
     moves: list[str] = []
-    for match in re.finditer(r"\{[^}]*\}|[^\s{}]+|[{}]", text[pos:]):
+    for match in _TOKEN.finditer(text, pos):
         token = match.group(0)
-        at = pos + match.start()
+        at = match.start()
         if token.startswith("{"):
             if not token.endswith("}") or len(token) == 1:
                 raise NotationError(f"unclosed comment '{{' at {at}", text, at)
@@ -425,7 +444,10 @@ def parse_record(text: str) -> GameRecord:
             raise NotationError(
                 f"unexpected header at {at}: headers come before the moves", text, at
             )
-        check_move_text(token, at)
+        try:
+            check_move_text(token, at)
+        except NotationError as exc:
+            raise NotationError(str(exc), text, exc.position) from None
         moves.append(token)
     return GameRecord(headers, tuple(moves))
 
@@ -477,12 +499,14 @@ def _header(text: str, pos: int, headers: dict[str, str]) -> int:
 
 
 def record_to_dict(record: GameRecord) -> dict[str, Any]:
-    """The JSON payload of a record (:meth:`GameRecord.to_dict`)."""
+    """The JSON payload of a record
+    ([`GameRecord.to_dict`][crapette.records.GameRecord.to_dict])."""
     return record.to_dict()
 
 
 def record_from_dict(data: Mapping[str, Any]) -> GameRecord:
-    """A record from its JSON payload (:meth:`GameRecord.from_dict`).
+    """A record from its JSON payload
+    ([`GameRecord.from_dict`][crapette.records.GameRecord.from_dict]).
 
     Raises:
         NotationError: the payload has the wrong shape.
