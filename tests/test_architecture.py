@@ -33,6 +33,7 @@ CORE = {
     "rules",
     "serialize",
     "state",
+    "text",
     "views",
 }
 OPTIONAL = ("records", "testing", "bots", "simulation", "adapters", "svg", "cli", "web")

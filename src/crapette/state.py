@@ -96,6 +96,18 @@ class GameState:
         """The player whose turn it is (differs from ``to_act`` during a Stop! decision)."""
         return self.stop.resume if self.stop is not None else self.to_act
 
+    def __str__(self) -> str:
+        """The readable board ([`board`][crapette.text.board])."""
+        from crapette.text import board  # the text layer sits above the state (lazy)
+
+        return board(self)
+
+    def __repr__(self) -> str:
+        """Code that rebuilds the state: ``crapette.parse_position('<position line>')``."""
+        from crapette.notation import format_position  # lazy, as for __str__
+
+        return f"crapette.parse_position({format_position(self)!r})"
+
     def _repr_svg_(self) -> str:
         """The table as an SVG picture (Jupyter), face-down cards as backs."""
         from crapette.svg import board  # imported on first use

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 
@@ -58,11 +59,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         result: int = args.run(args)
+        sys.stdout.flush()
     except CrapetteError as exc:
         print(f"crapette {args.command}: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (``crapette show ... | head -1``): stop quietly. Python
+        # flushes stdout again at exit, so point it at devnull first.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return result
 
 
