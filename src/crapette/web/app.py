@@ -27,8 +27,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import crapette
 from crapette.bots import BOT_NAMES
-from crapette.notation import describe_move
 from crapette.records import GameRecord, format_record
+from crapette.text import describe_move
 from crapette.web.schema import GamePayload, Hint, MovesPayload
 from crapette.web.session import Game, WebError, check_opponent, parse_rules
 from crapette.web.store import GameStore, SQLiteStore
@@ -518,7 +518,7 @@ def create_app(
                 state = game.state
                 return {
                     "code": move.index,
-                    "notation": crapette.format_move(state, move),
+                    "notation": crapette.format_move(move),
                     "description": describe_move(state, move),
                 }
 

@@ -31,9 +31,9 @@ from crapette import (
 )
 from crapette.bots import get_bot
 from crapette.moves import ALL_MOVES
-from crapette.notation import describe_move
 from crapette.records import GameRecord, format_result
 from crapette.svg import board
+from crapette.text import describe_move
 
 __all__ = [
     "MAX_SEARCH_BUDGET",
@@ -340,7 +340,7 @@ class Game:
 
     def _apply(self, move: Move) -> None:
         state = self.state
-        entry = (state.to_act, crapette.format_move(state, move), _card_texts(state, move))
+        entry = (state.to_act, crapette.format_move(move), _card_texts(state, move))
         self.match = self.match.play(move)
         self.moves.append(entry)
         self._changed()
@@ -585,7 +585,7 @@ class Game:
 def _move_entry(state: GameState, move: Move) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "code": move.index,
-        "notation": crapette.format_move(state, move),
+        "notation": crapette.format_move(move),
         "description": describe_move(state, move),
         "action": move.action.value,
     }
@@ -635,7 +635,7 @@ def _view_json(view: crapette.PlayerView, state: GameState) -> dict[str, Any]:
     if view.stop is not None and pending is not None:
         s = view.stop
         stop = {
-            "move": crapette.format_move(pending.prior, pending.move),
+            "move": crapette.format_move(pending.move),
             "description": _their(describe_move(pending.prior, pending.move)),
             "offender": s.offender,
             "resume": s.resume,
