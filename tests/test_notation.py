@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 
-import attrs
 import pytest
 
 import crapette as c
@@ -110,15 +109,13 @@ def test_describe_examples() -> None:
     assert c.format_move(state, move) == "R-F"
     assert c.parse_move(state, "7H-F") == move
     assert describe_move(state, c.DRAW) == "turn the top card of your hand"
-    turned = attrs.evolve(
-        state, turned=state.hands[0][-1], hands=(state.hands[0][:-1], state.hands[1])
-    )
+    turned = state.replace(turned=state.hands[0][-1], hands=(state.hands[0][:-1], state.hands[1]))
     assert describe_move(turned, c.DISCARD) == "put Q♥ on your waste, ending your turn"
 
 
 def test_format_move_uses_absolute_opponent_piles() -> None:
     for p in (0, 1):
-        state = attrs.evolve(c.new_game(seed=3), to_act=p)
+        state = c.new_game(seed=3).replace(to_act=p)
         q = 1 - p
         assert c.format_move(state, c.Move.play(c.HAND, c.OPP_WASTE)) == f"T-W{q}"
         assert c.format_move(state, c.Move.play(c.RESERVE, c.OPP_RESERVE)) == f"R-R{q}"

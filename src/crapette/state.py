@@ -1,50 +1,166 @@
-"""The immutable :class:`GameState` of one deal. It holds data only; the rules that read
-and change it live in ``_movegen``, ``_laws`` and ``_engine``."""
+"""The immutable :class:`GameState` of one deal, the one way to build it, and the check that
+a hand-built state could occur (:func:`position_problems`, :func:`validate_position`).
+
+A state holds data only; the rules that read and change it live in ``_laws``, ``_movegen``
+and ``_engine``.
+
+Memory and speed: a state is a tuple underneath (building one costs about as much as
+building a tuple; reading a field as much as reading a slot). The no-cycle rule needs the
+house layouts seen since the last move that cannot be undone; instead of a set per state,
+states of one turn share a :class:`LayoutTrail`: a persistent chain of layout keys, so a turn
+of ``k`` house moves costs ``O(k)`` time and memory, not ``O(k**2)``.
+"""
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from collections import Counter
+from typing import Any, NamedTuple, TypeAlias
 
-import attrs
-
-from crapette._tables import houses_key
-from crapette.cards import Card
+from crapette._laws import is_foundation_run, is_run
+from crapette._tables import houses_key as _houses_key
+from crapette.cards import PACK, TEXT, Card
+from crapette.errors import InvalidPositionError
 from crapette.moves import Move
 from crapette.rules import Ruleset
 
-__all__ = ["GameState", "PendingStop", "Pile"]
+__all__ = [
+    "GameState",
+    "LayoutTrail",
+    "PendingStop",
+    "Pile",
+    "position_problems",
+    "validate_position",
+]
 
 Pile: TypeAlias = tuple[Card, ...]
 """A pile of cards, bottom first: ``pile[-1]`` is the top (the exposed card)."""
 
 
-@attrs.frozen(slots=True, cache_hash=True)
-class PendingStop:
-    """A priority violation waiting for the opponent's "Stop!" decision.
+class _Log:
+    """The storage shared by the trails of one line of play: ``slots[i]`` is the i-th key
+    of the line and ``index`` the reverse map. Only ever grows; each slot is claimed once
+    with ``dict.setdefault``, which is atomic, so trails may be extended from several
+    threads."""
 
-    Attributes:
-        prior: the state before the violating move (what ``undo`` returns to).
-        move: the violating move.
-        offender: the player who made it.
-        resume: who acts if the violation is let stand (the offender, or the caller when the
-            move ended the offender's turn).
+    __slots__ = ("index", "slots")
+
+    def __init__(self, keys: list[int]) -> None:
+        self.slots: dict[int, int] = dict(enumerate(keys))
+        self.index: dict[int, int] = {key: i for i, key in enumerate(keys)}
+
+
+class LayoutTrail:
+    """The house layouts seen since the last move that cannot be undone in this turn (the
+    no-cycle rule), as a persistent chain shared between the states of the turn.
+
+    A trail is the first ``size`` keys of a shared log: extending it at the log's end
+    appends to the log (no copy), and only extending an older trail (a second branch of
+    play from one state, as in a search) copies its keys into a new log. Equal by the set
+    of keys it holds; ``key in trail`` is a dict lookup. Internal: ``GameState.seen`` gives
+    the keys as a frozenset.
     """
 
-    prior: GameState
-    move: Move
-    offender: int
-    resume: int
+    __slots__ = ("_log", "_mix", "size")
+
+    def __init__(self, log: _Log, size: int, mix: int) -> None:
+        self._log = log
+        self.size = size
+        self._mix = mix  # XOR of the keys: a cheap hash and a quick inequality test
+
+    @staticmethod
+    def of(keys: list[int]) -> LayoutTrail:
+        """A trail holding ``keys`` (distinct, in the order seen)."""
+        mix = 0
+        for key in keys:
+            mix ^= key
+        return LayoutTrail(_Log(keys), len(keys), mix)
+
+    def __contains__(self, key: object) -> bool:
+        pos = self._log.index.get(key)  # type: ignore[call-overload]
+        return pos is not None and pos < self.size
+
+    def add(self, key: int) -> LayoutTrail:
+        """The trail with ``key`` added (``self`` when it holds it already)."""
+        log = self._log
+        n = self.size
+        pos = log.index.get(key)
+        if pos is not None and pos < n:
+            return self
+        if (
+            (pos is None or pos == n)
+            and log.slots.setdefault(n, key) == key
+            and log.index.setdefault(key, n) == n
+        ):
+            return LayoutTrail(log, n + 1, self._mix ^ key)
+        # Another line of play owns the next slot: branch off with a copy of our keys.
+        keys = self.keys()
+        keys.append(key)
+        return LayoutTrail(_Log(keys), n + 1, self._mix ^ key)
+
+    def keys(self) -> list[int]:
+        """The keys in the order they were seen."""
+        slots = self._log.slots
+        return [slots[i] for i in range(self.size)]
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, LayoutTrail):
+            return NotImplemented
+        if self.size != other.size or self._mix != other._mix:
+            return False
+        return set(self.keys()) == set(other.keys())
+
+    def __hash__(self) -> int:
+        return hash((self.size, self._mix))
+
+    def __repr__(self) -> str:
+        return f"LayoutTrail({sorted(self.keys())})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (LayoutTrail.of, (self.keys(),))
 
 
-@attrs.frozen(slots=True, cache_hash=True)
-class GameState:
+class _Fields(NamedTuple):
+    rules: Ruleset
+    to_act: int
+    foundations: tuple[Pile, ...]
+    houses: tuple[Pile, ...]
+    reserves: tuple[Pile, Pile]
+    reserve_up: tuple[int, int]
+    hands: tuple[Pile, Pile]
+    wastes: tuple[Pile, Pile]
+    turned: Card | None
+    stop: PendingStop | None
+    emptied: int
+    passes: tuple[int, int]
+    moves_made: int
+    houses_key: int
+    trail: LayoutTrail | None
+
+
+_FIELDS = _Fields._fields
+_PUBLIC_FIELDS = (*_FIELDS[:-1], "seen")
+_tuple_new = tuple.__new__
+
+
+class GameState(_Fields):
     """One position of a deal: every card's place, whose move it is and the counters the
-    rules need. Immutable, hashable and equal by value; ``apply`` returns a new one.
+    rules need. Immutable (assignment raises ``AttributeError``), hashable and equal by
+    value; ``apply`` returns a new one.
+
+    Build one with keywords: ``GameState(rules=..., to_act=0, foundations=..., houses=...,
+    reserves=..., reserve_up=..., hands=..., wastes=...)``; ``turned``, ``stop``,
+    ``emptied``, ``seen``, ``passes`` and ``moves_made`` are optional (the counters start as
+    at the beginning of a turn; ``seen`` and ``houses_key`` are derived from the houses).
+    :meth:`replace` gives a copy with some fields changed; :meth:`problems` lists what makes a
+    hand-built state impossible.
 
     Piles are tuples of :class:`~crapette.Card`, bottom first, so ``pile[-1]`` is the top.
-    Per-player pairs are indexed by player (0 or 1). Building a state by hand needs only the
-    fields up to ``wastes`` (and ``turned``); the counters start as at the beginning of a turn
-    and ``seen`` and ``houses_key`` are derived from the houses.
+    Per-player pairs are indexed by player (0 or 1).
 
     Attributes:
         rules: the ruleset of the deal.
@@ -61,35 +177,75 @@ class GameState:
         stop: the violation awaiting a "Stop!" decision, or ``None``.
         emptied: bit ``h`` set when house ``h`` was emptied during the current turn and is
             still empty (for ``house_filling="immediate"``).
-        seen: the keys (``houses_key``) of the house layouts seen since the last move that
-            cannot be undone in this turn (the no-cycle rule: no house move may recreate one;
-            every other part of the layout is unchanged since that move).
-        houses_key: ``houses_key(houses)``, kept up to date by ``apply`` with a few XORs.
         passes: per player, 0 while their current pass through the hand has seen progress,
             1 while it has not, 2 once they completed a whole pass without progress (the
             stalemate rule).
         moves_made: how many moves have been applied in this deal (for the move cap).
+        houses_key: ``houses_key(houses)``, kept up to date by ``apply`` with a few XORs.
+        trail: the layouts seen this turn when there is more than the current one (see
+            :attr:`seen`), else ``None``. Internal.
     """
 
-    rules: Ruleset
-    to_act: int
-    foundations: tuple[Pile, ...]
-    houses: tuple[Pile, ...]
-    reserves: tuple[Pile, Pile]
-    reserve_up: tuple[int, int]
-    hands: tuple[Pile, Pile]
-    wastes: tuple[Pile, Pile]
-    turned: Card | None = None
-    stop: PendingStop | None = None
-    emptied: int = 0
-    seen: frozenset[int] = attrs.field(
-        default=attrs.Factory(lambda self: frozenset((houses_key(self.houses),)), takes_self=True)
-    )
-    passes: tuple[int, int] = (1, 1)
-    moves_made: int = 0
-    houses_key: int = attrs.field(
-        default=attrs.Factory(lambda self: houses_key(self.houses), takes_self=True)
-    )
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        *,
+        rules: Ruleset,
+        to_act: int,
+        foundations: tuple[Pile, ...],
+        houses: tuple[Pile, ...],
+        reserves: tuple[Pile, Pile],
+        reserve_up: tuple[int, int],
+        hands: tuple[Pile, Pile],
+        wastes: tuple[Pile, Pile],
+        turned: Card | None = None,
+        stop: PendingStop | None = None,
+        emptied: int = 0,
+        seen: frozenset[int] | None = None,
+        passes: tuple[int, int] = (1, 1),
+        moves_made: int = 0,
+        houses_key: int | None = None,
+    ) -> GameState:
+        """Build a state by keyword (see the class docstring). ``seen`` is the set of house
+        layout keys seen this turn (the current layout is always added); ``houses_key`` is
+        computed from ``houses`` when not given. The fields are stored as given: call
+        :func:`validate_position` (or :meth:`problems`) to check a hand-built state."""
+        key = _layout_key(houses) if houses_key is None else houses_key
+        trail = None
+        if seen:
+            extra = sorted(k for k in seen if k != key)
+            if extra:
+                trail = LayoutTrail.of([*extra, key])
+        return _tuple_new(
+            cls,
+            (
+                rules,
+                to_act,
+                foundations,
+                houses,
+                reserves,
+                reserve_up,
+                hands,
+                wastes,
+                turned,
+                stop,
+                emptied,
+                passes,
+                moves_made,
+                key,
+                trail,
+            ),
+        )
+
+    @property
+    def seen(self) -> frozenset[int]:
+        """The keys (``houses_key``) of the house layouts seen since the last move that
+        cannot be undone in this turn, the current one included (the no-cycle rule: no house
+        move may recreate one; every other part of the layout is unchanged since that
+        move)."""
+        trail = self.trail
+        return frozenset((self.houses_key,)) if trail is None else frozenset(trail.keys())
 
     @property
     def turn_player(self) -> int:
@@ -104,3 +260,270 @@ class GameState:
         if self.turned is not None:
             out.append(self.turned)
         return out
+
+    def replace(self, **changes: Any) -> GameState:
+        """A copy with the given fields changed (the constructor's keywords except
+        ``houses_key``, which follows ``houses``; changing ``houses`` forgets the layouts
+        seen unless ``seen`` is given too).
+
+        Raises:
+            TypeError: a keyword that is not a field.
+        """
+        for name in changes:
+            if name not in _PUBLIC_FIELDS or name == "houses_key":
+                raise TypeError(f"GameState.replace() got an unexpected field {name!r}")
+        if "houses" not in changes and "seen" not in changes:
+            return self._replace(**changes)
+        fields: dict[str, Any] = {name: getattr(self, name) for name in _PUBLIC_FIELDS}
+        if "houses" in changes:
+            del fields["houses_key"]
+            if "seen" not in changes:
+                fields["seen"] = None
+        fields.update(changes)
+        return GameState(**fields)
+
+    def problems(self) -> list[str]:
+        """Everything that makes this state impossible (empty for a valid one); see
+        :func:`position_problems`."""
+        return position_problems(self)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not GameState:
+            return NotImplemented
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        if type(other) is not GameState:
+            return NotImplemented
+        return tuple.__ne__(self, other)
+
+    __hash__ = tuple.__hash__
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"GameState is immutable: use state.replace({name}=...)")
+
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{name}={getattr(self, name)!r}" for name in _PUBLIC_FIELDS)
+        return f"GameState({parts})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (tuple(self),))
+
+
+def _layout_key(houses: tuple[Pile, ...]) -> int:
+    """``houses_key(houses)``, or 0 for houses that are not 8 piles of cards at most 16
+    deep (no state of play; :func:`position_problems` names what is wrong)."""
+    try:
+        return _houses_key(houses)
+    except (IndexError, TypeError):
+        return 0
+
+
+def _rebuild(fields: tuple[Any, ...]) -> GameState:
+    state: GameState = _tuple_new(GameState, fields)
+    return state
+
+
+def make_state(
+    *,
+    rules: Ruleset,
+    to_act: int,
+    foundations: tuple[Pile, ...],
+    houses: tuple[Pile, ...],
+    reserves: tuple[Pile, Pile],
+    reserve_up: tuple[int, int],
+    hands: tuple[Pile, Pile],
+    wastes: tuple[Pile, Pile],
+    turned: Card | None,
+    stop: PendingStop | None,
+    emptied: int,
+    passes: tuple[int, int],
+    moves_made: int,
+    houses_key: int,
+    trail: LayoutTrail | None,
+) -> GameState:
+    """The internal constructor: every field given, nothing derived or checked (the engine,
+    views and loaders build states only through it or the public constructor)."""
+    state: GameState = _tuple_new(
+        GameState,
+        (
+            rules,
+            to_act,
+            foundations,
+            houses,
+            reserves,
+            reserve_up,
+            hands,
+            wastes,
+            turned,
+            stop,
+            emptied,
+            passes,
+            moves_made,
+            houses_key,
+            trail,
+        ),
+    )
+    return state
+
+
+class PendingStop(NamedTuple):
+    """A priority violation waiting for the opponent's "Stop!" decision.
+
+    Attributes:
+        prior: the state before the violating move (what ``undo`` returns to).
+        move: the violating move.
+        offender: the player who made it.
+        resume: who acts if the violation is let stand (the offender, or the caller when the
+            move ended the offender's turn).
+    """
+
+    prior: GameState
+    move: Move
+    offender: int
+    resume: int
+
+
+# --------------------------------------------------------------------------------------
+# Validity of a hand-built state
+
+
+def _pile_text(cards: Pile) -> str:
+    return "".join(TEXT[c] for c in cards) or "-"
+
+
+def _is_int(value: object, low: int, high: int) -> bool:
+    """Whether ``value`` is an int (a ``Card`` is one; a bool is not) in ``low..high``."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _pile_problem(value: object, what: str) -> str | None:
+    """Why ``value`` is not a pile (a tuple of card indexes), or ``None``."""
+    if not isinstance(value, tuple):
+        return f"{what} must be a tuple of cards, not {type(value).__name__}"
+    for i, card in enumerate(value):
+        if not _is_int(card, 0, 103):
+            return f"{what}[{i}] is not a card: {card!r}"
+    return None
+
+
+def _piles_problem(value: object, n: int, what: str) -> str | None:
+    if not isinstance(value, tuple) or len(value) != n:
+        return f"{what} must be a tuple of {n} piles, not {value!r:.60}"
+    for i, pile in enumerate(value):
+        problem = _pile_problem(pile, f"{what}[{i}]")
+        if problem is not None:
+            return problem
+    return None
+
+
+def _pair_problem(value: object, high: int, what: str) -> str | None:
+    if (
+        not isinstance(value, tuple)
+        or len(value) != 2
+        or not all(_is_int(x, 0, high) for x in value)
+    ):
+        return f"{what} must be a pair of integers from 0 to {high}, not {value!r:.60}"
+    return None
+
+
+def position_problems(state: GameState) -> list[str]:
+    """Every reason ``state`` could not occur in a deal, as readable sentences naming the
+    field (empty for a valid state): the type and range of every field, every card once,
+    foundations built up in suit from their Ace, houses descending in alternating colours,
+    possible counts. Like python-chess's ``Board.status()``, the list form of
+    :func:`validate_position`.
+    """
+    if not isinstance(state, GameState):
+        return [f"not a GameState: {type(state).__name__}"]
+    problems: list[str] = []
+    if not isinstance(state.rules, Ruleset):
+        problems.append(f"rules must be a Ruleset, not {type(state.rules).__name__}")
+    if not _is_int(state.to_act, 0, 1):
+        problems.append(f"to_act must be 0 or 1, not {state.to_act!r}")
+    shape = [
+        _piles_problem(state.foundations, 8, "foundations"),
+        _piles_problem(state.houses, 8, "houses"),
+        _piles_problem(state.reserves, 2, "reserves"),
+        _piles_problem(state.hands, 2, "hands"),
+        _piles_problem(state.wastes, 2, "wastes"),
+        _pair_problem(state.reserve_up, 104, "reserve_up"),
+        _pair_problem(state.passes, 2, "passes"),
+    ]
+    if state.turned is not None and not _is_int(state.turned, 0, 103):
+        shape.append(f"turned must be a card or None, not {state.turned!r:.60}")
+    if not _is_int(state.emptied, 0, 255):
+        shape.append(f"emptied must be a bitmask of houses from 0 to 255, not {state.emptied!r}")
+    if not _is_int(state.moves_made, 0, 10**12):
+        shape.append(f"moves_made must be an integer from 0, not {state.moves_made!r}")
+    if state.stop is not None and not isinstance(state.stop, PendingStop):
+        shape.append(f"stop must be a PendingStop or None, not {type(state.stop).__name__}")
+    problems.extend(p for p in shape if p is not None)
+    if problems:
+        return problems  # the checks below read the fields as cards and piles
+    if any(len(pile) > 13 for pile in state.houses):
+        tall = [f"H{h + 1}" for h, pile in enumerate(state.houses) if len(pile) > 13]
+        problems.append(f"houses hold at most 13 cards (a run from King to Ace): {' '.join(tall)}")
+    elif state.houses_key != _houses_key(state.houses):
+        problems.append("houses_key is not the layout key of the houses")
+    counts = Counter(state.cards())
+    missing = [TEXT[c] for c in range(104) if c not in counts]
+    doubled = [TEXT[c] for c in sorted(counts) if counts[c] > 1]
+    if missing:
+        problems.append("missing cards: " + " ".join(missing))
+    if doubled:
+        problems.append("cards written more than once: " + " ".join(doubled))
+    for i, pile in enumerate(state.foundations):
+        if pile and not is_foundation_run(pile):
+            problems.append(
+                f"foundation {i + 1} ({_pile_text(pile)}) is not a run up in suit from its Ace"
+            )
+    for i, pile in enumerate(state.houses):
+        if not is_run(pile):
+            problems.append(
+                f"house H{i + 1} ({_pile_text(pile)}) does not descend one rank at a time in"
+                " alternating colours"
+            )
+    for p in (0, 1):
+        reserve, up = state.reserves[p], state.reserve_up[p]
+        if up > len(reserve):
+            problems.append(
+                f"player {p}'s reserve has {len(reserve)} cards, fewer than its {up} face-up"
+                " cards (reserve_up)"
+            )
+        elif reserve and up == 0 and state.rules.reserve_face_up:
+            problems.append(
+                f"player {p}'s reserve top is face down, but these rules deal it face up"
+            )
+        foreign = [TEXT[c] for c in reserve[: max(len(reserve) - up, 0)] if PACK[c] != p]
+        if foreign:
+            problems.append(
+                f"face-down cards of player {p}'s reserve come from the other pack: "
+                + " ".join(foreign)
+            )
+    for h in range(8):
+        if state.emptied >> h & 1 and state.houses[h]:
+            problems.append(f"house H{h + 1} is marked emptied this turn but holds cards")
+    if state.moves_made > state.rules.move_cap:
+        problems.append(
+            f"{state.moves_made} moves made is beyond the rules' move cap of {state.rules.move_cap}"
+        )
+    return problems
+
+
+def validate_position(state: GameState, text: str = "") -> None:
+    """Check that ``state`` could occur in a deal (see :func:`position_problems`).
+
+    Args:
+        state: the state to check.
+        text: the text it was read from, quoted in the error (optional).
+
+    Raises:
+        InvalidPositionError: naming every problem found (a ``NotationError``).
+    """
+    problems = position_problems(state)
+    if problems:
+        where = f" {text!r}" if text else ""
+        raise InvalidPositionError(
+            f"impossible position{where}: " + "; ".join(problems), text, None
+        )

@@ -251,21 +251,20 @@ def sketch(view: PlayerView) -> GameState:
     d0, d1 = view.reserves_down
     n0, n1 = view.hand_sizes
     return GameState(
-        view.rules,
-        view.to_act,
-        view.foundations,
-        view.houses,
-        (_PAD[:d0] + view.reserves_up[0], _PAD[:d1] + view.reserves_up[1]),
-        (len(view.reserves_up[0]), len(view.reserves_up[1])),
-        (_PAD[:n0], _PAD[:n1]),
-        view.wastes,
-        view.turned,
-        None,
-        view.emptied,
-        view.seen,
-        view.passes,
-        view.moves_made,
-        view.houses_key,
+        rules=view.rules,
+        to_act=view.to_act,
+        foundations=view.foundations,
+        houses=view.houses,
+        reserves=(_PAD[:d0] + view.reserves_up[0], _PAD[:d1] + view.reserves_up[1]),
+        reserve_up=(len(view.reserves_up[0]), len(view.reserves_up[1])),
+        hands=(_PAD[:n0], _PAD[:n1]),
+        wastes=view.wastes,
+        turned=view.turned,
+        emptied=view.emptied,
+        seen=view.seen,
+        passes=view.passes,
+        moves_made=view.moves_made,
+        houses_key=view.houses_key,
     )
 
 
@@ -315,21 +314,20 @@ def _realize(view: PlayerView, pool: Sequence[Card]) -> GameState:
     up = (len(view.reserves_up[0]), len(view.reserves_up[1]))
     if view.stop is None:
         return GameState(
-            view.rules,
-            view.to_act,
-            view.foundations,
-            view.houses,
-            reserves,
-            up,
-            (hands[0], hands[1]),
-            view.wastes,
-            view.turned,
-            None,
-            view.emptied,
-            view.seen,
-            view.passes,
-            view.moves_made,
-            view.houses_key,
+            rules=view.rules,
+            to_act=view.to_act,
+            foundations=view.foundations,
+            houses=view.houses,
+            reserves=reserves,
+            reserve_up=up,
+            hands=(hands[0], hands[1]),
+            wastes=view.wastes,
+            turned=view.turned,
+            emptied=view.emptied,
+            seen=view.seen,
+            passes=view.passes,
+            moves_made=view.moves_made,
+            houses_key=view.houses_key,
         )
     return _with_stop(view, view.stop, reserves, (hands[0], hands[1]))
 
@@ -350,25 +348,24 @@ def _with_stop(
         assert view.turned is not None
         prior_hands[off] = hands[off] + (view.turned,) if prior.hand_sizes[off] else ()
     before = GameState(
-        prior.rules,
-        prior.to_act,
-        prior.foundations,
-        prior.houses,
-        prior_reserves,
-        (len(prior.reserves_up[0]), len(prior.reserves_up[1])),
-        (prior_hands[0], prior_hands[1]),
-        prior.wastes,
-        prior.turned,
-        None,
-        prior.emptied,
-        prior.seen,
-        prior.passes,
-        prior.moves_made,
-        prior.houses_key,
+        rules=prior.rules,
+        to_act=prior.to_act,
+        foundations=prior.foundations,
+        houses=prior.houses,
+        reserves=prior_reserves,
+        reserve_up=(len(prior.reserves_up[0]), len(prior.reserves_up[1])),
+        hands=(prior_hands[0], prior_hands[1]),
+        wastes=prior.wastes,
+        turned=prior.turned,
+        emptied=prior.emptied,
+        seen=prior.seen,
+        passes=prior.passes,
+        moves_made=prior.moves_made,
+        houses_key=prior.houses_key,
     )
     after = apply_unchecked(before, stop.move)
     if after.stop is None:  # pragma: no cover - the view is not one of a real position
-        after = attrs.evolve(
-            after, stop=PendingStop(before, stop.move, off, stop.resume), to_act=view.to_act
+        after = after.replace(
+            stop=PendingStop(before, stop.move, off, stop.resume), to_act=view.to_act
         )
     return after
