@@ -8,7 +8,7 @@ from crapette._tables import CARD_KEYS, HOUSE_KEYS
 from crapette.errors import IllegalMoveError
 from crapette.moves import FOUNDATION, HAND, OPP_RESERVE, RESERVE, Action, Move
 from crapette.outcome import winner
-from crapette.state import GameState, LayoutTrail, PendingStop, Pile, make_state
+from crapette.state import GameState, PendingStop, Pile, SeenLog, make_state
 
 __all__ = ["apply", "apply_unchecked"]
 
@@ -76,7 +76,8 @@ def _play(state: GameState, move: Move) -> GameState:
     passes = state.passes
     to_act = p
     action = move.action
-    trail: LayoutTrail | None = None
+    seen_log: SeenLog | None = None
+    seen_size = 0
     key = state.houses_key
 
     if action is Action.PLAY:
@@ -128,7 +129,7 @@ def _play(state: GameState, move: Move) -> GameState:
         if source >= 8:
             passes = (0, 0)
         if source < 8 and target < 8:
-            trail = _extend(state, key)
+            seen_log, seen_size = _extend(state, key)
     elif action is Action.DRAW:
         hand = hands[p]
         if not hand:
@@ -166,18 +167,22 @@ def _play(state: GameState, move: Move) -> GameState:
         passes=passes,
         moves_made=state.moves_made + 1,
         houses_key=key,
-        trail=trail,
+        seen_log=seen_log,
+        seen_size=seen_size,
     )
 
 
-def _extend(state: GameState, key: int) -> LayoutTrail | None:
-    """The layouts seen this turn, after a house move that leads to layout ``key``."""
-    trail = state.trail
-    if trail is None:
+def _extend(state: GameState, key: int) -> tuple[SeenLog | None, int]:
+    """The layouts seen this turn (log and size), after a house move to layout ``key``."""
+    log = state.seen_log
+    if log is None:
         if key == state.houses_key:
-            return None
-        return LayoutTrail.of([state.houses_key, key])
-    return trail.add(key)
+            return None, 0
+        return SeenLog([state.houses_key, key]), 2
+    size = state.seen_size
+    if log.holds(size, key):
+        return log, size
+    return log.extended(size, key), size + 1
 
 
 def _house_to_house(state: GameState, source: int, target: int, count: int) -> GameState:
@@ -200,6 +205,7 @@ def _house_to_house(state: GameState, source: int, target: int, count: int) -> G
         old += 1
         new += 1
     emptied = state.emptied & ~(1 << target)
+    seen_log, seen_size = _extend(state, key)
     if not depth:
         emptied |= 1 << source
     return make_state(
@@ -217,7 +223,8 @@ def _house_to_house(state: GameState, source: int, target: int, count: int) -> G
         passes=state.passes,
         moves_made=state.moves_made + 1,
         houses_key=key,
-        trail=_extend(state, key),
+        seen_log=seen_log,
+        seen_size=seen_size,
     )
 
 

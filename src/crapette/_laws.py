@@ -178,10 +178,10 @@ def layout_key_after(state: GameState, source: int, target: int, count: int) -> 
 def recreates_layout(state: GameState, move: Move) -> bool:
     """Whether a house-to-house move recreates a layout already seen this turn (RULES.md
     decision 12; every other move is exempt or cannot recreate one)."""
-    trail = state.trail
-    if trail is None or move.action is not Action.PLAY or move.source >= 8 or move.target >= 8:
+    log = state.seen_log
+    if log is None or move.action is not Action.PLAY or move.source >= 8 or move.target >= 8:
         return False
-    return layout_key_after(state, move.source, move.target, move.count) in trail
+    return log.holds(state.seen_size, layout_key_after(state, move.source, move.target, move.count))
 
 
 def _label(state: GameState, move: Move) -> str:

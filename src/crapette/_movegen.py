@@ -11,7 +11,8 @@ thousands of positions) from a few lookups instead of trying every move:
 * under enforced priorities a reserve-to-foundation or any foundation move ends the search
   early, since nothing else is legal then;
 * the no-cycle rule only needs checking once a house move was made since the last move that
-  cannot be undone (until then ``state.trail`` is ``None``: only the current layout was seen).
+  cannot be undone (until then ``state.seen_log`` is ``None``: only the current layout was
+  seen).
 
 The rules it applies are those of ``_laws`` (the building predicates, ``most_cards``, the
 priorities, the no-cycle rule), in their table form from ``_tables``.
@@ -53,7 +54,7 @@ from crapette.moves import (
     Move,
 )
 from crapette.outcome import winner
-from crapette.state import GameState, LayoutTrail
+from crapette.state import GameState, SeenLog
 
 __all__ = ["legal_moves"]
 
@@ -157,7 +158,8 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
             if waste_loads >> face & 1:
                 append(PLAY[source][OPP_WASTE])
 
-    seen = state.trail
+    seen = state.seen_log
+    size = state.seen_size
     # The most cards one house-to-house move may carry, onto a built house and onto an empty
     # one; a group is a tail of the house's end run (in play every house is one run, since
     # cards only arrive by building on it or on an empty house; hand-built ones may not be).
@@ -194,11 +196,11 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
                 plays = PLAY[h]
                 if builds:
                     for t in BITS[builds | empty]:
-                        if key ^ keys[t * 16 + len(houses[t])] not in seen:
+                        if not seen.holds(size, key ^ keys[t * 16 + len(houses[t])]):
                             append(plays[t])
                 else:  # only empty houses: the card lands at depth 0
                     for t in BITS[empty]:
-                        if key ^ keys[t * 16] not in seen:
+                        if not seen.holds(size, key ^ keys[t * 16]):
                             append(plays[t])
         if loadable >> FACE[card] & 1 and not (tableau_first and builds):
             face = FACE[card]
@@ -224,7 +226,7 @@ def _group_moves(
     source: int,
     takers: list[int],
     empty: int,
-    seen: LayoutTrail | None,
+    seen: SeenLog | None,
     moves: list[Move],
     most_built: int,
     most_empty: int,
@@ -269,5 +271,5 @@ def _group_moves(
                 key ^= keys[src] ^ keys[at]
                 src += 1
                 at += 1
-            if key not in seen:
+            if not seen.holds(state.seen_size, key):
                 moves.append(group[t][count - 1])

@@ -7,8 +7,9 @@ and ``_engine``.
 Memory and speed: a state is a tuple underneath (building one costs about as much as
 building a tuple; reading a field as much as reading a slot). The no-cycle rule needs the
 house layouts seen since the last move that cannot be undone; instead of a set per state,
-states of one turn share a :class:`LayoutTrail`: a persistent chain of layout keys, so a turn
-of ``k`` house moves costs ``O(k)`` time and memory, not ``O(k**2)``.
+states of one turn share a log of layout keys (``SeenLog``), each state knowing how many of
+its keys it has seen, so a turn of ``k`` house moves costs ``O(k)`` time and memory, not
+``O(k**2)``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from crapette.rules import Ruleset
 
 __all__ = [
     "GameState",
-    "LayoutTrail",
     "PendingStop",
     "Pile",
     "position_problems",
@@ -36,92 +36,57 @@ Pile: TypeAlias = tuple[Card, ...]
 """A pile of cards, bottom first: ``pile[-1]`` is the top (the exposed card)."""
 
 
-class _Log:
-    """The storage shared by the trails of one line of play: ``slots[i]`` is the i-th key
-    of the line and ``index`` the reverse map. Only ever grows; each slot is claimed once
-    with ``dict.setdefault``, which is atomic, so trails may be extended from several
-    threads."""
-
-    __slots__ = ("index", "slots")
-
-    def __init__(self, keys: list[int]) -> None:
-        self.slots: dict[int, int] = dict(enumerate(keys))
-        self.index: dict[int, int] = {key: i for i, key in enumerate(keys)}
+_INDEX_FROM: int = 12
+"""A log gets a dict index once it holds this many keys (below, a list scan is faster)."""
 
 
-class LayoutTrail:
-    """The house layouts seen since the last move that cannot be undone in this turn (the
-    no-cycle rule), as a persistent chain shared between the states of the turn.
+class SeenLog(list[int]):
+    """The layout keys seen in one line of play, in order, shared by its states: a state
+    has seen the first ``seen_size`` keys of its ``seen_log`` (the no-cycle rule). Once the
+    log is long, ``positions`` maps each key to its position, so a lookup stays a dict lookup.
 
-    A trail is the first ``size`` keys of a shared log: extending it at the log's end
-    appends to the log (no copy), and only extending an older trail (a second branch of
-    play from one state, as in a search) copies its keys into a new log. Equal by the set
-    of keys it holds; ``key in trail`` is a dict lookup. Internal: ``GameState.seen`` gives
-    the keys as a frozenset.
+    The log only grows. A state of size ``n`` extends the log in place only when ``n`` is
+    its length: it appends its key (``list.append`` is atomic), checks that the key landed
+    at position ``n``, and only then records its position. A state that loses a race (or
+    extends an older state, as a search does) branches off with a copy of its keys, so
+    states may be played on from several threads. Internal: ``GameState.seen`` gives the
+    keys as a frozenset.
     """
 
-    __slots__ = ("_log", "_mix", "size")
+    __slots__ = ("positions",)
 
-    def __init__(self, log: _Log, size: int, mix: int) -> None:
-        self._log = log
-        self.size = size
-        self._mix = mix  # XOR of the keys: a cheap hash and a quick inequality test
+    def __init__(self, keys: list[int]) -> None:
+        super().__init__(keys)
+        self.positions: dict[int, int] | None = None
+        if len(keys) >= _INDEX_FROM:
+            self.positions = {key: i for i, key in enumerate(keys)}
 
-    @staticmethod
-    def of(keys: list[int]) -> LayoutTrail:
-        """A trail holding ``keys`` (distinct, in the order seen)."""
-        mix = 0
-        for key in keys:
-            mix ^= key
-        return LayoutTrail(_Log(keys), len(keys), mix)
+    def holds(self, size: int, key: int) -> bool:
+        """Whether ``key`` is among the first ``size`` keys."""
+        positions = self.positions
+        if positions is None:
+            return key in self if len(self) == size else key in self[:size]
+        pos = positions.get(key)
+        return pos is not None and pos < size
 
-    def __contains__(self, key: object) -> bool:
-        pos = self._log.index.get(key)  # type: ignore[call-overload]
-        return pos is not None and pos < self.size
-
-    def add(self, key: int) -> LayoutTrail:
-        """The trail with ``key`` added (``self`` when it holds it already)."""
-        log = self._log
-        n = self.size
-        pos = log.index.get(key)
-        if pos is not None and pos < n:
-            return self
-        if (
-            (pos is None or pos == n)
-            and log.slots.setdefault(n, key) == key
-            and log.index.setdefault(key, n) == n
-        ):
-            return LayoutTrail(log, n + 1, self._mix ^ key)
-        # Another line of play owns the next slot: branch off with a copy of our keys.
-        keys = self.keys()
-        keys.append(key)
-        return LayoutTrail(_Log(keys), n + 1, self._mix ^ key)
-
-    def keys(self) -> list[int]:
-        """The keys in the order they were seen."""
-        slots = self._log.slots
-        return [slots[i] for i in range(self.size)]
-
-    def __len__(self) -> int:
-        return self.size
-
-    def __eq__(self, other: object) -> bool:
-        if self is other:
-            return True
-        if not isinstance(other, LayoutTrail):
-            return NotImplemented
-        if self.size != other.size or self._mix != other._mix:
-            return False
-        return set(self.keys()) == set(other.keys())
-
-    def __hash__(self) -> int:
-        return hash((self.size, self._mix))
-
-    def __repr__(self) -> str:
-        return f"LayoutTrail({sorted(self.keys())})"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (LayoutTrail.of, (self.keys(),))
+    def extended(self, size: int, key: int) -> SeenLog:
+        """The log holding the first ``size`` keys and then ``key`` at position ``size``:
+        ``self`` when it can grow in place (or already has ``key`` there), else a copy."""
+        positions = self.positions
+        if positions is not None and positions.get(key) == size:
+            return self  # another line of play added the same key here
+        if len(self) == size:
+            self.append(key)
+            if self[size] == key:
+                if positions is not None:
+                    positions[key] = size
+                elif size + 1 >= _INDEX_FROM:
+                    self.positions = {k: i for i, k in enumerate(self[: size + 1])}
+                return self
+        # Another line of play owns the next place: branch off with a copy of our keys.
+        mine = self[:size]
+        mine.append(key)
+        return SeenLog(mine)
 
 
 class _Fields(NamedTuple):
@@ -139,11 +104,13 @@ class _Fields(NamedTuple):
     passes: tuple[int, int]
     moves_made: int
     houses_key: int
-    trail: LayoutTrail | None
+    seen_log: SeenLog | None
+    seen_size: int
 
 
 _FIELDS = _Fields._fields
-_PUBLIC_FIELDS = (*_FIELDS[:-1], "seen")
+_PUBLIC_FIELDS = (*_FIELDS[:-2], "seen")
+_VALUE = len(_FIELDS) - 2  # the fields compared as they are (the seen log is compared as a set)
 _tuple_new = tuple.__new__
 
 
@@ -182,8 +149,10 @@ class GameState(_Fields):
             stalemate rule).
         moves_made: how many moves have been applied in this deal (for the move cap).
         houses_key: ``houses_key(houses)``, kept up to date by ``apply`` with a few XORs.
-        trail: the layouts seen this turn when there is more than the current one (see
-            :attr:`seen`), else ``None``. Internal.
+        seen_log: the layout keys seen this turn, shared with the other states of the turn
+            (the first ``seen_size`` are this state's, see :attr:`seen`), or ``None`` when
+            only the current layout was seen. Internal.
+        seen_size: how many keys of ``seen_log`` this state has seen (0 without a log).
     """
 
     __slots__ = ()
@@ -212,11 +181,11 @@ class GameState(_Fields):
         computed from ``houses`` when not given. The fields are stored as given: call
         :func:`validate_position` (or :meth:`problems`) to check a hand-built state."""
         key = _layout_key(houses) if houses_key is None else houses_key
-        trail = None
+        log = None
         if seen:
             extra = sorted(k for k in seen if k != key)
             if extra:
-                trail = LayoutTrail.of([*extra, key])
+                log = SeenLog([*extra, key])
         return _tuple_new(
             cls,
             (
@@ -234,7 +203,8 @@ class GameState(_Fields):
                 passes,
                 moves_made,
                 key,
-                trail,
+                log,
+                0 if log is None else len(log),
             ),
         )
 
@@ -244,8 +214,8 @@ class GameState(_Fields):
         cannot be undone in this turn, the current one included (the no-cycle rule: no house
         move may recreate one; every other part of the layout is unchanged since that
         move)."""
-        trail = self.trail
-        return frozenset((self.houses_key,)) if trail is None else frozenset(trail.keys())
+        log = self.seen_log
+        return frozenset((self.houses_key,)) if log is None else frozenset(log[: self.seen_size])
 
     @property
     def turn_player(self) -> int:
@@ -289,15 +259,19 @@ class GameState(_Fields):
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not GameState:
-            return NotImplemented
-        return tuple.__eq__(self, other)
+            return False if isinstance(other, tuple) else NotImplemented
+        if self is other:
+            return True
+        if self[:_VALUE] != other[:_VALUE] or self.seen_size != other.seen_size:
+            return False
+        return (self.seen_log is other.seen_log) or self.seen == other.seen
 
     def __ne__(self, other: object) -> bool:
-        if type(other) is not GameState:
-            return NotImplemented
-        return tuple.__ne__(self, other)
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
-    __hash__ = tuple.__hash__
+    def __hash__(self) -> int:
+        return hash((self[:_VALUE], self.seen_size))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"GameState is immutable: use state.replace({name}=...)")
@@ -307,7 +281,8 @@ class GameState(_Fields):
         return f"GameState({parts})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (tuple(self),))
+        log = self.seen_log
+        return (_rebuild, (tuple(self[:_VALUE]), None if log is None else log[: self.seen_size]))
 
 
 def _layout_key(houses: tuple[Pile, ...]) -> int:
@@ -319,8 +294,9 @@ def _layout_key(houses: tuple[Pile, ...]) -> int:
         return 0
 
 
-def _rebuild(fields: tuple[Any, ...]) -> GameState:
-    state: GameState = _tuple_new(GameState, fields)
+def _rebuild(fields: tuple[Any, ...], keys: list[int] | None) -> GameState:
+    log = None if keys is None else SeenLog(keys)
+    state: GameState = _tuple_new(GameState, (*fields, log, 0 if log is None else len(log)))
     return state
 
 
@@ -340,7 +316,8 @@ def make_state(
     passes: tuple[int, int],
     moves_made: int,
     houses_key: int,
-    trail: LayoutTrail | None,
+    seen_log: SeenLog | None,
+    seen_size: int,
 ) -> GameState:
     """The internal constructor: every field given, nothing derived or checked (the engine,
     views and loaders build states only through it or the public constructor)."""
@@ -361,7 +338,8 @@ def make_state(
             passes,
             moves_made,
             houses_key,
-            trail,
+            seen_log,
+            seen_size,
         ),
     )
     return state
