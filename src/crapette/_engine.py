@@ -3,8 +3,15 @@ bots and simulations, which trusts that the move comes from ``legal_moves``)."""
 
 from __future__ import annotations
 
-from crapette._laws import breaks_priority, describe_illegal, foundation_pile, is_legal, violation
-from crapette._tables import CARD_KEYS, HOUSE_KEYS
+from crapette._laws import (
+    breaks_priority,
+    describe_illegal,
+    foundation_pile,
+    is_legal,
+    layout_key_after,
+    violation,
+)
+from crapette._tables import HOUSE_KEYS
 from crapette.errors import IllegalMoveError
 from crapette.moves import FOUNDATION, HAND, OPP_RESERVE, RESERVE, Action, Move
 from crapette.outcome import winner
@@ -196,14 +203,7 @@ def _house_to_house(state: GameState, source: int, target: int, count: int) -> G
     items = list(houses)
     items[source] = pile[:depth]
     items[target] = dest + cards
-    # Each moved card's key leaves its old place and arrives at its new one.
-    key = state.houses_key
-    old, new = source * 16 + depth, target * 16 + len(dest)
-    for card in cards:
-        keys = CARD_KEYS[card]
-        key ^= keys[old] ^ keys[new]
-        old += 1
-        new += 1
+    key = layout_key_after(state, source, target, count)
     emptied = state.emptied & ~(1 << target)
     seen_log, seen_size = _extend(state, key)
     if not depth:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from crapette._laws import most_cards
+from crapette._laws import layout_key_after, most_cards
 from crapette._tables import (
     ACE_KEY,
     BIT,
@@ -260,16 +260,6 @@ def _group_moves(
             for count in counts:
                 moves.append(group[t][count - 1])
             continue
-        dst = t * 16 + len(houses[t])
         for count in counts:
-            # The layout key after the move: each moved card's key leaves and arrives.
-            key = state.houses_key
-            src = source * 16 + size - count
-            at = dst
-            for card in pile[size - count :]:
-                keys = CARD_KEYS[card]
-                key ^= keys[src] ^ keys[at]
-                src += 1
-                at += 1
-            if not seen.holds(state.seen_size, key):
+            if not seen.holds(state.seen_size, layout_key_after(state, source, t, count)):
                 moves.append(group[t][count - 1])

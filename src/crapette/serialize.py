@@ -16,7 +16,6 @@ import sys
 from typing import TYPE_CHECKING, Any, Final
 
 from crapette._engine import apply
-from crapette._tables import houses_key
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.cards import TEXT, Card
 from crapette.errors import IllegalMoveError, InvalidRulesError, NotationError
@@ -233,8 +232,7 @@ def state_from_dict(data: Any, path: str = "state") -> GameState:
     seen_value = _get(data, "seen", path)
     if not isinstance(seen_value, list):
         raise NotationError(f"{path}.seen: expected a list of hex layout keys")
-    key = houses_key(houses)
-    seen = {key}
+    seen = set()
     for i, item in enumerate(seen_value):
         try:
             if not isinstance(item, str) or not 1 <= len(item) <= 16:
@@ -258,7 +256,6 @@ def state_from_dict(data: Any, path: str = "state") -> GameState:
         seen=frozenset(seen),
         passes=_pair(_get(data, "passes", path), f"{path}.passes", 2),
         moves_made=_int(_get(data, "moves_made", path), f"{path}.moves_made", 0, 10**12),
-        houses_key=key,
     )
     stop = _get(data, "stop", path)
     if stop is None:
@@ -308,7 +305,6 @@ def _with_stop(state: GameState, stop: Any, path: str) -> GameState:
         seen=state.seen,
         passes=state.passes,
         moves_made=state.moves_made,
-        houses_key=state.houses_key,
     )
     if written != rebuilt:
         raise NotationError(
