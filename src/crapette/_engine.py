@@ -159,23 +159,24 @@ def _play(state: GameState, move: Move) -> GameState:
         raise AssertionError(f"{move} is not a move of play")
     if to_act != p:
         emptied = 0
+    # Positional (field order) for speed: see make_state.
     return make_state(
-        rules=state.rules,
-        to_act=to_act,
-        foundations=foundations,
-        houses=houses,
-        reserves=reserves,
-        reserve_up=reserve_up,
-        hands=hands,
-        wastes=wastes,
-        turned=turned,
-        stop=None,
-        emptied=emptied,
-        passes=passes,
-        moves_made=state.moves_made + 1,
-        houses_key=key,
-        seen_log=seen_log,
-        seen_size=seen_size,
+        state.rules,  # rules
+        to_act,  # to_act
+        foundations,  # foundations
+        houses,  # houses
+        reserves,  # reserves
+        reserve_up,  # reserve_up
+        hands,  # hands
+        wastes,  # wastes
+        turned,  # turned
+        None,  # stop
+        emptied,  # emptied
+        passes,  # passes
+        state.moves_made + 1,  # moves_made
+        key,  # houses_key
+        seen_log,  # seen_log
+        seen_size,  # seen_size
     )
 
 
@@ -208,23 +209,24 @@ def _house_to_house(state: GameState, source: int, target: int, count: int) -> G
     seen_log, seen_size = _extend(state, key)
     if not depth:
         emptied |= 1 << source
+    # Positional (field order) for speed: see make_state.
     return make_state(
-        rules=state.rules,
-        to_act=state.to_act,
-        foundations=state.foundations,
-        houses=tuple(items),
-        reserves=state.reserves,
-        reserve_up=state.reserve_up,
-        hands=state.hands,
-        wastes=state.wastes,
-        turned=state.turned,
-        stop=None,
-        emptied=emptied,
-        passes=state.passes,
-        moves_made=state.moves_made + 1,
-        houses_key=key,
-        seen_log=seen_log,
-        seen_size=seen_size,
+        state.rules,  # rules
+        state.to_act,  # to_act
+        state.foundations,  # foundations
+        tuple(items),  # houses
+        state.reserves,  # reserves
+        state.reserve_up,  # reserve_up
+        state.hands,  # hands
+        state.wastes,  # wastes
+        state.turned,  # turned
+        None,  # stop
+        emptied,  # emptied
+        state.passes,  # passes
+        state.moves_made + 1,  # moves_made
+        key,  # houses_key
+        seen_log,  # seen_log
+        seen_size,  # seen_size
     )
 
 

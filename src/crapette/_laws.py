@@ -13,7 +13,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from crapette._tables import ACE_KEY, CARD_KEYS, FACE, FNEED, KIND, RANK, SUIT, TAKES, TEXT
+from crapette._tables import (
+    ACE_KEY,
+    CARD_KEYS,
+    FACE,
+    FNEED,
+    KIND,
+    MOST_CARDS,
+    RANK,
+    SUIT,
+    TAKES,
+    TEXT,
+)
 from crapette.cards import Card
 from crapette.moves import (
     FOUNDATION,
@@ -146,12 +157,8 @@ def fits_load(top: Card, card: Card, wrap: bool) -> bool:
 def most_cards(rules: Ruleset, free: int) -> int:
     """The most cards one house-to-house move may carry with ``free`` empty houses besides
     the destination: 1 (``group_moves="single"``), ``2**free`` (``"supermove"``) or a whole
-    run (``"sequences"``)."""
-    if rules.group_moves == "single":
-        return 1
-    if rules.group_moves == "supermove":
-        return 1 << free
-    return 13
+    run (``"sequences"``); the table ``_tables.MOST_CARDS``."""
+    return MOST_CARDS[rules.group_moves][free]
 
 
 # --------------------------------------------------------------------------------------

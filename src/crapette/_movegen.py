@@ -20,9 +20,9 @@ priorities, the no-cycle rule), in their table form from ``_tables``.
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import Final
 
-from crapette._laws import layout_key_after, most_cards
 from crapette._tables import (
     ACE_KEY,
     BIT,
@@ -32,6 +32,7 @@ from crapette._tables import (
     FNEED,
     KIND,
     LOADS,
+    MOST_CARDS,
     TAKES,
     TO_HOUSES,
 )
@@ -54,7 +55,7 @@ from crapette.moves import (
     Move,
 )
 from crapette.outcome import winner
-from crapette.state import GameState, SeenLog
+from crapette.state import GameState
 
 __all__ = ["legal_moves"]
 
@@ -158,14 +159,20 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
             if waste_loads >> face & 1:
                 append(PLAY[source][OPP_WASTE])
 
-    seen = state.seen_log
-    size = state.seen_size
+    log = state.seen_log
+    seen: Container[int] | None = None
+    if log is not None:  # SeenLog.first, inlined for a line of play (the usual case)
+        if len(log) == state.seen_size:
+            seen = log if log.positions is None else log.positions
+        else:
+            seen = log.first(state.seen_size)
     # The most cards one house-to-house move may carry, onto a built house and onto an empty
     # one; a group is a tail of the house's end run (in play every house is one run, since
     # cards only arrive by building on it or on an empty house; hand-built ones may not be).
     free = len(BITS[empty])
-    most_built = most_cards(rules, free)
-    most_empty = most_cards(rules, max(free - 1, 0))
+    most = MOST_CARDS[rules.group_moves]
+    most_built = most[free]
+    most_empty = most[free - 1] if free else most[0]
     if rules.load_from != "any":
         loadable = 0  # only cards from your own piles may load the opponent
     for h, pile in enumerate(houses):
@@ -196,11 +203,11 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
                 plays = PLAY[h]
                 if builds:
                     for t in BITS[builds | empty]:
-                        if not seen.holds(size, key ^ keys[t * 16 + len(houses[t])]):
+                        if key ^ keys[t * 16 + len(houses[t])] not in seen:
                             append(plays[t])
                 else:  # only empty houses: the card lands at depth 0
                     for t in BITS[empty]:
-                        if not seen.holds(size, key ^ keys[t * 16]):
+                        if key ^ keys[t * 16] not in seen:
                             append(plays[t])
         if loadable >> FACE[card] & 1 and not (tableau_first and builds):
             face = FACE[card]
@@ -226,7 +233,7 @@ def _group_moves(
     source: int,
     takers: list[int],
     empty: int,
-    seen: SeenLog | None,
+    seen: Container[int] | None,
     moves: list[Move],
     most_built: int,
     most_empty: int,
@@ -260,6 +267,16 @@ def _group_moves(
             for count in counts:
                 moves.append(group[t][count - 1])
             continue
+        dst = t * 16 + len(houses[t])
         for count in counts:
-            if not seen.holds(state.seen_size, layout_key_after(state, source, t, count)):
+            # _laws.layout_key_after, inlined: each moved card's key leaves and arrives.
+            key = state.houses_key
+            src = source * 16 + size - count
+            at = dst
+            for card in pile[size - count :]:
+                keys = CARD_KEYS[card]
+                key ^= keys[src] ^ keys[at]
+                src += 1
+                at += 1
+            if key not in seen:
                 moves.append(group[t][count - 1])

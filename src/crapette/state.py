@@ -15,6 +15,7 @@ its keys it has seen, so a turn of ``k`` house moves costs ``O(k)`` time and mem
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Container
 from typing import Any, NamedTuple, TypeAlias
 
 from crapette._laws import is_foundation_run, is_run
@@ -68,6 +69,14 @@ class SeenLog(list[int]):
             return key in self if len(self) == size else key in self[:size]
         pos = positions.get(key)
         return pos is not None and pos < size
+
+    def first(self, size: int) -> Container[int]:
+        """The first ``size`` keys as a container for ``in`` tests at C speed (the log or
+        its index itself when ``size`` is its length, as in a line of play)."""
+        positions = self.positions
+        if len(self) == size:
+            return self if positions is None else positions
+        return self[:size] if positions is None else frozenset(self[:size])
 
     def extended(self, size: int, key: int) -> SeenLog:
         """The log holding the first ``size`` keys and then ``key`` at position ``size``:
@@ -301,7 +310,6 @@ def _rebuild(fields: tuple[Any, ...], keys: list[int] | None) -> GameState:
 
 
 def make_state(
-    *,
     rules: Ruleset,
     to_act: int,
     foundations: tuple[Pile, ...],
@@ -319,8 +327,10 @@ def make_state(
     seen_log: SeenLog | None,
     seen_size: int,
 ) -> GameState:
-    """The internal constructor: every field given, nothing derived or checked (the engine,
-    views and loaders build states only through it or the public constructor)."""
+    """The internal constructor of ``apply``: every field given, in field order, nothing
+    derived or checked. ``apply`` passes them by position, which CPython does about twice
+    as fast as 16 keywords (measured: ~0.45 against ~1.1 us per state). Every other state
+    is built by the public keyword constructor ``GameState(...)`` or ``state.replace()``."""
     state: GameState = _tuple_new(
         GameState,
         (
