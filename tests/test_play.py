@@ -10,12 +10,12 @@ import pytest
 from rich.console import Console
 
 import crapette as c
-from crapette._laws import violation
 from crapette.cli import main
 from crapette.cli.game import TerminalGame, get_chooser, render_board
 from crapette.deal import Rng
 from crapette.moves import ALL_MOVES
 from crapette.notation import describe_move
+from crapette.testing import violation
 
 
 def make_game(
