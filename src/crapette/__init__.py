@@ -10,10 +10,10 @@ The core is importable from here::
         state = crapette.apply(state, move)
     print(crapette.outcome(state))
 
-Bigger optional parts are subpackages, imported on demand: :mod:`crapette.bots`,
-:mod:`crapette.simulation`, :mod:`crapette.records`, :mod:`crapette.testing`,
-:mod:`crapette.adapters` and the command line :mod:`crapette.cli`. ``import crapette``
-imports none of them.
+Bigger optional parts are subpackages, imported on demand: [`crapette.bots`][crapette.bots],
+[`crapette.simulation`][crapette.simulation], [`crapette.records`][crapette.records],
+[`crapette.testing`][crapette.testing], [`crapette.adapters`][crapette.adapters] and the command
+line [`crapette.cli`][crapette.cli]. ``import crapette`` imports none of them.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Applying moves: :func:`apply` (checked) and :func:`apply_unchecked` (the fast path for
+"""Applying moves: [`apply`][crapette._engine.apply] (checked) and
+[`apply_unchecked`][crapette._engine.apply_unchecked] (the fast path for
 bots and simulations, which trusts that the move comes from ``legal_moves``)."""
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def apply(state: GameState, move: Move) -> GameState:
 
 
 def apply_unchecked(state: GameState, move: Move) -> GameState:
-    """Like :func:`apply` without the legality check: for moves taken from
+    """Like [`apply`][crapette._engine.apply] without the legality check: for moves taken from
     ``legal_moves(state)``. Anything else gives an undefined (possibly invalid) state."""
     if state.stop is not None:
         return _decide_stop(state, move)

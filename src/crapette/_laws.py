@@ -2,11 +2,11 @@
 size), the turn structure, the compulsory priorities with their remedy, the no-cycle rule,
 and the reason a move is illegal.
 
-Every other module asks these predicates: ``apply`` (:func:`is_legal`, the quick exact
-:func:`breaks_priority`), notation and position validation, views and bots. The fast move
+Every other module asks these predicates: ``apply`` (``is_legal``, the quick exact
+``breaks_priority``), notation and position validation, views and bots. The fast move
 generator in ``_movegen`` reads the same tables (``_tables``) in a batched form and is tested
 against ``crapette.testing.reference_legal_moves``, which tries every move of the fixed table
-against :func:`why_illegal` (the plain form: :func:`violation` spelled out in full).
+against ``why_illegal`` (the plain form: ``violation`` spelled out in full).
 """
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ def layout_key_after(state: GameState, source: int, target: int, count: int) -> 
 
 
 def recreates_layout(state: GameState, move: Move) -> bool:
-    """Whether a house-to-house move recreates a layout already seen this turn (RULES.md
+    """Whether a house-to-house move recreates a layout already seen this turn (docs/rules.md
     decision 12; every other move is exempt or cannot recreate one)."""
     log = state.seen_log
     if log is None or move.action is not Action.PLAY or move.source >= 8 or move.target >= 8:
@@ -403,7 +403,7 @@ def foundation_ready(state: GameState) -> bool:
 
 def breaks_priority(state: GameState, move: Move) -> bool:
     """Whether ``violation(state, move)`` finds a broken priority, from quick tests (for
-    ``apply``): the rules are spelled out in :func:`violation`, which also names the
+    ``apply``): the rules are spelled out in ``violation``, which also names the
     remedy; only the rare Serbian loading case is left to it. ``move`` must obey the
     building rules."""
     action = move.action
@@ -438,7 +438,7 @@ def breaks_priority(state: GameState, move: Move) -> bool:
 def is_legal(state: GameState, move: Move) -> bool:
     """Whether ``move`` is legal in ``state``: the same answer as ``move in
     legal_moves(state)`` and ``why_illegal(state, move) is None``, checking this one move
-    only (the priorities by :func:`breaks_priority`)."""
+    only (the priorities by ``breaks_priority``)."""
     if state.stop is not None:
         return (move.action is Action.CALL_STOP or move.action is Action.LET_STAND) and not (
             is_over(state)

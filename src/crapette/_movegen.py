@@ -1,4 +1,4 @@
-"""The fast move generator: :func:`legal_moves`.
+"""The fast move generator: [`legal_moves`][crapette._movegen.legal_moves].
 
 It computes the same list as ``crapette.testing.reference_legal_moves`` (the tests check this on
 thousands of positions) from a few lookups instead of trying every move:
@@ -69,8 +69,8 @@ _R_F: Final = _TO_F[RESERVE]
 
 def legal_moves(state: GameState) -> tuple[Move, ...]:
     """Every legal move of the player to act (``state.to_act``), without duplicates, in the
-    fixed order of :data:`crapette.ALL_MOVES` (by source, target and count, then reveal,
-    draw, discard, end, stop, pass). Empty only when the deal is over.
+    fixed order of [`ALL_MOVES`][crapette.moves.ALL_MOVES] (by source, target and count, then
+    reveal, draw, discard, end, stop, pass). Empty only when the deal is over.
     """
     rules = state.rules
     if state.moves_made >= rules.move_cap or state.passes == _BLOCKED:

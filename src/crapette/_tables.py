@@ -2,8 +2,8 @@
 of the house layout (the no-cycle rule).
 
 The card tables (``FACE``, ``RANK``, ``RED``, ``SUIT``, ``PACK``, ``TEXT``) live in
-:mod:`crapette.cards` and are re-exported here so the rules core reads every table from one
-module.
+[`crapette.cards`][crapette.cards] and are re-exported here so the rules core reads every table from
+one module.
 """
 
 from __future__ import annotations

@@ -104,7 +104,7 @@ def deal(
     *,
     starter: int | None = None,
 ) -> GameState:
-    """Deal from two explicit pack orders (RULES.md, precise decision 1).
+    """Deal from two explicit pack orders (decision 1 of the rules, ``docs/rules.md``).
 
     The first card of each order is the top of the face-down pack and is dealt first: the
     reserve (``rules.reserve_size`` cards, the last dealt on top), then the 4 houses, nearest

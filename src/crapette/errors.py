@@ -1,5 +1,6 @@
-"""Every exception the library raises on purpose: one base class, :class:`CrapetteError`,
-and a few kinds. Errors about a bad value also subclass :class:`ValueError`.
+"""Every exception the library raises on purpose: one base class,
+[`CrapetteError`][crapette.errors.CrapetteError], and a few kinds. Errors about a bad value also
+subclass `ValueError`.
 
 ```
 CrapetteError
@@ -44,7 +45,7 @@ class CrapetteError(Exception):
 class InvalidMoveError(CrapetteError, ValueError):
     """Something that is not a move at all: a ``Move`` with an unknown combination of action,
     source, target and count, or an integer action code out of range. (A real move that the
-    rules forbid in a position is an :class:`IllegalMoveError`.)"""
+    rules forbid in a position is an [`IllegalMoveError`][crapette.errors.IllegalMoveError].)"""
 
 
 class IllegalMoveError(CrapetteError, ValueError):
@@ -78,12 +79,14 @@ class NotationError(CrapetteError, ValueError):
 class InvalidPositionError(NotationError):
     """A position that breaks an invariant of the game: not the 104 cards once each, a
     counter out of range, a pack that is not one player's 52 cards. A
-    :class:`NotationError` so that code catching bad position text also catches it."""
+    [`NotationError`][crapette.errors.NotationError] so that code catching bad position text also
+    catches it."""
 
 
 class UnknownBotError(CrapetteError, ValueError):
-    """A bot name that is not one of :data:`crapette.bots.BOT_NAMES` (the message lists
-    them), or a bad bot option (such as a search budget that is not a positive integer)."""
+    """A bot name that is not one of [`crapette.bots.BOT_NAMES`][crapette.bots.BOT_NAMES] (the
+    message lists them), or a bad bot option (such as a search budget that is not a positive
+    integer)."""
 
 
 class SimulationError(CrapetteError, ValueError):

@@ -1,5 +1,7 @@
-"""The immutable :class:`GameState` of one deal, the one way to build it, and the check that
-a hand-built state could occur (:func:`position_problems`, :func:`validate_position`).
+"""The immutable [`GameState`][crapette.state.GameState] of one deal, the one way to build
+it, and the check that a hand-built state could occur
+([`position_problems`][crapette.state.position_problems],
+[`validate_position`][crapette.state.validate_position]).
 
 A state holds data only; the rules that read and change it live in ``_laws``, ``_movegen``
 and ``_engine``.
@@ -19,6 +21,7 @@ from collections.abc import Container
 from typing import Any, NamedTuple, TypeAlias
 
 from crapette._laws import is_foundation_run, is_run
+from crapette._quote import quote
 from crapette._tables import houses_key as _houses_key
 from crapette.cards import PACK, TEXT, Card
 from crapette.errors import InvalidPositionError
@@ -132,10 +135,11 @@ class GameState(_Fields):
     reserves=..., reserve_up=..., hands=..., wastes=...)``; ``turned``, ``stop``,
     ``emptied``, ``seen``, ``passes`` and ``moves_made`` are optional (the counters start as
     at the beginning of a turn; ``seen`` and ``houses_key`` are derived from the houses).
-    :meth:`replace` gives a copy with some fields changed; :meth:`problems` lists what makes a
-    hand-built state impossible.
+    [`replace`][crapette.state.GameState.replace] gives a copy with some fields changed;
+    [`problems`][crapette.state.GameState.problems] lists what makes a hand-built state
+    impossible.
 
-    Piles are tuples of :class:`~crapette.Card`, bottom first, so ``pile[-1]`` is the top.
+    Piles are tuples of [`Card`][crapette.Card], bottom first, so ``pile[-1]`` is the top.
     Per-player pairs are indexed by player (0 or 1).
 
     Attributes:
@@ -159,8 +163,8 @@ class GameState(_Fields):
         moves_made: how many moves have been applied in this deal (for the move cap).
         houses_key: ``houses_key(houses)``, kept up to date by ``apply`` with a few XORs.
         seen_log: the layout keys seen this turn, shared with the other states of the turn
-            (the first ``seen_size`` are this state's, see :attr:`seen`), or ``None`` when
-            only the current layout was seen. Internal.
+            (the first ``seen_size`` are this state's, see ``seen``), or ``None`` when only
+            the current layout was seen. Internal.
         seen_size: how many keys of ``seen_log`` this state has seen (0 without a log).
     """
 
@@ -188,7 +192,8 @@ class GameState(_Fields):
         """Build a state by keyword (see the class docstring). ``seen`` is the set of house
         layout keys seen this turn (the current layout is always added); ``houses_key`` is
         computed from ``houses`` when not given. The fields are stored as given: call
-        :func:`validate_position` (or :meth:`problems`) to check a hand-built state."""
+        [`validate_position`][crapette.state.validate_position] (or
+        [`problems`][crapette.state.GameState.problems]) to check a hand-built state."""
         key = _layout_key(houses) if houses_key is None else houses_key
         log = None
         if seen:
@@ -231,6 +236,16 @@ class GameState(_Fields):
         """The player whose turn it is (differs from ``to_act`` during a Stop! decision)."""
         return self.stop.resume if self.stop is not None else self.to_act
 
+    def _repr_svg_(self) -> str:
+        """The table as an SVG picture (Jupyter), face-down cards as backs."""
+        from crapette.svg import board  # imported on first use
+
+        return board(self)
+
+    def _repr_html_(self) -> str:
+        """The table as inline SVG (Jupyter)."""
+        return self._repr_svg_()
+
     def cards(self) -> list[Card]:
         """Every card on the table (104 in a valid state), pile by pile."""
         out: list[Card] = []
@@ -263,7 +278,7 @@ class GameState(_Fields):
 
     def problems(self) -> list[str]:
         """Everything that makes this state impossible (empty for a valid one); see
-        :func:`position_problems`."""
+        [`position_problems`][crapette.state.position_problems]."""
         return position_problems(self)
 
     def __eq__(self, other: object) -> bool:
@@ -296,7 +311,7 @@ class GameState(_Fields):
 
 def _layout_key(houses: tuple[Pile, ...]) -> int:
     """``houses_key(houses)``, or 0 for houses that are not 8 piles of cards at most 16
-    deep (no state of play; :func:`position_problems` names what is wrong)."""
+    deep (no state of play; ``position_problems`` names what is wrong)."""
     try:
         return _houses_key(houses)
     except (IndexError, TypeError):
@@ -420,7 +435,7 @@ def position_problems(state: GameState) -> list[str]:
     field (empty for a valid state): the type and range of every field, every card once,
     foundations built up in suit from their Ace, houses descending in alternating colours,
     possible counts. Like python-chess's ``Board.status()``, the list form of
-    :func:`validate_position`.
+    [`validate_position`][crapette.state.validate_position].
     """
     if not isinstance(state, GameState):
         return [f"not a GameState: {type(state).__name__}"]
@@ -500,7 +515,8 @@ def position_problems(state: GameState) -> list[str]:
 
 
 def validate_position(state: GameState, text: str = "") -> None:
-    """Check that ``state`` could occur in a deal (see :func:`position_problems`).
+    """Check that ``state`` could occur in a deal (see
+    [`position_problems`][crapette.state.position_problems]).
 
     Args:
         state: the state to check.
@@ -511,7 +527,7 @@ def validate_position(state: GameState, text: str = "") -> None:
     """
     problems = position_problems(state)
     if problems:
-        where = f" {text!r}" if text else ""
+        where = f" {quote(text)}" if text else ""
         raise InvalidPositionError(
             f"impossible position{where}: " + "; ".join(problems), text, None
         )

@@ -1,10 +1,10 @@
 """Test helpers: the slow reference move generator and perft counts.
 
 ``reference_legal_moves`` tries every move of the fixed table against the plain rule checks
-(``why_illegal``); it is the oracle the fast :func:`~crapette.legal_moves` is tested
-against. :func:`violation` is the priority rules spelled out in full, which the quick test
-inside ``apply`` is tested against. ``perft`` counts the move sequences of a given length
-from a position.
+(``why_illegal``); it is the oracle the fast [`legal_moves`][crapette.legal_moves] is tested
+against. [`violation`][crapette.testing.violation] is the priority rules spelled out in full,
+which the quick test inside ``apply`` is tested against. ``perft`` counts the move sequences
+of a given length from a position.
 
 As in chess engines, ``perft(state, depth)`` is the number of leaf nodes of the game tree
 ``depth`` moves deep (a finished deal is a leaf that counts only at depth 0). Counts from
@@ -42,7 +42,7 @@ def perft(state: GameState, depth: int) -> int:
 
 def divide(state: GameState, depth: int) -> dict[str, int]:
     """``perft(after, depth - 1)`` for each legal first move, keyed by the move's text
-    (:func:`~crapette.notation.format_move`), in the order of ``legal_moves``.
+    ([`format_move`][crapette.notation.format_move]), in the order of ``legal_moves``.
 
     Raises:
         ValueError: ``depth`` is less than 1.

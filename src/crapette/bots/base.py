@@ -13,7 +13,7 @@ __all__ = ["Bot", "UnknownBotError"]
 
 @runtime_checkable
 class Bot(Protocol):
-    """A player program: it sees a :class:`~crapette.views.PlayerView` (never the full
+    """A player program: it sees a [`PlayerView`][crapette.views.PlayerView] (never the full
     state) and answers one of ``view.legal_moves()``.
 
     Attributes:

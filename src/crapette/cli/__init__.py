@@ -1,7 +1,7 @@
-"""The ``crapette`` command line: one subcommand per module of ``crapette.cli``
-(``play``, ``show``, ``replay``, ``simulate``, ``compare``); :mod:`crapette.cli.game` is the
-terminal game. The command line needs ``rich`` (``pip install 'crapette[cli]'``); the rest
-of the library never imports it."""
+"""The ``crapette`` command line: one subcommand per module of ``crapette.cli`` (``play``, ``show``,
+``replay``, ``simulate``, ``compare``); [`crapette.cli.game`][crapette.cli.game] is the terminal
+game. The command line needs ``rich`` (``pip install 'crapette[cli]'``); the rest of the library
+never imports it."""
 
 from __future__ import annotations
 

@@ -2,10 +2,10 @@
 summary that answers rules questions with confidence intervals.
 
 Reproducibility: deal ``i`` of a run with seed ``s`` uses the deal seed
-:func:`crapette.match.deal_seed` ``(s, i // 2)`` (the seeds a match deals from) and the bots
-are rebuilt for every deal with seeds derived from it, so a deal's result depends on nothing
-but the run seed and its number: the same seed gives the same records whatever the number of
-workers or the backend.
+[`crapette.match.deal_seed`][crapette.match.deal_seed] ``(s, i // 2)`` (the seeds a match deals
+from) and the bots are rebuilt for every deal with seeds derived from it, so a deal's result depends
+on nothing but the run seed and its number: the same seed gives the same records whatever the number
+of workers or the backend.
 
 Fairness: deals are played in pairs on the same shuffle with the seats swapped (bot A is
 player 0 in even deals and player 1 in odd ones), so the luck of the cards and of starting
@@ -194,7 +194,7 @@ def _plain(_inst: object, _field: object, value: object) -> object:
 
 
 def summarize(records: Sequence[DealRecord]) -> Summary:
-    """The :class:`Summary` of some deal records."""
+    """The [`Summary`][crapette.simulation.Summary] of some deal records."""
     n = len(records)
     wins = [0, 0]
     starter_wins = 0
@@ -235,8 +235,8 @@ class SimulationResult:
         bots: the names of bot A and bot B.
         games: deals played.
         seed: the run seed.
-        records: one :class:`DealRecord` per deal, in deal order.
-        summary: the :class:`Summary` of the records.
+        records: one [`DealRecord`][crapette.simulation.DealRecord] per deal, in deal order.
+        summary: the [`Summary`][crapette.simulation.Summary] of the records.
     """
 
     rules: str
@@ -260,7 +260,7 @@ class SimulationResult:
 
 
 def parse_rules(rules: Ruleset | str) -> Ruleset:
-    """A ruleset from a :class:`~crapette.Ruleset`, a preset name or a rules string.
+    """A ruleset from a [`Ruleset`][crapette.Ruleset], a preset name or a rules string.
 
     Raises:
         InvalidRulesError: unknown preset or bad rules string.
@@ -398,9 +398,9 @@ def simulate(
     """Play ``games`` deals between two bots and summarize them.
 
     Args:
-        rules: a :class:`~crapette.Ruleset`, a preset name or a rules string.
+        rules: a [`Ruleset`][crapette.Ruleset], a preset name or a rules string.
         bots: bot A and bot B: ``"greedy,random"`` or ``("greedy", "random")`` (names of
-            :func:`crapette.bots.get_bot`).
+            [`crapette.bots.get_bot`][crapette.bots.get_bot]).
         games: how many deals (positive).
         seed: the run seed (any ``int``); the same seed gives the same records whatever
             ``workers`` and ``backend``.
@@ -594,8 +594,9 @@ def compare(
     seed: int,
     **options: Any,
 ) -> list[SimulationResult]:
-    """:func:`simulate` the same bots, games and seed under several rulesets (all are
-    checked before any deal is played); ``options`` go to :func:`simulate`."""
+    """[`simulate`][crapette.simulation.simulate] the same bots, games and seed under several
+    rulesets (all are checked before any deal is played); ``options`` go to
+    [`simulate`][crapette.simulation.simulate]."""
     parsed = [parse_rules(r) for r in rulesets]
     if not parsed:
         raise SimulationError("compare needs at least one ruleset")
