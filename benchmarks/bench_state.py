@@ -118,12 +118,12 @@ def turn_profile(start: crapette.GameState, moves: list[crapette.Move]) -> dict[
 
 
 def checked_vs_unchecked(rules: crapette.Ruleset, deals: int) -> tuple[float, float]:
-    """Applied moves/s of random self-play with checked ``apply`` and with
+    """Applied moves/s (CPU time) of random self-play with checked ``apply`` and with
     ``apply_unchecked`` (the same games)."""
     rates = []
     for fn in (crapette.apply, crapette.apply_unchecked):
         moves_total = 0
-        start = time.perf_counter()
+        start = time.process_time()
         for seed in range(deals):
             state = crapette.new_game(rules, seed=seed)
             rng = Rng(seed)
@@ -133,7 +133,7 @@ def checked_vs_unchecked(rules: crapette.Ruleset, deals: int) -> tuple[float, fl
                     break
                 state = fn(state, moves[rng.below(len(moves))])
                 moves_total += 1
-        rates.append(moves_total / (time.perf_counter() - start))
+        rates.append(moves_total / (time.process_time() - start))
     return rates[0], rates[1]
 
 
