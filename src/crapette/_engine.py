@@ -21,11 +21,15 @@ from crapette.state import GameState, PendingStop, Pile, SeenLog, make_state
 __all__ = ["apply", "apply_unchecked"]
 
 
-def apply(state: GameState, move: Move) -> GameState:
+def apply(state: GameState, move: Move | str) -> GameState:
     """The state after ``move``; ``state`` itself is never changed.
 
+    ``move`` is a [`Move`][crapette.Move] or its text in move notation, read by
+    [`parse_move`][crapette.parse_move]: ``apply(state, "R-F")`` plays by text in one step.
+
     Raises:
-        TypeError: ``state`` is not a ``GameState`` or ``move`` not a ``Move``.
+        TypeError: ``state`` is not a ``GameState`` or ``move`` neither a ``Move`` nor a str.
+        NotationError: ``move`` is a malformed move text.
         IllegalMoveError: the move is not in ``legal_moves(state)``; the message names the
             move and says why.
 
@@ -34,6 +38,10 @@ def apply(state: GameState, move: Move) -> GameState:
     """
     if not isinstance(state, GameState):
         raise TypeError(f"apply() needs a GameState, not {type(state).__name__}")
+    if isinstance(move, str):
+        from crapette.notation import parse_move  # notation sits above the engine (lazy)
+
+        return apply_unchecked(state, parse_move(state, move))
     if not isinstance(move, Move):
         raise TypeError(f"apply() needs a Move, not {move!r} ({type(move).__name__})")
     if not is_legal(state, move):

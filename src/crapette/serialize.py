@@ -239,13 +239,7 @@ def state_from_dict(data: Any, path: str = "state", *, stop: bool = True) -> Gam
     """
     if not isinstance(data, dict):
         raise NotationError(f"{path}: expected an object")
-    rules_text = _get(data, "rules", path)
-    if not isinstance(rules_text, str):
-        raise NotationError(f"{path}.rules: expected a ruleset string")
-    try:
-        rules = Ruleset.from_string(rules_text)
-    except InvalidRulesError as exc:
-        raise NotationError(f"{path}.rules: {exc}") from None
+    rules = _rules_field(data, path)
     houses = _piles(_get(data, "houses", path), 8, f"{path}.houses")
     for i, pile in enumerate(houses):
         if len(pile) > MAX_HOUSE:
@@ -393,19 +387,24 @@ def _result_from_dict(data: Any, path: str, seed: int) -> DealResult:
     return DealResult(seed, starter, Outcome(winner, scores, reason))
 
 
+def _rules_field(data: dict[str, Any], path: str) -> Ruleset:
+    """The ruleset named by the ``rules`` field of the object at ``path``."""
+    rules_text = _get(data, "rules", path)
+    if not isinstance(rules_text, str):
+        raise NotationError(f"{path}.rules: expected a ruleset string")
+    try:
+        return Ruleset.from_string(rules_text)
+    except InvalidRulesError as exc:
+        raise NotationError(f"{path}.rules: {exc}") from None
+
+
 def _match_from_dict(data: Any, path: str) -> Match:
     """Rebuild a match in progress, checking what can be checked without its moves: the deal
     seeds, the starters the rules give, a match that was not over before its current deal,
     and the current deal's state."""
     if not isinstance(data, dict):
         raise NotationError(f"{path}: expected an object")
-    rules_text = _get(data, "rules", path)
-    if not isinstance(rules_text, str):
-        raise NotationError(f"{path}.rules: expected a ruleset string")
-    try:
-        rules = Ruleset.from_string(rules_text)
-    except InvalidRulesError as exc:
-        raise NotationError(f"{path}.rules: {exc}") from None
+    rules = _rules_field(data, path)
     seed = _get(data, "seed", path)
     if type(seed) is not int or not -_SEED_LIMIT < seed < _SEED_LIMIT:
         raise NotationError(f"{path}.seed: expected an integer of at most 40 digits")

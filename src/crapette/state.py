@@ -277,6 +277,21 @@ class GameState(_Slots):
         """The player whose turn it is (differs from ``to_act`` during a Stop! decision)."""
         return self.stop.resume if self.stop is not None else self.to_act
 
+    def __str__(self) -> str:
+        """The readable board ([`board`][crapette.text.board])."""
+        from crapette.text import board  # the text layer sits above the state (lazy)
+
+        return board(self)
+
+    def __repr__(self) -> str:
+        """Code that rebuilds the state: ``crapette.parse_position('<position line>')``."""
+        from crapette.notation import format_position  # lazy, as for __str__
+
+        if position_problems(self):  # a hand-built state that no position line can hold
+            parts = ", ".join(f"{name}={getattr(self, name)!r}" for name in _PUBLIC_FIELDS)
+            return f"GameState({parts})"
+        return f"crapette.parse_position({format_position(self)!r})"
+
     def _repr_svg_(self) -> str:
         """The table as an SVG picture (Jupyter), face-down cards as backs."""
         from crapette.svg import board  # imported on first use
@@ -348,10 +363,6 @@ class GameState(_Slots):
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"GameState is immutable: cannot delete {name}")
-
-    def __repr__(self) -> str:
-        parts = ", ".join(f"{name}={getattr(self, name)!r}" for name in _PUBLIC_FIELDS)
-        return f"GameState({parts})"
 
     def __reduce__(self) -> tuple[Any, ...]:
         log = self.seen_log

@@ -18,7 +18,6 @@ from crapette._engine import apply_unchecked
 from crapette._laws import Violation, violation, why_illegal
 from crapette._movegen import legal_moves
 from crapette.moves import ALL_MOVES, Move
-from crapette.notation import format_move
 from crapette.state import GameState
 
 __all__ = ["Violation", "divide", "perft", "reference_legal_moves", "violation"]
@@ -42,17 +41,14 @@ def perft(state: GameState, depth: int) -> int:
 
 def divide(state: GameState, depth: int) -> dict[str, int]:
     """``perft(after, depth - 1)`` for each legal first move, keyed by the move's text
-    ([`format_move`][crapette.notation.format_move]), in the order of ``legal_moves``.
+    (``str(move)``, the move notation), in the order of ``legal_moves``.
 
     Raises:
         ValueError: ``depth`` is less than 1.
     """
     if depth < 1:
         raise ValueError(f"divide depth must be >= 1, not {depth}")
-    return {
-        format_move(state, m): perft(apply_unchecked(state, m), depth - 1)
-        for m in legal_moves(state)
-    }
+    return {str(m): perft(apply_unchecked(state, m), depth - 1) for m in legal_moves(state)}
 
 
 def reference_legal_moves(state: GameState) -> tuple[Move, ...]:
