@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 
-import attrs
 import pytest
 
 import crapette as c
@@ -110,9 +109,7 @@ def test_describe_examples() -> None:
     assert c.format_move(move) == str(move) == "R-F"
     assert c.parse_move(state, "7H-F") == move
     assert describe_move(state, c.DRAW) == "turn the top card of your hand"
-    turned = attrs.evolve(
-        state, turned=state.hands[0][-1], hands=(state.hands[0][:-1], state.hands[1])
-    )
+    turned = state.replace(turned=state.hands[0][-1], hands=(state.hands[0][:-1], state.hands[1]))
     assert describe_move(turned, c.DISCARD) == "put Q♥ on your waste, ending your turn"
 
 
@@ -122,7 +119,7 @@ def test_one_move_text_relative_opponent_piles() -> None:
     assert c.format_move(c.Move.play(1, 4, 3)) == "H2-H5x3"
     assert c.format_move(c.CALL_STOP) == "stop"
     for p in (0, 1):
-        state = attrs.evolve(c.new_game(seed=3), to_act=p)
+        state = c.new_game(seed=3).replace(to_act=p)
         q = 1 - p
         # parse_move still reads the absolute spellings of the opponent's piles.
         for text, relative in ((f"T-W{q}", "T-OW"), (f"R-R{q}", "R-OR")):

@@ -10,11 +10,11 @@ import pytest
 from rich.console import Console
 
 import crapette as c
-from crapette._laws import violation
 from crapette.cli import main
 from crapette.cli.game import TerminalGame, get_chooser, render_board
 from crapette.deal import Rng
 from crapette.moves import ALL_MOVES
+from crapette.testing import violation
 from crapette.text import board, describe_move
 
 
@@ -311,9 +311,8 @@ def test_the_board_explains_the_reserve_counts() -> None:
     text = console.file.getvalue()  # type: ignore[attr-defined]
     assert "[12 face down]" in text and "(+" not in text
     assert text.splitlines() == board(state, hidden=True).splitlines()  # one layout
-    import attrs
 
-    loaded = attrs.evolve(state, reserve_up=(6, 1))  # say 5 cards were loaded on reserve 0
+    loaded = state.replace(reserve_up=(6, 1))  # say 5 cards were loaded on reserve 0
     line = next(row for row in board(loaded).splitlines() if row.startswith("player 0"))
     assert "[7 face down] [+2 more face up]" in line
 

@@ -159,7 +159,7 @@ def _deal(
     state = new_game(rules, seed=deal_seed(seed, number))
     if number and rules.match_starter == "alternate":
         starter = 1 - results[-1].starter
-        state = attrs.evolve(state, to_act=starter)
+        state = state.replace(to_act=starter)
     return state, state.to_act
 
 

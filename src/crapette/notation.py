@@ -10,8 +10,9 @@ Cards have their short form in [`crapette.cards`][crapette.cards] (``7H`` of pac
 * **positions**: [`format_position`][crapette.notation.format_position] /
   [`parse_position`][crapette.notation.parse_position], one line that holds a complete
   [`GameState`][crapette.GameState] (like chess's FEN),
-  [`format_public_position`][crapette.notation.format_public_position] (hidden cards written ``??``)
-  and [`validate_position`][crapette.notation.validate_position].
+  [`format_public_position`][crapette.notation.format_public_position] (hidden cards
+  written ``??``); [`validate_position`][crapette.state.validate_position] (defined
+  beside ``GameState`` in ``crapette.state``) is importable from here too.
 
 ``docs/notation.md`` specifies every format precisely.
 """
@@ -20,19 +21,16 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections import Counter
 from typing import Final, NamedTuple, overload
 
 from crapette._engine import apply
 from crapette._laws import describe_illegal, source_card
 from crapette._movegen import legal_moves
 from crapette._quote import quote
-from crapette._tables import houses_key
-from crapette.cards import FACE, PACK, RANK, RED, SUIT, TEXT, Card, parse_card
+from crapette.cards import TEXT, Card, parse_card
 from crapette.errors import (
     IllegalMoveError,
     InvalidMoveError,
-    InvalidPositionError,
     InvalidRulesError,
     NotationError,
 )
@@ -53,7 +51,7 @@ from crapette.moves import (
     Move,
 )
 from crapette.rules import Ruleset
-from crapette.state import GameState, Pile
+from crapette.state import GameState, Pile, validate_position
 
 __all__ = [
     "UNKNOWN_CARD",
@@ -562,7 +560,6 @@ def parse_position(text: str) -> GameState:
                 text,
                 stop_f.start,
             ) from None
-    key = houses_key(houses)
     state = GameState(
         rules=rules,
         to_act=to_act,
@@ -574,10 +571,9 @@ def parse_position(text: str) -> GameState:
         wastes=(wastes[0], wastes[1]),
         turned=turned,
         emptied=emptied,
-        seen=seen | {key},
+        seen=seen,
         passes=passes,
         moves_made=moves_made,
-        houses_key=key,
     )
     validate_position(state, text)
     if stop_move is not None:
@@ -717,78 +713,3 @@ def _parse_cards(text: str, part: str, start: int) -> Pile:
             )
         cards.append(Card(chunk))
     return tuple(cards)
-
-
-def validate_position(state: GameState, text: str = "") -> None:
-    """Check that ``state`` could occur in a deal: every card once, foundations built up
-    in suit from their Ace, houses descending in alternating colours, possible counts.
-
-    Args:
-        state: the state to check.
-        text: the text it was read from, quoted in the error (optional).
-
-    Raises:
-        InvalidPositionError: naming every problem found (a ``NotationError``).
-    """
-    problems: list[str] = []
-    counts = Counter(state.cards())
-    missing = [TEXT[c] for c in range(104) if c not in counts]
-    doubled = [TEXT[c] for c in sorted(counts) if counts[c] > 1]
-    if missing:
-        problems.append("missing cards: " + " ".join(missing))
-    if doubled:
-        problems.append("cards written more than once: " + " ".join(doubled))
-    for i, pile in enumerate(state.foundations):
-        if pile and not _foundation_ok(pile):
-            problems.append(
-                f"foundation {i + 1} ({_pile(pile)}) is not a run up in suit from its Ace"
-            )
-    for i, pile in enumerate(state.houses):
-        if not _house_ok(pile):
-            problems.append(
-                f"house H{i + 1} ({_pile(pile)}) does not descend one rank at a time in"
-                " alternating colours"
-            )
-    for p in (0, 1):
-        reserve, up = state.reserves[p], state.reserve_up[p]
-        if up > len(reserve):
-            problems.append(
-                f"player {p}'s reserve has {len(reserve)} cards, fewer than its {up} face-up cards"
-            )
-        elif reserve and up == 0 and state.rules.reserve_face_up:
-            problems.append(
-                f"player {p}'s reserve top is face down, but these rules deal it face up"
-            )
-        foreign = [TEXT[c] for c in reserve[: max(len(reserve) - up, 0)] if PACK[c] != p]
-        if foreign:
-            problems.append(
-                f"face-down cards of player {p}'s reserve come from the other pack: "
-                + " ".join(foreign)
-            )
-    for h in range(8):
-        if state.emptied >> h & 1 and state.houses[h]:
-            problems.append(f"house H{h + 1} is marked emptied this turn but holds cards")
-    if state.moves_made > state.rules.move_cap:
-        problems.append(
-            f"{state.moves_made} moves made is beyond the rules' move cap of {state.rules.move_cap}"
-        )
-    if problems:
-        where = f" {quote(text)}" if text else ""
-        raise InvalidPositionError(
-            f"impossible position{where}: " + "; ".join(problems), text, None
-        )
-
-
-def _foundation_ok(pile: Pile) -> bool:
-    if RANK[pile[0]] != 1:
-        return False
-    return all(FACE[pile[i]] == FACE[pile[0]] + i for i in range(len(pile))) and all(
-        SUIT[c] == SUIT[pile[0]] for c in pile
-    )
-
-
-def _house_ok(pile: Pile) -> bool:
-    return all(
-        RANK[pile[i + 1]] == RANK[pile[i]] - 1 and RED[pile[i + 1]] != RED[pile[i]]
-        for i in range(len(pile) - 1)
-    )

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 from crapette._engine import apply
 from crapette._quote import quote
-from crapette._tables import houses_key
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.cards import TEXT, Card
 from crapette.deal import new_game
@@ -262,8 +261,7 @@ def state_from_dict(data: Any, path: str = "state", *, stop: bool = True) -> Gam
     seen_value = _get(data, "seen", path)
     if not isinstance(seen_value, list):
         raise NotationError(f"{path}.seen: expected a list of hex layout keys")
-    key = houses_key(houses)
-    seen = {key}
+    seen: set[int] = set()
     for i, item in enumerate(seen_value):
         if not isinstance(item, str) or not _HEX_KEY.match(item):
             raise NotationError(
@@ -284,7 +282,6 @@ def state_from_dict(data: Any, path: str = "state", *, stop: bool = True) -> Gam
         seen=frozenset(seen),
         passes=_pair(_get(data, "passes", path), f"{path}.passes", 2),
         moves_made=_int(_get(data, "moves_made", path), f"{path}.moves_made", 0, 10**12),
-        houses_key=key,
     )
     pending = _get(data, "stop", path)
     if pending is None:
@@ -339,7 +336,6 @@ def _with_stop(state: GameState, stop: Any, path: str) -> GameState:
         seen=state.seen,
         passes=state.passes,
         moves_made=state.moves_made,
-        houses_key=state.houses_key,
     )
     if written != rebuilt:
         raise NotationError(

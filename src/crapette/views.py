@@ -281,21 +281,20 @@ def sketch(view: PlayerView) -> GameState:
 def _state_of(view: PlayerView, reserves: tuple[Pile, Pile], hands: tuple[Pile, Pile]) -> GameState:
     """The state of ``view`` (with no open Stop! decision) holding these reserves and hands."""
     return GameState(
-        view.rules,
-        view.to_act,
-        view.foundations,
-        view.houses,
-        reserves,
-        (len(view.reserves_up[0]), len(view.reserves_up[1])),
-        hands,
-        view.wastes,
-        view.turned,
-        None,
-        view.emptied,
-        view.seen,
-        view.passes,
-        view.moves_made,
-        view.houses_key,
+        rules=view.rules,
+        to_act=view.to_act,
+        foundations=view.foundations,
+        houses=view.houses,
+        reserves=reserves,
+        reserve_up=(len(view.reserves_up[0]), len(view.reserves_up[1])),
+        hands=hands,
+        wastes=view.wastes,
+        turned=view.turned,
+        emptied=view.emptied,
+        seen=view.seen,
+        passes=view.passes,
+        moves_made=view.moves_made,
+        houses_key=view.houses_key,
     )
 
 
@@ -363,25 +362,24 @@ def _with_stop(
         assert view.turned is not None
         prior_hands[off] = hands[off] + (view.turned,) if prior.hand_sizes[off] else ()
     before = GameState(
-        prior.rules,
-        prior.to_act,
-        prior.foundations,
-        prior.houses,
-        prior_reserves,
-        (len(prior.reserves_up[0]), len(prior.reserves_up[1])),
-        (prior_hands[0], prior_hands[1]),
-        prior.wastes,
-        prior.turned,
-        None,
-        prior.emptied,
-        prior.seen,
-        prior.passes,
-        prior.moves_made,
-        prior.houses_key,
+        rules=prior.rules,
+        to_act=prior.to_act,
+        foundations=prior.foundations,
+        houses=prior.houses,
+        reserves=prior_reserves,
+        reserve_up=(len(prior.reserves_up[0]), len(prior.reserves_up[1])),
+        hands=(prior_hands[0], prior_hands[1]),
+        wastes=prior.wastes,
+        turned=prior.turned,
+        emptied=prior.emptied,
+        seen=prior.seen,
+        passes=prior.passes,
+        moves_made=prior.moves_made,
+        houses_key=prior.houses_key,
     )
     after = apply_unchecked(before, stop.move)
     if after.stop is None:  # pragma: no cover - the view is not one of a real position
-        after = attrs.evolve(
-            after, stop=PendingStop(before, stop.move, off, stop.resume), to_act=view.to_act
+        after = after.replace(
+            stop=PendingStop(before, stop.move, off, stop.resume), to_act=view.to_act
         )
     return after

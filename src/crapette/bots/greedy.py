@@ -36,9 +36,9 @@ move (the opponent would call it).
 
 from __future__ import annotations
 
-from crapette._laws import fits_foundation, fits_load, violation
+from crapette._laws import builds_on, fits_foundation, fits_load, violation
 from crapette._movegen import legal_moves
-from crapette.cards import RANK, RED, Card
+from crapette.cards import Card
 from crapette.deal import Rng
 from crapette.moves import (
     CALL_STOP,
@@ -75,11 +75,6 @@ def _own_cards(state: GameState) -> list[Card]:
     return out
 
 
-def _takes(top: Card, card: Card) -> bool:
-    """Whether a house showing ``top`` takes ``card``."""
-    return RANK[top] == RANK[card] + 1 and RED[top] != RED[card]
-
-
 def _shuffle_gain(state: GameState, move: Move) -> int:
     """What a house-to-house move that does not empty its house opens up, looking one move
     ahead: own cards that may then be built on the uncovered card, plus the uncovered card
@@ -88,12 +83,12 @@ def _shuffle_gain(state: GameState, move: Move) -> int:
     pile = state.houses[source]
     exposed = pile[-move.count - 1]
     own = _own_cards(state)
-    gain = sum(1 for card in own if _takes(exposed, card))
+    gain = sum(1 for card in own if builds_on(exposed, card))
     if fits_foundation(state.foundations, exposed):
         gain += 2
     covered = state.houses[target]
     if covered:
-        gain -= sum(1 for card in own if _takes(covered[-1], card))
+        gain -= sum(1 for card in own if builds_on(covered[-1], card))
     else:
         gain -= 1  # an empty house used up
     q = 1 - state.to_act
