@@ -186,6 +186,7 @@ def long_turn(length: int) -> tuple[Any, list[Any]]:
     the five kings (8*7*6*5*4 = 6,720 of them), found by a seeded depth-first search.
     """
     import crapette
+    from crapette.cards import full_pack
 
     kings = [crapette.parse_card(t) for t in ("KS", "KH", "KD", "KC", "Ks")]
     # Each player's own pack fills their reserve and hand: aces at the bottom of the hand
@@ -194,7 +195,7 @@ def long_turn(length: int) -> tuple[Any, list[Any]]:
     rng = random.Random(7)
     reserves, hands = [], []
     for owner in (0, 1):
-        own = [c for c in crapette.full_pack(owner) if c not in kings]
+        own = [c for c in full_pack(owner) if c not in kings]
         aces = [c for c in own if str(c)[0] == "A"]
         low = [c for c in own if str(c)[0] in "2345"]
         others = [c for c in own if c not in aces and c not in low]

@@ -23,7 +23,7 @@ import crapette
 BAD_CALLS = r"""
 import json
 import crapette as c
-from crapette import testing
+from crapette import testing, views
 from crapette.deal import Rng
 
 state = c.new_game(seed=1)
@@ -50,7 +50,7 @@ calls = {
     "observe player 2": lambda: c.observe(state, 2),
     "observe player None": lambda: c.observe(state, None),
     "observe not a state": lambda: c.observe("state", 0),
-    "determinize int rng": lambda: c.determinize(view, 5),
+    "determinize int rng": lambda: views.determinize(view, 5),
     "outcome str": lambda: c.outcome("state"),
     "is_over str": lambda: c.is_over("state"),
     "why_illegal str": lambda: c.why_illegal(state, "R-F"),
@@ -62,7 +62,7 @@ calls = {
     "legal_moves view": lambda: c.legal_moves(view),
     "why_illegal not a state": lambda: c.why_illegal("state", c.DRAW),
     "reference_legal_moves str": lambda: testing.reference_legal_moves("state"),
-    "determinize not a view": lambda: c.determinize(state, Rng(1)),
+    "determinize not a view": lambda: views.determinize(state, Rng(1)),
 }
 out = {}
 for name, call in calls.items():

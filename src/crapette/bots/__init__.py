@@ -7,7 +7,8 @@
   stronger with a larger budget.
 
 All are seeded (``crapette.deal.Rng``) and reproducible. [`get_bot`][crapette.bots.get_bot] builds
-one by name.
+one by name; [`play_deal`][crapette.bots.play_deal] is the one game loop (bots against each
+other from any state).
 """
 
 from __future__ import annotations
@@ -15,12 +16,23 @@ from __future__ import annotations
 import re
 
 from crapette._quote import quote
+from crapette.bots._loop import MoveHook, play_deal
 from crapette.bots.base import Bot, UnknownBotError
 from crapette.bots.greedy import GreedyBot
 from crapette.bots.search import MAX_BUDGET, SearchBot
 from crapette.bots.simple import RandomBot
 
-__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "RandomBot", "SearchBot", "UnknownBotError", "get_bot"]
+__all__ = [
+    "BOT_NAMES",
+    "Bot",
+    "GreedyBot",
+    "MoveHook",
+    "RandomBot",
+    "SearchBot",
+    "UnknownBotError",
+    "get_bot",
+    "play_deal",
+]
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search")
 """The names [`get_bot`][crapette.bots.get_bot] knows."""
