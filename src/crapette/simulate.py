@@ -25,7 +25,7 @@ from typing import Any, Literal
 import attrs
 
 from crapette._version import BEHAVIOUR_VERSION
-from crapette.bots import BOT_NAMES, get_bot
+from crapette.bots import bot_names, get_bot, notify_deal_start, notify_opponent_move
 from crapette.deal import Rng, new_game
 from crapette.engine import apply_unchecked
 from crapette.errors import CrapetteError
@@ -317,7 +317,7 @@ def parse_bots(bots: str | Sequence[str]) -> tuple[str, str]:
     if len(names) != 2 or not all(names):
         raise SimulationError(
             f"expected two bots (bot A and bot B, e.g. greedy,random), got {bots!r};"
-            f" bots: {', '.join(BOT_NAMES)}"
+            f" bots: {', '.join(bot_names())}"
         )
     for name in names:
         get_bot(name, 0)
@@ -342,6 +342,9 @@ def play_deal(rules: Ruleset, bots: tuple[str, str], seed: int, deal: int) -> De
         get_bot(names[1], _bot_seed(seed, 1 - player0)),
     )
     state = new_game(rules, seed=seed)
+    for p in (0, 1):
+        notify_deal_start(players[p], observe(state, p))
+    watchers = [hasattr(bot, "on_opponent_move") for bot in players]
     starter = state.to_act
     turns = 1
     turn_player = state.turn_player
@@ -362,6 +365,8 @@ def play_deal(rules: Ruleset, bots: tuple[str, str], seed: int, deal: int) -> De
                 (),
             )
         state = apply_unchecked(state, move)
+        if watchers[1 - p]:
+            notify_opponent_move(players[1 - p], move, observe(state, 1 - p))
         if state.turn_player != turn_player:
             turn_player = state.turn_player
             turns += 1
