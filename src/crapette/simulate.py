@@ -27,7 +27,7 @@ from crapette import stats
 from crapette._botspec import BotMaker, resolve_bot, resolve_bots
 from crapette._pool import GUARD_HINT, PoolError, check_spawnable, in_spawn_bootstrap, run_pool
 from crapette._version import BEHAVIOUR_VERSION
-from crapette.bots import BOT_NAMES, Bot, get_bot
+from crapette.bots import Bot, bot_names, get_bot, notify_deal_start, notify_opponent_move
 from crapette.deal import Rng, new_game
 from crapette.engine import apply_unchecked
 from crapette.errors import CrapetteError
@@ -407,7 +407,7 @@ def parse_bots(bots: str | Sequence[str]) -> tuple[str, str]:
     if len(names) != 2 or not all(names):
         raise SimulationError(
             f"expected two bots (bot A and bot B, e.g. greedy,random), got {bots!r};"
-            f" bots: {', '.join(BOT_NAMES)}"
+            f" bots: {', '.join(bot_names())}"
         )
     for name in names:
         get_bot(name, 0)
@@ -447,6 +447,9 @@ def play_deal(rules: Ruleset, bots: tuple[Seat, Seat], seed: int, deal: int) -> 
         _build(seats[1], _bot_seed(seed, 1 - player0)),
     )
     state = new_game(rules, seed=seed)
+    for p in (0, 1):
+        notify_deal_start(players[p], observe(state, p))
+    watchers = [hasattr(bot, "on_opponent_move") for bot in players]
     starter = state.to_act
     turns = 1
     turn_player = state.turn_player
@@ -467,6 +470,8 @@ def play_deal(rules: Ruleset, bots: tuple[Seat, Seat], seed: int, deal: int) -> 
                 (),
             )
         state = apply_unchecked(state, move)
+        if watchers[1 - p]:
+            notify_opponent_move(players[1 - p], move, observe(state, 1 - p))
         if state.turn_player != turn_player:
             turn_player = state.turn_player
             turns += 1
@@ -584,7 +589,7 @@ def resolve_seats(bots: object, workers: int = 1, backend: str = "local") -> tup
     if bots is None:
         raise SimulationError(
             "bots is required: 'A,B' (e.g. 'greedy,random') or a pair of names, Bots or"
-            f" factories; bots: {', '.join(BOT_NAMES)}"
+            f" factories; bots: {', '.join(bot_names())}"
         )
     if isinstance(bots, str):
         return parse_bots(bots)

@@ -30,8 +30,10 @@ import attrs
 from crapette.cards import ALL_CARDS, PACK, TEXT, Card
 from crapette.deal import Rng, shuffled
 from crapette.engine import apply_unchecked
+from crapette.errors import IllegalMoveError
+from crapette.legality import violation
 from crapette.movegen import legal_moves
-from crapette.moves import Action, Move
+from crapette.moves import RESERVE, Action, Move
 from crapette.rules import Ruleset
 from crapette.state import GameState, PendingStop, Pile
 
@@ -136,6 +138,45 @@ class PlayerView:
         state this view was observed from (legal moves depend on visible information only).
         """
         return legal_moves(sketch(self))
+
+    def breaks_priority(self, move: Move) -> str | None:
+        """Why ``move`` breaks a priority rule (a sentence), or ``None`` when it breaks
+        none. Under callable Stop! rules such a move is legal and the opponent may call
+        "Stop!"; under ``stop=enforced`` it is not legal at all.
+
+        Args:
+            move: a move of the player to act (building-legal, typically one of
+                :meth:`legal_moves`; the answer for other moves is not meaningful).
+        """
+        broken = violation(sketch(self), move)
+        return None if broken is None else broken.reason
+
+    def after(self, move: Move) -> PlayerView:
+        """The observer's view after a move of its own whose result it can see without
+        hidden cards: any card move (a house, foundation or loading move, a reserve card
+        that leaves a face-up card or an empty reserve behind), a discard, ending the
+        turn, or letting a violation stand.
+
+        Raises:
+            ValueError: the observer is not the player to act, or the move's result
+                depends on hidden cards (turning a hand card or a reserve top, playing the
+                last face-up reserve card above face-down ones, calling "Stop!").
+            IllegalMoveError: the move is not one of :meth:`legal_moves`.
+        """
+        if self.to_act != self.player:
+            raise ValueError(f"player {self.player} is not to act in this view")
+        if move not in self.legal_moves():
+            raise IllegalMoveError(f"{move} is not a legal move in this view")
+        p = self.player
+        hidden = move.action in (Action.DRAW, Action.REVEAL, Action.CALL_STOP) or (
+            move.action is Action.PLAY
+            and move.source == RESERVE
+            and self.reserves_down[p] > 0
+            and len(self.reserves_up[p]) == 1
+        )
+        if hidden:
+            raise ValueError(f"the result of {move} depends on hidden cards")
+        return observe(apply_unchecked(sketch(self), move), p)
 
     def to_string(self) -> str:
         """A stable one-line text form holding everything in the view.

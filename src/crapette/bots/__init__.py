@@ -4,47 +4,78 @@
 * :class:`GreedyBot`: a documented ranking of moves (foundations first, emptying the
   reserve, loading the opponent, keeping houses open);
 * :class:`SearchBot`: determinized Monte Carlo search with greedy rollouts, stronger with a
-  larger budget.
+  larger budget;
+* :class:`Fallible`: any bot made to miss compulsory moves and overlook violations.
 
-All are seeded (``crapette.deal.Rng``) and reproducible. :func:`get_bot` builds one by name.
+All are seeded (``crapette.deal.Rng``) and reproducible. :func:`get_bot` builds one from a
+bot string (``greedy``, ``search:256``, ``greedy:miss=0.1:call=0.8``); :func:`register_bot`
+adds names (another package can add its own bots).
 """
 
 from __future__ import annotations
 
-from crapette.bots.base import Bot, UnknownBotError
+from crapette.bots.base import (
+    Bot,
+    UnknownBotError,
+    call_helps,
+    notify_deal_start,
+    notify_opponent_move,
+    stop_decision,
+)
+from crapette.bots.fallible import MISS_KINDS, Fallible
 from crapette.bots.greedy import GreedyBot
+from crapette.bots.registry import (
+    BotFactory,
+    BotSpec,
+    bot_names,
+    get_bot,
+    parse_bot,
+    register_bot,
+    unregister_bot,
+)
 from crapette.bots.search import SearchBot
 from crapette.bots.simple import RandomBot
 
-__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "RandomBot", "SearchBot", "UnknownBotError", "get_bot"]
+__all__ = [
+    "BOT_NAMES",
+    "MISS_KINDS",
+    "Bot",
+    "BotFactory",
+    "BotSpec",
+    "Fallible",
+    "GreedyBot",
+    "RandomBot",
+    "SearchBot",
+    "UnknownBotError",
+    "bot_names",
+    "call_helps",
+    "get_bot",
+    "notify_deal_start",
+    "notify_opponent_move",
+    "parse_bot",
+    "register_bot",
+    "stop_decision",
+    "unregister_bot",
+]
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search")
-"""The names :func:`get_bot` knows."""
+"""The shipped bot names (:func:`bot_names` lists every registered one, plug-ins
+included)."""
 
 
-def get_bot(name: str, seed: int = 0) -> Bot:
-    """A new bot by name: ``"random"``, ``"greedy"`` or ``"search"``; ``"search:N"`` sets
-    the search bot's budget to N rollouts per decision.
+def _search(seed: int, budget: str | None = None) -> SearchBot:
+    """A search bot, with ``search:BUDGET`` read as a positive integer."""
+    if budget is None:
+        return SearchBot(seed)
+    if not budget.isdigit() or int(budget) <= 0:
+        raise UnknownBotError(
+            f"bad search budget {budget!r} in bot 'search:{budget}': expected a positive integer"
+        )
+    return SearchBot(seed, budget=int(budget))
 
-    Raises:
-        UnknownBotError: the name is not one of :data:`BOT_NAMES` (the message lists them),
-            or a search budget is not a positive integer.
-    """
-    if not isinstance(name, str):
-        raise UnknownBotError(f"a bot name must be a str, not {name!r}")
-    base, _, option = name.strip().partition(":")
-    if base == "random" and not option:
-        return RandomBot(seed)
-    if base == "greedy" and not option:
-        return GreedyBot(seed)
-    if base == "search":
-        if not option:
-            return SearchBot(seed)
-        if not option.isdigit() or int(option) <= 0:
-            raise UnknownBotError(
-                f"bad search budget {option!r} in bot {name!r}: expected a positive integer"
-            )
-        return SearchBot(seed, budget=int(option))
-    raise UnknownBotError(
-        f"unknown bot {name!r}: expected one of {', '.join(BOT_NAMES)} (or search:BUDGET)"
-    )
+
+register_bot("random", RandomBot, summary="a uniformly random legal move")
+register_bot("greedy", GreedyBot, summary="a fixed ranking of moves, one move of lookahead")
+register_bot(
+    "search", _search, summary="determinized Monte Carlo search with greedy rollouts (search:N)"
+)

@@ -28,6 +28,7 @@ move (the opponent would call it).
 
 from __future__ import annotations
 
+from crapette.bots.base import call_helps
 from crapette.cards import RANK, RED, Card
 from crapette.deal import Rng
 from crapette.legality import fits_foundation, fits_load, violation
@@ -164,8 +165,7 @@ def greedy_move(state: GameState, rng: Rng, moves: tuple[Move, ...] | None = Non
         return moves[0]
     stop = state.stop
     if stop is not None:
-        call = state.rules.stop == "card" or stop.resume == stop.offender
-        return CALL_STOP if call else LET_STAND
+        return CALL_STOP if call_helps(state.rules, stop.offender, stop.resume) else LET_STAND
     callable_stop = state.rules.stop != "enforced"
     best: list[Move] = []
     top = _VIOLATION * 2
