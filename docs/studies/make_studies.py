@@ -2,7 +2,7 @@
 
 Run from the repository root (needs ``pip install -e '.[plot]'``)::
 
-    python docs/studies/make_studies.py            # the full run (about 10 minutes of one core)
+    python docs/studies/make_studies.py            # the full run (about 10 minutes of one free core)
     python docs/studies/make_studies.py --games 8 --out /tmp/studies   # a smoke run
 
 Every study is a :func:`crapette.simulate.compare` run, the library call behind the
@@ -349,7 +349,7 @@ def house_filling(games: int, workers: int, out: Path) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run every study and write the page and its figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=600, help="deals per ruleset and study")
+    parser.add_argument("--games", type=int, default=400, help="deals per ruleset and study")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument(
         "--out",
