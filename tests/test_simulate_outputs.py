@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-import crapette.commands.simulate as command
-from crapette import plots
+import crapette.cli.simulate as command
 from crapette._version import BEHAVIOUR_VERSION, __version__
 from crapette.cli import main
+from crapette.simulation import plots
 
 FAST = "classic(move_cap=400)"
 OTHER = "serbian(move_cap=400)"

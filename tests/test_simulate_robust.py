@@ -20,7 +20,7 @@ from crapette.bots import GreedyBot, RandomBot
 from crapette.moves import Move
 from crapette.views import PlayerView
 
-sim = importlib.import_module("crapette.simulate")
+sim = importlib.import_module("crapette.simulation")
 
 FAST = "classic(move_cap=400)"
 
@@ -92,7 +92,7 @@ def test_a_script_without_main_guard_fails_at_once_saying_what_to_add(tmp_path: 
     done = _run_script(
         tmp_path,
         f"""
-        from crapette.simulate import simulate
+        from crapette.simulation import simulate
         simulate({FAST!r}, "greedy,greedy", 40, seed=1, workers=2)
         print("finished")
         """,
@@ -107,7 +107,7 @@ def test_the_same_script_with_the_guard_works(tmp_path: Path) -> None:
     done = _run_script(
         tmp_path,
         f"""
-        from crapette.simulate import simulate
+        from crapette.simulation import simulate
         if __name__ == "__main__":
             print(simulate({FAST!r}, "greedy,greedy", 8, seed=1, workers=2).summary.games)
         """,
@@ -117,7 +117,7 @@ def test_the_same_script_with_the_guard_works(tmp_path: Path) -> None:
 
 
 def test_code_from_standard_input_is_refused_at_once() -> None:
-    code = f'from crapette.simulate import simulate\nsimulate({FAST!r}, "greedy,greedy", 8, 1, 2)'
+    code = f'from crapette.simulation import simulate\nsimulate({FAST!r}, "greedy,greedy", 8, 1, 2)'
     done = subprocess.run(
         [sys.executable, "-"], input=code, capture_output=True, text=True, timeout=60, check=False
     )

@@ -8,8 +8,7 @@ import statistics
 
 import pytest
 
-from crapette import stats
-from crapette.simulate import DealRecord
+from crapette.simulation import DealRecord, stats
 
 
 def test_wilson_interval_known_values() -> None:

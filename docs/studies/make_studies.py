@@ -2,13 +2,14 @@
 
 Run from the repository root (needs ``pip install -e '.[plot]'``)::
 
-    python docs/studies/make_studies.py            # the full run (about 10 minutes of one free core)
-    python docs/studies/make_studies.py --games 8 --out /tmp/studies   # a smoke run
+    python docs/studies/make_studies.py    # the full run (about 10 minutes of one free core)
+    python docs/studies/make_studies.py --games 8 --out /tmp/studies    # a smoke run
 
-Every study is a :func:`crapette.simulate.compare` run, the library call behind the
+Every study is a [`compare`][crapette.simulation.compare] run, the library call behind the
 ``crapette compare`` command printed under each figure; every figure with an interval shows
-95% intervals from :mod:`crapette.stats` (seat-swapped pairs and shared shuffles analysed as
-pairs). The page is rewritten from scratch each time: edit this script, not the page.
+95% intervals from [`crapette.simulation.stats`][crapette.simulation.stats] (seat-swapped pairs and
+shared shuffles analysed as pairs). The page is rewritten from scratch each time: edit this script,
+not the page.
 """
 
 from __future__ import annotations
@@ -24,9 +25,8 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
-from crapette import stats
 from crapette._version import BEHAVIOUR_VERSION, __version__
-from crapette.simulate import SimulationResult, compare
+from crapette.simulation import SimulationResult, compare, stats
 
 SEED = 2026
 FALLIBLE = "greedy:miss=0.2:call=0.5"
@@ -82,8 +82,8 @@ def errorbars(
     for k, (name, values) in enumerate(series):
         xs = [i - 0.4 + width * (k + 0.5) for i in range(len(labels))]
         ys = [scale * v.value for v in values]
-        lo = [scale * (v.value - v.low) if not math.isnan(v.low) else 0 for v in values]
-        hi = [scale * (v.high - v.value) if not math.isnan(v.high) else 0 for v in values]
+        lo = [max(0.0, scale * (v.value - v.low)) if not math.isnan(v.low) else 0 for v in values]
+        hi = [max(0.0, scale * (v.high - v.value)) if not math.isnan(v.high) else 0 for v in values]
         ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", capsize=4, label=name)
     ax.set_xticks(range(len(labels)))
     ax.set_xticklabels(labels, fontsize=8, rotation=15, ha="right")

@@ -1,19 +1,23 @@
-"""Bots: players that see a :class:`~crapette.views.PlayerView` and answer a legal move.
+"""Bots: players that see a [`PlayerView`][crapette.views.PlayerView] and answer a legal move.
 
-* :class:`RandomBot`: a uniformly random legal move;
-* :class:`GreedyBot`: a documented ranking of moves (foundations first, emptying the
-  reserve, loading the opponent, keeping houses open);
-* :class:`SearchBot`: determinized Monte Carlo search with greedy rollouts, stronger with a
-  larger budget;
-* :class:`Fallible`: any bot made to miss compulsory moves and overlook violations.
+* [`RandomBot`][crapette.bots.RandomBot]: a uniformly random legal move;
+* [`GreedyBot`][crapette.bots.GreedyBot]: a documented ranking of moves (foundations first, emptying
+  the reserve, loading the opponent, keeping houses open);
+* [`SearchBot`][crapette.bots.SearchBot]: determinized Monte Carlo search with greedy rollouts,
+  stronger with a larger budget;
+* [`Fallible`][crapette.bots.Fallible]: any bot made to miss compulsory moves and overlook
+  violations.
 
-All are seeded (``crapette.deal.Rng``) and reproducible. :func:`get_bot` builds one from a
-bot string (``greedy``, ``search:256``, ``greedy:miss=0.1:call=0.8``); :func:`register_bot`
-adds names (another package can add its own bots).
+All are seeded (``crapette.deal.Rng``) and reproducible. [`get_bot`][crapette.bots.get_bot] builds
+one from a bot string (``greedy``, ``search:256``, ``greedy:miss=0.1:call=0.8``);
+[`register_bot`][crapette.bots.register_bot] adds names (another package can add its own bots).
 """
 
 from __future__ import annotations
 
+import re
+
+from crapette._quote import quote
 from crapette.bots.base import (
     Bot,
     UnknownBotError,
@@ -33,7 +37,7 @@ from crapette.bots.registry import (
     register_bot,
     unregister_bot,
 )
-from crapette.bots.search import SearchBot
+from crapette.bots.search import MAX_BUDGET, SearchBot
 from crapette.bots.simple import RandomBot
 
 __all__ = [
@@ -59,17 +63,18 @@ __all__ = [
 ]
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search")
-"""The shipped bot names (:func:`bot_names` lists every registered one, plug-ins
-included)."""
+"""The shipped bot names ([`bot_names`][crapette.bots.bot_names] lists every registered one,
+plug-ins included)."""
 
 
 def _search(seed: int, budget: str | None = None) -> SearchBot:
-    """A search bot, with ``search:BUDGET`` read as a positive integer."""
+    """A search bot, with ``search:BUDGET`` read as an integer from 1 to ``MAX_BUDGET``."""
     if budget is None:
         return SearchBot(seed)
-    if not budget.isdigit() or int(budget) <= 0:
+    if not re.fullmatch(r"[0-9]{1,9}", budget) or not 0 < int(budget) <= MAX_BUDGET:
         raise UnknownBotError(
-            f"bad search budget {budget!r} in bot 'search:{budget}': expected a positive integer"
+            f"bad search budget {quote(budget)} in bot {quote('search:' + budget)}: expected an"
+            f" integer from 1 to {MAX_BUDGET}"
         )
     return SearchBot(seed, budget=int(budget))
 

@@ -1,0 +1,293 @@
+"""The fast move generator: [`legal_moves`][crapette._movegen.legal_moves].
+
+It computes the same list as ``crapette.testing.reference_legal_moves`` (the tests check this on
+thousands of positions) from a few lookups instead of trying every move:
+
+* a set of the faces a foundation will take next decides foundation moves, found in the
+  same pass that collects the available cards;
+* house targets are bitmasks (bit ``h`` for house ``h``): one scan of the houses gives, per
+  colour and rank, the houses whose top takes such a card, and a precomputed table turns a
+  source and a mask into its moves, already in target order;
+* under enforced priorities a reserve-to-foundation or any foundation move ends the search
+  early, since nothing else is legal then;
+* the no-cycle rule only needs checking once a house move was made since the last move that
+  cannot be undone (until then the seen set holds only the current layout).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from crapette._tables import (
+    ACE_KEY,
+    BIT,
+    BITS,
+    CARD_KEYS,
+    FACE,
+    FNEED,
+    KIND,
+    LOADS,
+    TAKES,
+    TO_HOUSES,
+)
+from crapette.cards import Card
+from crapette.moves import (
+    CALL_STOP,
+    DISCARD,
+    DRAW,
+    END_TURN,
+    FOUNDATION,
+    GROUP,
+    HAND,
+    LET_STAND,
+    OPP_RESERVE,
+    OPP_WASTE,
+    PLAY,
+    RESERVE,
+    REVEAL,
+    WASTE,
+    Move,
+)
+from crapette.outcome import winner
+from crapette.state import GameState
+
+__all__ = ["foundation_ready", "legal_moves"]
+
+_COUNTS: Final = tuple(tuple(range(1, n + 1)) for n in range(14))
+_STOP_CHOICES: Final = (CALL_STOP, LET_STAND)
+_BLOCKED: Final = (2, 2)
+_FILL: Final = tuple(PLAY[RESERVE][h] for h in range(8))
+_TO_F: Final = tuple(PLAY[s][FOUNDATION] for s in range(WASTE + 1))
+_R_F: Final = _TO_F[RESERVE]
+
+
+def legal_moves(state: GameState) -> tuple[Move, ...]:
+    """Every legal move of the player to act (``state.to_act``), without duplicates, in the
+    fixed order of [`ALL_MOVES`][crapette.moves.ALL_MOVES] (by source, target and count, then
+    reveal, draw, discard, end, stop, pass). Empty only when the deal is over.
+    """
+    rules = state.rules
+    if state.moves_made >= rules.move_cap or state.passes == _BLOCKED:
+        return ()
+    reserves, hands, wastes = state.reserves, state.hands, state.wastes
+    if (
+        (not reserves[0] and not hands[0] and not wastes[0])
+        or (not reserves[1] and not hands[1] and not wastes[1])
+    ) and winner(state) is not None:
+        return ()
+    if state.stop is not None:
+        return _STOP_CHOICES
+    p = state.to_act
+    reserve = reserves[p]
+    waste = wastes[p]
+    turned = state.turned
+    up = state.reserve_up[p]
+    enforced = rules.stop == "enforced"
+    ftops = {FACE[pile[-1]] for pile in state.foundations if pile}
+    ftops.add(ACE_KEY)
+
+    # One pass over the available cards, in source order: the foundation moves, the cards
+    # outside the houses, and per kind of card the mask of houses whose top takes it.
+    found: list[Move] = []
+    others: list[tuple[int, Card]] = []
+    if reserve and up:
+        card = reserve[-1]
+        if FNEED[card] in ftops:
+            if enforced and rules.priority == "pagat":
+                return (_R_F,)
+            found.append(_R_F)
+        others.append((RESERVE, card))
+    if turned is not None:
+        if FNEED[turned] in ftops:
+            found.append(_TO_F[HAND])
+        others.append((HAND, turned))
+    if waste and rules.own_waste_playable:
+        card = waste[-1]
+        if FNEED[card] in ftops:
+            found.append(_TO_F[WASTE])
+        others.append((WASTE, card))
+    houses = state.houses
+    takers = [0] * 27
+    empty = 0
+    for h in range(8):
+        pile = houses[h]
+        if pile:
+            top = pile[-1]
+            if FNEED[top] in ftops:
+                found.append(_TO_F[h])
+            takers[TAKES[top]] |= BIT[h]
+        else:
+            empty |= BIT[h]
+    reveal = bool(reserve) and not up
+
+    if enforced:
+        if found:
+            return (*found, REVEAL) if reveal else tuple(found)
+        if rules.house_filling == "immediate" and reserve and state.emptied:
+            if reveal:
+                return (REVEAL,)
+            return tuple(_FILL[h] for h in BITS[state.emptied])
+
+    opp = 1 - p
+    opp_reserve = reserves[opp]
+    opp_waste = wastes[opp]
+    loads = LOADS[rules.load_wrap]
+    reserve_loads = loads[FACE[opp_reserve[-1]]] if opp_reserve and state.reserve_up[opp] else 0
+    waste_loads = loads[FACE[opp_waste[-1]]] if opp_waste else 0
+    # loadable: the faces that load either pile; one test per available card.
+    loadable = reserve_loads | waste_loads
+    tableau_first = enforced and rules.priority == "serbian"
+
+    moves: list[Move] = []
+    append = moves.append
+    for source, card in others:
+        if found and FNEED[card] in ftops:
+            append(_TO_F[source])
+        builds = takers[KIND[card]]
+        if builds or empty:
+            moves += TO_HOUSES[source][builds | empty]
+        face = FACE[card]
+        if loadable >> face & 1 and not (tableau_first and builds):
+            if reserve_loads >> face & 1:
+                append(PLAY[source][OPP_RESERVE])
+            if waste_loads >> face & 1:
+                append(PLAY[source][OPP_WASTE])
+
+    seen = state.seen if len(state.seen) > 1 else None
+    # The most cards one house-to-house move may carry, onto a built house and onto an empty
+    # one; a group is a tail of the house's end run (in play every house is one run, since
+    # cards only arrive by building on it or on an empty house; hand-built ones may not be).
+    if rules.group_moves == "single":
+        most_built = most_empty = 1
+    elif rules.group_moves == "supermove":
+        free = len(BITS[empty])
+        most_built, most_empty = 1 << free, 1 << (free - 1) if free else 0
+    else:
+        most_built = most_empty = 13
+    if rules.load_from != "any":
+        loadable = 0  # only cards from your own piles may load the opponent
+    for h, pile in enumerate(houses):
+        if not pile:
+            continue
+        card = pile[-1]
+        if found and FNEED[card] in ftops:
+            append(_TO_F[h])
+        kind = KIND[card]
+        builds = takers[kind]
+        # Groups need a run on top, and either room for two cards on empty houses or a
+        # built house taking the second card (one empty house under the supermove limit
+        # allows at most two cards, so then only that can add a group move).
+        if (
+            most_built > 1
+            and len(pile) > 1
+            and TAKES[pile[-2]] == kind
+            and (most_empty > 1 or takers[KIND[pile[-2]]])
+        ):
+            _group_moves(state, h, takers, empty, seen, moves, most_built, most_empty)
+        elif builds or empty:
+            if seen is None:
+                moves += TO_HOUSES[h][builds | empty]
+            else:
+                # The layout key after the move, minus the card's key at its new place.
+                keys = CARD_KEYS[card]
+                key = state.houses_key ^ keys[h * 16 + len(pile) - 1]
+                plays = PLAY[h]
+                if builds:
+                    for t in BITS[builds | empty]:
+                        if key ^ keys[t * 16 + len(houses[t])] not in seen:
+                            append(plays[t])
+                else:  # only empty houses: the card lands at depth 0
+                    for t in BITS[empty]:
+                        if key ^ keys[t * 16] not in seen:
+                            append(plays[t])
+        if loadable >> FACE[card] & 1 and not (tableau_first and builds):
+            face = FACE[card]
+            if reserve_loads >> face & 1:
+                append(PLAY[h][OPP_RESERVE])
+            if waste_loads >> face & 1:
+                append(PLAY[h][OPP_WASTE])
+
+    if reveal:
+        append(REVEAL)
+    if turned is not None:
+        append(DISCARD)
+    elif hands[p] or waste:
+        if not (enforced and empty and reserve and rules.house_filling == "before_hand"):
+            append(DRAW)
+    else:
+        append(END_TURN)
+    return tuple(moves)
+
+
+def foundation_ready(state: GameState) -> bool:
+    """Whether an available card of the player to act fits a foundation (a quick test for
+    the priority rules; ``state.stop`` is ignored)."""
+    ftops = {FACE[pile[-1]] for pile in state.foundations if pile}
+    ftops.add(ACE_KEY)
+    p = state.to_act
+    reserve = state.reserves[p]
+    if reserve and state.reserve_up[p] and FNEED[reserve[-1]] in ftops:
+        return True
+    if state.turned is not None and FNEED[state.turned] in ftops:
+        return True
+    waste = state.wastes[p]
+    if waste and state.rules.own_waste_playable and FNEED[waste[-1]] in ftops:
+        return True
+    for pile in state.houses:  # noqa: SIM110 - a plain loop is faster than any()
+        if pile and FNEED[pile[-1]] in ftops:
+            return True
+    return False
+
+
+def _group_moves(
+    state: GameState,
+    source: int,
+    takers: list[int],
+    empty: int,
+    seen: frozenset[int] | None,
+    moves: list[Move],
+    most_built: int,
+    most_empty: int,
+) -> None:
+    """Append the moves of the top 1..n cards of house ``source`` (whose top two cards form
+    a run) to other houses, in (target, count) order: ``count`` cards go on a built house
+    whose top takes the group's bottom card, and up to ``most_empty`` onto an empty one."""
+    houses = state.houses
+    pile = houses[source]
+    size = len(pile)
+    limit = min(size, most_built)
+    run = 2
+    while run < limit and TAKES[pile[-run - 1]] == KIND[pile[-run]]:
+        run += 1
+    # sizes[t]: the size of the group built house t takes; at most one size fits, as the
+    # cards of a run differ in kind.
+    targets = empty
+    sizes = {}
+    for count in range(1, run + 1):
+        mask = takers[KIND[pile[-count]]]
+        if mask:
+            targets |= mask
+            for t in BITS[mask]:
+                sizes[t] = count
+    most_empty = min(run, most_empty)
+    to_empty = _COUNTS[most_empty]
+    group = GROUP[source]
+    for t in BITS[targets]:
+        counts = to_empty if empty >> t & 1 else (sizes[t],)
+        if seen is None:
+            for count in counts:
+                moves.append(group[t][count - 1])
+            continue
+        dst = t * 16 + len(houses[t])
+        for count in counts:
+            # The layout key after the move: each moved card's key leaves and arrives.
+            key = state.houses_key
+            src = source * 16 + size - count
+            at = dst
+            for card in pile[size - count :]:
+                keys = CARD_KEYS[card]
+                key ^= keys[src] ^ keys[at]
+                src += 1
+                at += 1
+            if key not in seen:
+                moves.append(group[t][count - 1])

@@ -1,0 +1,74 @@
+"""The ``crapette`` command line: one subcommand per module of ``crapette.cli`` (``play``, ``show``,
+``replay``, ``simulate``, ``compare``); [`crapette.cli.game`][crapette.cli.game] is the terminal
+game. The command line needs ``rich`` (``pip install 'crapette[cli]'``); the rest of the library
+never imports it."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from collections.abc import Sequence
+
+from crapette._version import __version__
+from crapette.errors import CrapetteError
+
+__all__ = ["COMMANDS", "RICH_MISSING", "main"]
+
+COMMANDS: tuple[str, ...] = ("play", "show", "replay", "simulate", "compare")
+"""Subcommands, each implemented by ``crapette.cli.<name>`` with ``add_parser`` and
+``run``."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every available subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="crapette", description="Russian Bank (Crapette): play, show, replay, simulate."
+    )
+    parser.add_argument("--version", action="version", version=f"crapette {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"crapette.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"crapette.cli.{name}":
+                raise
+            continue
+        module.add_parser(sub)
+    return parser
+
+
+RICH_MISSING: str = (
+    "crapette: the command line needs the 'rich' package; install it with"
+    " pip install 'crapette[cli]'"
+)
+"""The one-line message printed when ``rich`` is not installed."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 success, 1 error, 2 usage)."""
+    if importlib.util.find_spec("rich") is None:
+        print(RICH_MISSING, file=sys.stderr)
+        return 1
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        result: int = args.run(args)
+    except CrapetteError as exc:
+        print(f"crapette {args.command}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt as exc:
+        done = getattr(exc, "records", None)
+        extra = "" if done is None else f" after {len(done)} deals; nothing written"
+        print(f"crapette {args.command}: interrupted{extra}", file=sys.stderr)
+        return 130
+    return result
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,577 @@
+"""The terminal game: a human against a bot, or two bots in a demo, drawn with rich.
+
+The loop only talks to the outside world through two injected functions, so tests (and
+other frontends) can drive it: ``input_fn(prompt) -> str`` reads one line (raising
+``EOFError`` at the end of input) and a `rich.console.Console` receives everything
+printed. ``crapette play`` is a thin command-line wrapper around
+[`TerminalGame`][crapette.cli.game.TerminalGame].
+
+Everything here is built on the public API (``legal_moves``, ``apply``, ``outcome``, the
+notation, the bots and the game records), so it doubles as a worked example of a frontend.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Protocol
+
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from crapette._engine import apply
+from crapette._laws import violation, why_illegal
+from crapette._movegen import legal_moves
+from crapette._quote import quote
+from crapette.bots import get_bot
+from crapette.cards import Card
+from crapette.cli._input import read_input
+from crapette.errors import CrapetteError, IllegalMoveError, NotationError
+from crapette.match import Match, deal_seed, new_match
+from crapette.moves import Action, Move
+from crapette.notation import describe_move, format_move, parse_move
+from crapette.outcome import Outcome, outcome
+from crapette.records import GameRecord, format_record, parse_record
+from crapette.rules import OPTIONS, Ruleset
+from crapette.state import GameState
+from crapette.views import observe
+
+__all__ = [
+    "Chooser",
+    "TerminalGame",
+    "card_text",
+    "get_chooser",
+    "render_board",
+]
+
+InputFn = Callable[[str], str]
+"""Reads one line after printing the prompt; raises ``EOFError`` at the end of input."""
+
+
+class Chooser(Protocol):
+    """Something that picks a move for the player to act in a state."""
+
+    def __call__(self, state: GameState, /) -> Move:
+        """The chosen move, one of ``legal_moves(state)``."""
+
+
+def get_chooser(name: str, seed: int) -> Chooser:
+    """A move chooser for the bot called ``name`` (see
+    [`crapette.bots.get_bot`][crapette.bots.get_bot]), seeded with ``seed``. The bot sees only its
+    player's view ([`crapette.observe`][crapette.observe]).
+
+    Raises:
+        UnknownBotError: an unknown bot name.
+    """
+    bot = get_bot(name, seed)
+
+    def choose(state: GameState, /) -> Move:
+        return bot.choose(observe(state, state.to_act))
+
+    return choose
+
+
+def _third_person(text: str, other: str) -> str:
+    """Rewrite a description addressed to the mover for an onlooker: the mover's piles
+    become "their", the other player's become ``other`` ("your" or "bot 1's")."""
+    return text.replace("your opponent's", "\0").replace("your ", "their ").replace("\0", other)
+
+
+def card_text(card: Card) -> Text:
+    """A card as coloured text: ``7♥`` in red, ``7♠`` in bold."""
+    return Text(card.symbol, style="bold red" if card.red else "bold")
+
+
+def _cards(pile: Sequence[Card], *, up: int | None = None) -> Text:
+    """A pile bottom to top; with ``up``, only the top ``up`` cards are face up."""
+    out = Text()
+    down = len(pile) - (len(pile) if up is None else up)
+    if down:
+        out.append(f"{down}▒", style="dim")
+    for card in pile[down:]:
+        if out:
+            out.append(" ")
+        out.append_text(card_text(card))
+    if not out:
+        out.append("·", style="dim")
+    return out
+
+
+def _player_line(state: GameState, player: int, name: str) -> Text:
+    line = Text()
+    turn = state.turn_player == player
+    line.append(("▶ " if turn else "  ") + name, style="bold cyan" if turn else "cyan")
+    reserve = state.reserves[player]
+    line.append("   reserve ")
+    up = min(state.reserve_up[player], len(reserve))
+    if reserve:
+        shown = min(up, 3)
+        hidden_up = up - shown
+        if len(reserve) - up:
+            line.append(f"{len(reserve) - up}▒ ", style="dim")
+        if hidden_up:
+            line.append(f"(+{hidden_up}) ", style="dim")
+        line.append_text(_cards(reserve[len(reserve) - shown :]) if shown else Text("(face down)"))
+    else:
+        line.append("empty", style="dim")
+    line.append(f"   hand {len(state.hands[player])}")
+    waste = state.wastes[player]
+    line.append("   waste ")
+    if waste:
+        line.append_text(card_text(waste[-1]))
+        line.append(f" ({len(waste)})")
+    else:
+        line.append("empty", style="dim")
+    if turn and state.turned is not None:
+        line.append("   turned ")
+        line.append_text(card_text(state.turned))
+    return line
+
+
+def render_board(
+    state: GameState,
+    *,
+    bottom: int = 0,
+    names: tuple[str, str] = ("player 0", "player 1"),
+    header: str = "",
+) -> RenderableType:
+    """The whole table as a rich renderable.
+
+    Args:
+        state: the position to draw.
+        bottom: the player drawn at the bottom (the human, usually).
+        names: how to call each player.
+        header: a line printed above the table (deal number, totals, ...).
+    """
+    top = 1 - bottom
+    grid = Table(show_header=True, box=None, padding=(0, 1), expand=False)
+    grid.add_column(f"H1-H4 ({names[0]})", justify="right")
+    grid.add_column("foundations", justify="center", no_wrap=True)
+    grid.add_column(f"H5-H8 ({names[1]})", justify="left")
+    for row in range(4):
+        left = Text(f"H{row + 1} ", style="dim")
+        left.append_text(_cards(state.houses[row]))
+        right = Text(f"H{row + 5} ", style="dim")
+        right.append_text(_cards(state.houses[row + 4]))
+        middle = Text()
+        for f in (2 * row, 2 * row + 1):
+            if f % 2:
+                middle.append("  ")
+            pile = state.foundations[f]
+            middle.append_text(card_text(pile[-1]) if pile else Text("··", style="dim"))
+        grid.add_row(left, middle, right)
+    parts: list[RenderableType] = []
+    if header:
+        parts.append(Text(header, style="bold"))
+    parts += [
+        _player_line(state, top, names[top]),
+        grid,
+        _player_line(state, bottom, names[bottom]),
+    ]
+    return Group(*parts)
+
+
+# ----------------------------------------------------------------------------- records
+
+
+def _load_record(text: str) -> tuple[list[GameState], list[Move], dict[str, str]]:
+    """The states, the moves and the headers of a saved game record."""
+    record = parse_record(text)
+    states = record.replay()
+    moves = [parse_move(state, move) for state, move in zip(states, record.moves, strict=False)]
+    return states, moves, dict(record.headers)
+
+
+# ----------------------------------------------------------------------------- the game
+
+HELP = """\
+Type the number of a move, or a move in notation (R-F, T-H3, H2-H5x2, draw, discard, ...).
+A deal seed saved with the game lets it be replayed.
+Commands:
+  undo         take back everything since your previous decision
+  hint         the bot's choice for you
+  moves        list your legal moves again
+  board        draw the table again
+  rules        the ruleset and its options
+  save FILE    save this deal as a game record
+  load FILE    load a saved game record
+  help         this text
+  quit         leave the game (end of input quits too)"""
+
+
+class _Quit(Exception):
+    """The user left the game."""
+
+
+class TerminalGame:
+    """A game of Russian Bank in a terminal: a human against a bot, or two bots (a demo).
+
+    A match is played deal after deal (the human is asked before each new deal) until the
+    ruleset's match target or number of deals is reached, or the user quits. The demo plays
+    one deal.
+
+    Args:
+        rules: the ruleset.
+        seed: the seed of the first deal (later deals derive theirs from it).
+        bot: the bot's name (``random``, ``greedy`` or ``search``).
+        human: the human's seat (0 or 1), or ``None`` for a demo between two bots.
+        console: where to print (default: a new ``Console``).
+        input_fn: how to read a line (default: ``console.input``).
+        delay: in a demo, seconds to pause after each turn.
+        sleep: the pause function (tests pass a no-op).
+    """
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        *,
+        seed: int,
+        bot: str = "greedy",
+        human: int | None = 0,
+        console: Console | None = None,
+        input_fn: InputFn | None = None,
+        delay: float = 0.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        if human not in (0, 1, None):
+            raise CrapetteError(f"the human plays seat 0 or 1, not {human!r}")
+        self.rules = rules
+        self.seed = seed
+        self.bot_name = bot
+        self.human = human
+        self.console = console if console is not None else Console()
+        self.input_fn: InputFn = input_fn if input_fn is not None else self.console.input
+        self.delay = delay
+        self.sleep = sleep
+        self.bots: tuple[Chooser, Chooser] = (get_chooser(bot, seed), get_chooser(bot, seed + 1))
+        self.match = new_match(rules, seed=seed)
+        self.states: list[GameState] = [self.match.state]
+        self.moves: list[Move] = []
+        if human is None:
+            self.names = (f"{bot} bot 0", f"{bot} bot 1")
+        else:
+            self.names = ("you", f"{bot} bot") if human == 0 else (f"{bot} bot", "you")
+
+    # -- state ----------------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        """The current position."""
+        return self.states[-1]
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """The match totals, the current deal included once it is over."""
+        return self.match.with_state(self.state).totals
+
+    @property
+    def deal_no(self) -> int:
+        """The number of the current deal, from 1."""
+        return self.match.number + 1
+
+    def _push(self, move: Move) -> None:
+        self.states.append(apply(self.state, move))
+        self.moves.append(move)
+
+    def _header(self) -> str:
+        rules = self.rules
+        match = []
+        if rules.match_target is not None:
+            match.append(f"to {rules.match_target}")
+        if rules.match_deals is not None:
+            match.append(f"{rules.match_deals} deals")
+        return (
+            f"Deal {self.deal_no}, move {self.state.moves_made} · {rules} · match"
+            f" {' or '.join(match)}\nTotals: {self.names[0]} {self.totals[0]},"
+            f" {self.names[1]} {self.totals[1]}"
+        )
+
+    def show_board(self) -> None:
+        """Print the table."""
+        bottom = 0 if self.human is None else self.human
+        self.console.print(
+            render_board(self.state, bottom=bottom, names=self.names, header=self._header())
+        )
+
+    def _say(self, text: str, style: str = "") -> None:
+        self.console.print(Text(text, style=style))
+
+    # -- main loop ------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the match ends, the demo deal ends, or the user quits; return 0."""
+        try:
+            if self.human is None:
+                self._demo()
+                return 0
+            self._say(f"Russian Bank: you are player {self.human}; type 'help' for help.")
+            while True:
+                self._play_deal()
+                if not self._next_deal():
+                    return 0
+        except _Quit:
+            self._say("Bye.")
+            return 0
+
+    def _demo(self) -> None:
+        self.show_board()
+        while outcome(self.state) is None:
+            player = self.state.to_act
+            move = self.bots[player](self.state)
+            self._report(player, move)
+            self._push(move)
+            if self.state.to_act != player and self.state.stop is None:
+                self.show_board()
+                self.sleep(self.delay)
+        self._finish()
+
+    def _play_deal(self) -> None:
+        self.show_board()
+        while outcome(self.state) is None:
+            if self.state.to_act == self.human:
+                self._human_turn()
+            else:
+                self._bot_turn()
+        self._finish()
+
+    def _finish(self) -> None:
+        result = outcome(self.state)
+        assert result is not None
+        self.show_board()
+        self._say(self._outcome_text(result), style="bold green")
+
+    def _outcome_text(self, result: Outcome) -> str:
+        scores = f"{self.names[0]} {result.scores[0]}, {self.names[1]} {result.scores[1]}"
+        if result.winner is not None:
+            text = f"{self.names[result.winner]} won the deal ({scores})."
+        elif result.reason == "stalemate":
+            text = f"The deal is blocked: a stalemate ({scores})."
+        else:
+            text = f"The deal reached the move cap ({scores})."
+        return (
+            f"{text} Match totals: {self.names[0]} {self.totals[0]},"
+            f" {self.names[1]} {self.totals[1]}."
+        )
+
+    def _next_deal(self) -> bool:
+        """Start the next deal of the match if it goes on and the user wants it."""
+        match = self.match.with_state(self.state)
+        result = match.outcome()
+        if result is not None:
+            if result.winner is None:
+                self._say("The match is a draw.", style="bold green")
+            else:
+                self._say(f"{self.names[result.winner]} won the match.", style="bold green")
+            return False
+        while True:
+            answer = self._read("Next deal? [Y/n] ").strip().lower()
+            if answer in ("", "y", "yes"):
+                break
+            if answer in ("n", "no", "quit", "q"):
+                return False
+            self._say("Please answer y or n.")
+        self.match = match.next_deal()
+        self.states = [self.match.state]
+        self.moves = []
+        return True
+
+    def _report(self, player: int, move: Move) -> None:
+        state = self.state
+        text = describe_move(state, move)
+        if player != self.human:
+            other = "your" if self.human is not None else f"{self.names[1 - player]}'s"
+            text = _third_person(text, other)
+        notation = format_move(state, move)
+        line = Text(f"{self.names[player]}: ", style="cyan")
+        line.append(notation, style="bold")
+        line.append(f"  {text}")
+        if state.stop is None and state.rules.callable_stop:
+            broken = violation(state, move)
+            if broken is not None:
+                line.append("  (breaks a priority)", style="yellow")
+        self.console.print(line)
+
+    def _bot_turn(self) -> None:
+        player = self.state.to_act
+        move = self.bots[player](self.state)
+        if self.state.stop is not None:
+            verb = "calls Stop!" if move.action is Action.CALL_STOP else "lets it stand"
+            self._say(f"{self.names[player]} {verb}", style="yellow")
+        else:
+            self._report(player, move)
+        self._push(move)
+        if self.state.to_act == self.human and outcome(self.state) is None:
+            self.show_board()
+
+    # -- the human's decision -------------------------------------------------------------
+
+    def _read(self, prompt: str) -> str:
+        try:
+            return self.input_fn(prompt)
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            raise _Quit from None
+
+    def _list_moves(self, moves: Sequence[Move]) -> None:
+        state = self.state
+        if state.stop is not None:
+            broken = violation(state.stop.prior, state.stop.move)
+            why = f": {broken.reason}" if broken is not None else ""
+            self._say(
+                f"{self.names[state.stop.offender]} broke a priority rule with "
+                f"{format_move(state.stop.prior, state.stop.move)}{why}.",
+                style="yellow",
+            )
+            penalty = (
+                "the move is taken back and the missed move made"
+                if state.rules.stop == "undo"
+                else "they take your bottom hand card"
+            )
+            self._say(f"Call Stop! ({penalty}; the turn passes to you) or let it stand?")
+        width = len(str(len(moves)))
+        callable_stop = state.rules.callable_stop and state.stop is None
+        for i, move in enumerate(moves, 1):
+            line = Text(f"  {i:>{width}}. ")
+            line.append(f"{format_move(state, move):<9}", style="bold")
+            line.append(f" {describe_move(state, move)}")
+            if callable_stop and violation(state, move) is not None:
+                line.append("  (breaks a priority: Stop! may be called)", style="yellow")
+            self.console.print(line)
+
+    def _human_turn(self) -> None:
+        moves = legal_moves(self.state)
+        self._list_moves(moves)
+        while True:
+            raw = self._read(f"Your move [1-{len(moves)}, help]: ")
+            text = raw.strip()
+            if not text:
+                continue
+            try:
+                done, move = self._command(text, moves)
+            except CrapetteError as exc:
+                self._say(str(exc), style="red")
+                continue
+            if done:
+                return
+            if move is not None:
+                self._report(self.state.to_act, move)
+                self._push(move)
+                return
+
+    def _command(self, text: str, moves: Sequence[Move]) -> tuple[bool, Move | None]:
+        """Handle one line: ``(True, None)`` when the position changed (undo, load), ``(False,
+        move)`` for a chosen move, ``(False, None)`` to prompt again."""
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        rest = rest.strip()
+        if word.isdigit():
+            n = int(word)
+            if not 1 <= n <= len(moves):
+                raise CrapetteError(f"no move number {n}: choose 1 to {len(moves)}")
+            return False, moves[n - 1]
+        if word in ("quit", "exit", "q"):
+            raise _Quit
+        if word in ("help", "?"):
+            self.console.print(Text(HELP))
+        elif word == "moves":
+            self._list_moves(moves)
+        elif word == "board":
+            self.show_board()
+        elif word == "rules":
+            self._show_rules()
+        elif word == "hint":
+            move = self.bots[self.state.to_act](self.state)
+            state = self.state
+            number = moves.index(move) + 1 if move in moves else "?"
+            self._say(f"Hint: {number}. {format_move(state, move)}  {describe_move(state, move)}")
+        elif word == "undo":
+            return self._undo(), None
+        elif word in ("save", "load"):
+            if not rest:
+                raise CrapetteError(f"{word} needs a file name: {word} FILE")
+            if word == "save":
+                self._save(Path(rest))
+                return False, None
+            self._load(Path(rest))
+            return True, None
+        else:
+            return False, self._parse_move(text, moves)
+        return False, None
+
+    def _parse_move(self, text: str, moves: Sequence[Move]) -> Move:
+        state = self.state
+        for move in moves:
+            if text.lower() in (str(move).lower(), format_move(state, move).lower()):
+                return move
+        try:
+            move = parse_move(state, text)
+        except IllegalMoveError as exc:
+            raise CrapetteError(f"{quote(text)} is not legal here: {exc}") from None
+        except NotationError as exc:
+            raise CrapetteError(
+                f"{quote(text)} is neither a move nor a command: {exc} (type 'help' for help)"
+            ) from None
+        if move not in moves:
+            reason = why_illegal(state, move) or "not a legal move here"
+            raise CrapetteError(f"{quote(text)} is not legal here: {reason}")
+        return move
+
+    def _undo(self) -> bool:
+        for i in range(len(self.states) - 2, -1, -1):
+            if self.states[i].to_act == self.human:
+                del self.states[i + 1 :]
+                del self.moves[i:]
+                self._say(f"Taken back to move {self.state.moves_made}.")
+                self.show_board()
+                return True
+        raise CrapetteError("nothing to undo: this is your first decision of the deal")
+
+    def _show_rules(self) -> None:
+        table = Table(title=f"Rules: {self.rules}", show_header=True)
+        table.add_column("option")
+        table.add_column("value")
+        table.add_column("meaning")
+        for name, (_, doc) in OPTIONS.items():
+            value = getattr(self.rules, name)
+            table.add_row(name, "none" if value is None else str(value).lower(), doc)
+        self.console.print(table)
+
+    def _headers(self) -> dict[str, str]:
+        seats = [f"{self.bot_name} bot"] * 2
+        if self.human is not None:
+            seats[self.human] = "human"
+        return {
+            "Event": f"crapette play, deal {self.deal_no}",
+            "Rules": str(self.rules),
+            "Seed": str(deal_seed(self.match.seed, self.match.number)),
+            "Player0": seats[0],
+            "Player1": seats[1],
+        }
+
+    def _save(self, path: Path) -> None:
+        record = GameRecord.from_moves(self.states[0], self.moves, self._headers())
+        text = format_record(record)
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise CrapetteError(f"cannot save to {str(path)!r}: {exc.strerror}") from None
+        self._say(f"Saved {len(self.moves)} moves to {path}.")
+
+    def _load(self, path: Path) -> None:
+        text = read_input(path)
+        try:
+            states, moves, _ = _load_record(text)
+        except CrapetteError as exc:
+            raise CrapetteError(f"cannot load {str(path)!r}: {exc}") from None
+        start = states[0]
+        if outcome(states[-1]) is not None:
+            raise CrapetteError(f"{str(path)!r} holds a finished deal: nothing left to play")
+        # The loaded deal becomes the first deal of a new match.
+        self.rules = start.rules
+        self.match = Match(start.rules, self.seed, (), start, start.to_act)
+        self.states = states
+        self.moves = moves
+        self._say(f"Loaded {len(moves)} moves from {path}.")
+        self.show_board()

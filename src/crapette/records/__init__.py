@@ -1,0 +1,413 @@
+"""Game records: the headers and moves of one deal, replayable move by move.
+
+A [`GameRecord`][crapette.records.GameRecord] holds text only (headers and moves as written by
+[`format_move`][crapette.notation.format_move]), like a chess PGN. Its start position comes from
+its ``Position`` header, or else from its ``Rules`` and ``Seed`` headers (``new_game``).
+[`format_record`][crapette.records.format_record] and
+[`parse_record`][crapette.records.parse_record] write and read the text file form::
+
+    [Rules "classic"]
+    [Seed "42"]
+    [Player0 "alice"]
+    [Player1 "random"]
+    [Result "P0 wins 45-0"]
+
+    1. R-F H3-H5 draw T-H2 discard
+    2. H1-F draw discard
+
+``docs/notation.md`` specifies the format.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+import attrs
+
+from crapette._engine import apply, apply_unchecked
+from crapette._quote import quote
+from crapette._version import BEHAVIOUR_VERSION
+from crapette.deal import new_game
+from crapette.errors import CrapetteError, IllegalMoveError, InvalidRulesError, NotationError
+from crapette.moves import Move
+from crapette.notation import (
+    check_move_text,
+    format_move,
+    format_position,
+    parse_move,
+    parse_position,
+)
+from crapette.outcome import Outcome, outcome
+from crapette.rules import Ruleset
+from crapette.state import GameState
+
+__all__ = [
+    "HEADER_ORDER",
+    "GameRecord",
+    "format_record",
+    "format_result",
+    "parse_record",
+    "record_from_dict",
+    "record_to_dict",
+]
+
+HEADER_ORDER: Final = (
+    "Rules",
+    "Seed",
+    "Position",
+    "Player0",
+    "Player1",
+    "Date",
+    "Result",
+    "Behaviour",
+)
+"""The standard headers, in the order [`format_record`][crapette.records.format_record] writes them
+(others follow in their own order)."""
+
+_KEY_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+# A comment, a run of anything but ASCII white space and braces, or a stray brace.
+_TOKEN: Final = re.compile(r"\{[^}]*\}|[^ \t\r\n{}]+|[{}]")
+_LINE_WIDTH: Final = 79
+
+
+def format_result(result: Outcome | None) -> str:
+    """The ``Result`` header for an outcome: ``"P0 wins 45-0"``, ``"stalemate 0-3"``,
+    ``"move cap 0-0"``, or ``"*"`` while the deal runs."""
+    if result is None:
+        return "*"
+    scores = f"{result.scores[0]}-{result.scores[1]}"
+    if result.winner is not None:
+        return f"P{result.winner} wins {scores}"
+    return f"{result.reason.replace('_', ' ')} {scores}"
+
+
+def _headers(value: Mapping[str, str]) -> dict[str, str]:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"headers must be a mapping of str to str, not {type(value).__name__}")
+    out: dict[str, str] = {}
+    for key, text in value.items():
+        if not isinstance(key, str) or not _KEY_RE.match(key):
+            raise NotationError(
+                f"header name {quote(str(key))} must be a letter then letters, digits or _",
+                str(key),
+                0,
+            )
+        if not isinstance(text, str) or "\n" in text or "\r" in text:
+            raise NotationError(f"header {key} must be one line of text, not {quote(str(text))}")
+        out[key] = text
+    return out
+
+
+def _moves(value: Iterable[str]) -> tuple[str, ...]:
+    if isinstance(value, str):
+        raise TypeError("moves must be a sequence of move texts, not one str")
+    out = tuple(value)
+    for i, text in enumerate(out, 1):
+        if not isinstance(text, str) or not text or any(ch.isspace() for ch in text):
+            raise NotationError(
+                f"move {i} must be a non-empty text without spaces: {quote(str(text))}"
+            )
+    return out
+
+
+@attrs.frozen(slots=True, unsafe_hash=False)
+class GameRecord:
+    """The record of one deal: headers and the moves as text.
+
+    Attributes:
+        headers: ``Rules`` (the ruleset string), ``Seed`` (the ``new_game`` seed) or
+            ``Position`` (an explicit start position, see
+            [`format_position`][crapette.notation.format_position]), ``Player0``, ``Player1``,
+            ``Date``, ``Result`` (see [`format_result`][crapette.records.format_result]),
+            ``Behaviour`` (the ``crapette.BEHAVIOUR_VERSION`` it was recorded
+            with), and any others.
+        moves: each move's text as [`format_move`][crapette.notation.format_move] writes it for the
+            position it was played in.
+    """
+
+    headers: dict[str, str] = attrs.field(converter=_headers)
+    moves: tuple[str, ...] = attrs.field(converter=_moves, default=())
+
+    def __hash__(self) -> int:
+        return hash((tuple(sorted(self.headers.items())), self.moves))
+
+    @classmethod
+    def from_moves(
+        cls,
+        start: GameState,
+        moves: Iterable[Move | str],
+        headers: Mapping[str, str] | None = None,
+    ) -> GameRecord:
+        """Record ``moves`` (``Move`` values or texts) played from ``start``.
+
+        Sets ``Rules`` from the start position, ``Position`` unless the headers name a
+        ``Seed`` that deals exactly ``start``, ``Result`` from the final position and
+        ``Behaviour``; other headers are kept as given.
+
+        Raises:
+            IllegalMoveError: a move is illegal (naming its number and text).
+            NotationError: a move text is malformed, or the headers contradict ``start``.
+        """
+        heads = dict(headers or {})
+        rules = str(start.rules)
+        if "Rules" in heads and _same_rules(heads["Rules"]) != start.rules:
+            raise NotationError(
+                f"header Rules {quote(heads['Rules'])} does not match the start position's"
+                f" {rules!r}"
+            )
+        heads["Rules"] = rules
+        seeded = False
+        if "Seed" in heads:
+            seeded = new_game(start.rules, seed=_seed(heads["Seed"])) == start
+        if seeded:
+            heads.pop("Position", None)
+        else:
+            heads["Position"] = format_position(start)
+        state = start
+        texts: list[str] = []
+        for number, move in enumerate(moves, 1):
+            try:
+                if isinstance(move, str):
+                    move = parse_move(state, move)
+                text = format_move(state, move)
+                state = apply(state, move)
+            except CrapetteError as exc:
+                raise _at_move(exc, number, str(move)) from exc
+            texts.append(text)
+        heads["Result"] = format_result(outcome(state))
+        heads["Behaviour"] = str(BEHAVIOUR_VERSION)
+        return cls(heads, tuple(texts))
+
+    def start_state(self) -> GameState:
+        """The start position: the ``Position`` header, or ``new_game(Rules, seed=Seed)``.
+
+        Raises:
+            NotationError: the headers hold neither, or hold bad values.
+        """
+        rules_text = self.headers.get("Rules")
+        rules = _same_rules(rules_text) if rules_text is not None else None
+        if "Position" in self.headers:
+            state = parse_position(self.headers["Position"])
+            if rules is not None and state.rules != rules:
+                raise NotationError(
+                    f"header Rules {quote(str(rules_text))} differs from the rules of the Position"
+                    f" header ({state.rules})"
+                )
+            return state
+        if "Seed" in self.headers:
+            return new_game(rules, seed=_seed(self.headers["Seed"]))
+        raise NotationError("a record needs a Position header or a Seed header to start from")
+
+    def replay(self) -> list[GameState]:
+        """Every state of the deal: the start position, then the state after each move.
+
+        Raises:
+            IllegalMoveError: a move is not legal where it is played; the message names its
+                number (1 for the first move) and text.
+            NotationError: a move text is malformed (also naming the move), or the start
+                position cannot be built.
+        """
+        state = self.start_state()
+        states = [state]
+        for number, text in enumerate(self.moves, 1):
+            try:
+                move = parse_move(state, text)
+            except CrapetteError as exc:
+                raise _at_move(exc, number, text) from exc
+            state = apply_unchecked(state, move)
+            states.append(state)
+        return states
+
+    def final_state(self) -> GameState:
+        """The state after the last move (see [`replay`][crapette.records.GameRecord.replay] for
+        the errors)."""
+        return self.replay()[-1]
+
+
+def _same_rules(text: str) -> Ruleset:
+    try:
+        return Ruleset.from_string(text)
+    except InvalidRulesError as exc:
+        raise NotationError(f"header Rules: {exc}", text, None) from None
+
+
+def _seed(text: str) -> int:
+    if not re.fullmatch(r"-?[0-9]{1,40}", text):
+        raise NotationError(f"header Seed must be an integer, not {quote(text)}", text, 0)
+    return int(text)
+
+
+def _at_move(exc: CrapetteError, number: int, text: str) -> CrapetteError:
+    message = f"move {number} ({text}): {exc}"
+    if isinstance(exc, NotationError):
+        return NotationError(message, exc.text, exc.position)
+    if isinstance(exc, IllegalMoveError):
+        return IllegalMoveError(message)
+    return type(exc)(message)
+
+
+def _actors(record: GameRecord) -> list[int | None]:
+    """Who made each move, as far as the record replays (``None`` beyond)."""
+    actors: list[int | None] = [None] * len(record.moves)
+    try:
+        state = record.start_state()
+        for i, text in enumerate(record.moves):
+            actors[i] = state.to_act
+            state = apply_unchecked(state, parse_move(state, text))
+    except CrapetteError:
+        pass
+    return actors
+
+
+def _quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def format_record(record: GameRecord) -> str:
+    """The text file form: ``[Key "value"]`` header lines, a blank line, then the moves, one
+    numbered line per run of moves by the same player (long runs wrap onto indented lines).
+    ``parse_record(format_record(r)) == r``."""
+    keys: list[str] = [k for k in HEADER_ORDER if k in record.headers]
+    keys += [k for k in record.headers if k not in HEADER_ORDER]
+    lines = [f"[{k} {_quote(record.headers[k])}]" for k in keys]
+    lines.append("")
+    actors = _actors(record)
+    groups: list[list[str]] = []
+    for i, text in enumerate(record.moves):
+        if not groups or actors[i] != actors[i - 1]:
+            groups.append([])
+        groups[-1].append(text)
+    for number, group in enumerate(groups, 1):
+        line = f"{number}."
+        indent = " " * len(line)
+        for k, text in enumerate(group):
+            if k and len(line) + 1 + len(text) > _LINE_WIDTH:
+                lines.append(line)
+                line = indent
+            line += " " + text
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def parse_record(text: str) -> GameRecord:
+    """Read the text file form written by [`format_record`][crapette.records.format_record].
+
+    Header lines ``[Key "value"]`` (``\\"`` and ``\\\\`` escape a quote and a backslash)
+    come first; then the moves, separated by white space. Move numbers (``12.``) and
+    comments in braces (``{like this}``) are skipped. The moves' syntax is checked here;
+    their legality only on [`GameRecord.replay`][crapette.records.GameRecord.replay].
+
+    Raises:
+        NotationError: malformed text, with the character position and what was expected.
+            Its ``text`` is always the whole record and its ``position`` an offset into it,
+            also for a malformed move (the message quotes the move).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a record must be a str, not {type(text).__name__}")
+    headers: dict[str, str] = {}
+    pos = 0
+    n = len(text)
+    while True:
+        while pos < n and text[pos] in " \t\r\n":
+            pos += 1
+        if pos >= n or text[pos] != "[":
+            break
+        pos = _header(text, pos, headers)
+    moves: list[str] = []
+    for match in _TOKEN.finditer(text, pos):
+        token = match.group(0)
+        at = match.start()
+        if token.startswith("{"):
+            if not token.endswith("}") or len(token) == 1:
+                raise NotationError(f"unclosed comment '{{' at {at}", text, at)
+            continue
+        if token == "}":
+            raise NotationError(f"unexpected '}}' at {at} (no comment is open)", text, at)
+        if re.fullmatch(r"[0-9]+\.", token):
+            continue
+        if token.startswith("["):
+            raise NotationError(
+                f"unexpected header at {at}: headers come before the moves", text, at
+            )
+        try:
+            check_move_text(token, at)
+        except NotationError as exc:
+            raise NotationError(str(exc), text, exc.position) from None
+        moves.append(token)
+    return GameRecord(headers, tuple(moves))
+
+
+def _header(text: str, pos: int, headers: dict[str, str]) -> int:
+    """Parse one ``[Key "value"]`` at ``pos``; returns the position after it."""
+    match = re.compile(r"\[([A-Za-z][A-Za-z0-9_]*)[ \t]+\"").match(text, pos)
+    if match is None:
+        at = pos + 1
+        name = re.compile(r"[A-Za-z][A-Za-z0-9_]*").match(text, at)
+        if name is not None:
+            at = name.end()
+            while at < len(text) and text[at] in " \t":
+                at += 1
+            expected = 'a space and a quoted value ("...")'
+        else:
+            expected = "a header name (a letter, then letters, digits or _)"
+        raise NotationError(f"expected {expected} at {at}", text, at)
+    key = match.group(1)
+    if key in headers:
+        raise NotationError(f"header {key} given twice (again at {pos})", text, pos)
+    value: list[str] = []
+    i = match.end()
+    while True:
+        if i >= len(text) or text[i] in "\r\n":
+            raise NotationError(f"expected the closing '\"' of header {key} at {i}", text, i)
+        ch = text[i]
+        if ch == "\\":
+            if i + 1 < len(text) and text[i + 1] in '"\\':
+                value.append(text[i + 1])
+                i += 2
+                continue
+            raise NotationError(
+                f'expected \\" or \\\\ at {i} in header {key} (a backslash escapes only those)',
+                text,
+                i,
+            )
+        if ch == '"':
+            i += 1
+            break
+        value.append(ch)
+        i += 1
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    if i >= len(text) or text[i] != "]":
+        raise NotationError(f"expected ']' closing header {key} at {i}", text, i)
+    headers[key] = "".join(value)
+    return i + 1
+
+
+def record_to_dict(record: GameRecord) -> dict[str, Any]:
+    """The JSON payload of a record: ``{"headers": {...}, "moves": [...]}`` (the inverse of
+    [`record_from_dict`][crapette.records.record_from_dict])."""
+    return {"headers": dict(record.headers), "moves": list(record.moves)}
+
+
+def record_from_dict(data: Mapping[str, Any]) -> GameRecord:
+    """Build a record from ``{"headers": {...}, "moves": [...]}`` (the JSON payload).
+
+    Raises:
+        NotationError: the payload has the wrong shape.
+    """
+    heads = data.get("headers")
+    moves = data.get("moves")
+    if not isinstance(heads, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in heads.items()
+    ):
+        raise NotationError('record "headers" must be an object of strings')
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise NotationError('record "moves" must be a list of strings')
+    for i, move in enumerate(moves, 1):
+        try:
+            check_move_text(move)
+        except NotationError as exc:
+            raise NotationError(f"record move {i}: {exc}", move, exc.position) from None
+    return GameRecord(heads, tuple(moves))
