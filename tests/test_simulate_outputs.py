@@ -49,6 +49,16 @@ def test_a_plot_without_matplotlib_fails_before_any_deal(
         plots.comparison_figure([])
 
 
+def test_a_plot_format_matplotlib_cannot_write_fails_before_any_deal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    _no_deals(monkeypatch)
+    assert main(["compare", "--games", "2", "--plot", str(tmp_path / "a.xyz")]) == 1
+    assert "cannot tell the plot format" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_bad_precision_arguments(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -181,6 +181,10 @@ def _check_args(args: argparse.Namespace) -> list[Ruleset]:
         path = getattr(args, option, None)
         if path is not None and not (path == "-" and option in ("json", "csv")):
             check_writable(path, f"--{option}")
+    if getattr(args, "plot", None) is not None:
+        from crapette.simulation.plots import check_plot_path
+
+        check_plot_path(args.plot)
     if args.backend == "ray" and args.ray_address is not None:
         check_ray_address(args.ray_address)
     return rulesets

@@ -142,7 +142,9 @@ class DealRecord:
 
 @attrs.frozen(slots=True)
 class Estimate:
-    """A proportion with its 95% Wilson score interval.
+    """A proportion with its 95% interval: a Wilson score interval (in a
+    [`Summary`][crapette.simulation.Summary], at the effective sample size of the seat-swapped
+    pairs).
 
     Attributes:
         successes: the count.

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PlotError",
+    "check_plot_path",
     "comparison_figure",
     "figure_png",
     "have_matplotlib",
@@ -55,6 +56,25 @@ def require_matplotlib(what: str = "plots") -> None:
     """
     if not have_matplotlib():
         raise PlotError(f"{what} need matplotlib: {INSTALL_HINT}")
+
+
+def check_plot_path(path: str) -> None:
+    """Fail at once when matplotlib is missing or cannot write the format that ``path``'s
+    extension names (``.png``, ``.svg``, ``.pdf``, ...).
+
+    Raises:
+        PlotError: matplotlib is missing, or the extension is not a format it writes.
+    """
+    require_matplotlib("plots")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    extension = path.rsplit(".", 1)[-1].lower() if "." in path.rsplit("/", 1)[-1] else ""
+    if extension not in formats:
+        raise PlotError(
+            f"cannot tell the plot format of {path!r}: end the file name with one of"
+            f" {', '.join('.' + f for f in sorted(formats))}"
+        )
 
 
 def _short(rules: str, width: int = 28) -> str:
