@@ -30,8 +30,10 @@ def _no_deals(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_an_unwritable_output_fails_before_any_deal(
     option: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    if option == "--plot":
+        pytest.importorskip("matplotlib")
     _no_deals(monkeypatch)
-    for bad in (str(tmp_path / "missing" / "out.x"), str(tmp_path)):
+    for bad in (str(tmp_path / "missing" / "out.png"), str(tmp_path)):
         assert main(["compare", "--rules", FAST, "--games", "2", option, bad]) == 1
         err = capsys.readouterr().err
         assert f"cannot write {option}" in err and bad in err

@@ -18,6 +18,7 @@ import argparse
 import math
 import shlex
 import sys
+import textwrap
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -91,7 +92,11 @@ def errorbars(
 
 def save(fig: Any, out: Path, name: str, cmds: Sequence[str]) -> str:
     """Write a figure whose footer names the commands that made it; its markdown."""
-    fig.text(0.01, 0.005, "\n".join(cmds), fontsize=6.5, family="monospace", va="bottom")
+    lines = [row for c in cmds for row in textwrap.wrap(c, 120, subsequent_indent="    ")]
+    height = fig.get_size_inches()[1]
+    footer = (len(lines) * 6.5 * 1.25 / 72 + 0.1) / height
+    fig.get_layout_engine().set(rect=(0, footer, 1, 1 - footer))
+    fig.text(0.01, 0.005, "\n".join(lines), fontsize=6.5, family="monospace", va="bottom")
     fig.savefig(out / "studies" / name, dpi=90)
     return f"![{name}](studies/{name})\n\n" + "".join(f"`{c}`\n\n" for c in cmds)
 
@@ -111,7 +116,6 @@ def first_player_and_stalls(games: int, workers: int, out: Path) -> str:
     cmds = [command(PRESETS, b, games) for b in pairs]
 
     fig = Figure(figsize=(9, 4.8), layout="constrained")
-    fig.get_layout_engine().set(rect=(0, 0.06, 1, 0.94))
     ax = fig.subplots()
     errorbars(
         ax,
@@ -125,7 +129,6 @@ def first_player_and_stalls(games: int, workers: int, out: Path) -> str:
     fig1 = save(fig, out, "first_player.png", cmds)
 
     fig = Figure(figsize=(9, 4.8), layout="constrained")
-    fig.get_layout_engine().set(rect=(0, 0.06, 1, 0.94))
     ax = fig.subplots()
     series = []
     for b in pairs:
@@ -196,7 +199,6 @@ def stop_rule(games: int, workers: int, out: Path) -> str:
     cmds = [command(STOP_RULES, b, games) for b in bots]
 
     fig = Figure(figsize=(10, 8.5), layout="constrained")
-    fig.get_layout_engine().set(rect=(0, 0.08, 1, 0.92))
     ax1, ax2 = fig.subplots(2, 1)
     errorbars(
         ax1,
@@ -294,7 +296,6 @@ def house_filling(games: int, workers: int, out: Path) -> str:
     runs = [run(rules, b, games, workers) for b, rules in studies]
     cmds = [command(rules, b, games) for b, rules in studies]
     fig = Figure(figsize=(10, 5), layout="constrained")
-    fig.get_layout_engine().set(rect=(0, 0.08, 1, 0.92))
     axes = fig.subplots(1, 2)
     rows = []
     for ax, (bots, rules), rs in zip(axes, studies, runs, strict=True):
