@@ -12,7 +12,7 @@ from crapette.errors import CrapetteError
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS: tuple[str, ...] = ("play", "show", "replay", "simulate", "compare")
+COMMANDS: tuple[str, ...] = ("play", "show", "replay", "simulate", "compare", "ladder")
 """Subcommands, each implemented by ``crapette.commands.<name>`` with ``add_parser`` and
 ``run``."""
 
