@@ -208,3 +208,16 @@ def test_a_run_in_batches_equals_one_long_run() -> None:
     first = sim.simulate(FAST, "greedy,random", 4, seed=2)
     second = sim.simulate(FAST, "greedy,random", 4, seed=2, start=4)
     assert first.records + second.records == whole.records
+
+
+def test_the_ladder_takes_bot_classes_and_instances_as_well_as_names() -> None:
+    from crapette.simulation.ladder import ladder
+
+    by_name = ladder(["greedy", "random"], FAST, games=4, seed=3, bootstrap=0)
+    by_class = ladder([GreedyBot, "random"], FAST, games=4, seed=3, bootstrap=0)
+    assert by_class.bots == ("greedy", "random")
+    assert by_class.results[0].records == by_name.results[0].records
+    instance = ladder([GreedyBot(5), RandomBot(5)], FAST, games=4, seed=3, bootstrap=0)
+    assert instance.bots == ("greedy", "random") and len(instance.results[0].records) == 4
+    with pytest.raises(sim.SimulationError, match="named twice"):
+        ladder([GreedyBot, "greedy"], FAST, games=2)

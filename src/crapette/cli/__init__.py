@@ -16,7 +16,7 @@ from crapette.errors import CrapetteError
 
 __all__ = ["COMMANDS", "RICH_MISSING", "main"]
 
-COMMANDS: tuple[str, ...] = ("play", "show", "replay", "simulate", "compare")
+COMMANDS: tuple[str, ...] = ("play", "show", "replay", "simulate", "compare", "ladder")
 """Subcommands, each implemented by ``crapette.cli.<name>`` with ``add_parser`` and
 ``run``."""
 

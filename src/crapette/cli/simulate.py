@@ -84,8 +84,8 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default="greedy,random",
-        help=f"bot A and bot B, comma separated, from {', '.join(BOT_NAMES)} or search:BUDGET"
-        " (default: greedy,random)",
+        help=f"bot A and bot B, comma separated, from {', '.join(BOT_NAMES)}; options as in"
+        " search:BUDGET, fallible players as in greedy:miss=0.1:call=0.8 (default: greedy,random)",
     )
     parser.add_argument("--games", type=int, default=100, help="deals per ruleset (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="the run seed (default 0)")

@@ -35,7 +35,7 @@ from crapette.moves import Move
 from crapette.outcome import outcome
 from crapette.rules import PRESETS, Ruleset
 from crapette.simulation import stats
-from crapette.simulation._botspec import BotMaker, resolve_bots
+from crapette.simulation._botspec import BotMaker, resolve_bot, resolve_bots
 from crapette.simulation._pool import (
     GUARD_HINT,
     PoolError,
@@ -545,16 +545,28 @@ def resolve_seats(bots: object, workers: int = 1, backend: str = "local") -> tup
         )
     if isinstance(bots, str):
         return parse_bots(bots)
-    factories = resolve_bots(bots, SimulationError)
-    seats: list[Seat] = []
-    for f in factories:
-        if f.kind == "name":
-            seats.append(f.spec)
-            continue
-        if workers > 1 and backend == "local":
-            f.check_picklable(SimulationError)
-        seats.append(f)
-    return (seats[0], seats[1])
+    a, b = resolve_bots(bots, SimulationError)
+    return (_seat(a, workers, backend), _seat(b, workers, backend))
+
+
+def resolve_seat(bot: object, workers: int = 1, backend: str = "local") -> Seat:
+    """One bot as the runners take it (see ``resolve_seats``), for tools that play many
+    bots through [`simulate`][crapette.simulation.simulate], such as the ladder.
+
+    Raises:
+        SimulationError: not a bot, or an unpicklable factory for ``workers > 1`` on the
+            local backend.
+        UnknownBotError: an unknown bot name.
+    """
+    return _seat(resolve_bot(bot, SimulationError), workers, backend)
+
+
+def _seat(maker: BotMaker, workers: int, backend: str) -> Seat:
+    if maker.kind == "name":
+        return str(maker.spec)
+    if workers > 1 and backend == "local":
+        maker.check_picklable(SimulationError)
+    return maker
 
 
 def simulate(

@@ -85,6 +85,8 @@ def resolve_bot(spec: object, error: type[CrapetteError]) -> BotMaker:
         UnknownBotError: an unknown bot name or bad bot options.
         error: anything else that is not a bot or a bot factory.
     """
+    if isinstance(spec, BotMaker):
+        return spec
     if isinstance(spec, str):
         name = spec.strip()
         get_bot(name, 0)
