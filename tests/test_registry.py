@@ -7,7 +7,6 @@ from collections.abc import Iterator
 
 import attrs
 import pytest
-from crapette.simulate import simulate
 
 import crapette as c
 from crapette.bots import (
@@ -23,6 +22,7 @@ from crapette.bots import (
     unregister_bot,
 )
 from crapette.bots.registry import BotSpec
+from crapette.simulation import simulate
 from crapette.views import PlayerView, observe
 
 
