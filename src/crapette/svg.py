@@ -627,8 +627,8 @@ def board(
             highlighted: a ``Move`` (its player is worked out from the position; a
             foundation target then highlights all the foundations, since the position no
             longer says which pile took the card) or a pair of pile names such as
-            ``("H3", "F2")`` (see [`move_piles`][crapette.svg.move_piles], called on the position
-            before it).
+            ``("H3", "F2")`` (see [`move_piles`][crapette.svg.move_piles], called on the
+            position before it).
         arrows: moves to draw as arrows: ``Move`` values of the player to act in
             ``position`` (legal moves, say) or pairs of pile names.
         width: the picture's width in pixels (the height follows: 0.72 times it).
