@@ -101,11 +101,41 @@ def save(fig: Any, out: Path, name: str, cmds: Sequence[str]) -> str:
     return f"![{name}](studies/{name})\n\n" + "".join(f"`{c}`\n\n" for c in cmds)
 
 
+def verdict(x: stats.Interval, null: float) -> str:
+    """``"above"``, ``"below"`` or ``"within"``: where ``null`` lies against the interval."""
+    if math.isnan(x.low):
+        return "within"
+    return "above" if x.low > null else "below" if x.high < null else "within"
+
+
+def names(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c`` with each item in backticks."""
+    quoted = [f"`{x}`" for x in items]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
 def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """A markdown table."""
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
+
+
+def stall_answer(greedy: Sequence[stats.Stats], fallible: Sequence[stats.Stats]) -> str:
+    """One paragraph: which presets stall, and how often."""
+    worst = max(range(len(PRESETS)), key=lambda i: greedy[i]["stalemate"].value)
+    others = [i for i in range(len(PRESETS)) if i != worst]
+    top = max(
+        max(s["stalemate"].high, s["move_cap"].high)
+        for i in others
+        for s in (greedy[i], fallible[i])
+    )
+    return (
+        f"**Answer.** `{PRESETS[worst]}` stalls in {pct(greedy[worst]['stalemate'])} of the"
+        f" deals of greedy players ({pct(fallible[worst]['stalemate'])} with fallible"
+        " players); every other preset almost never stalls (each rate's upper bound is at"
+        f" most {100 * top:.1f}%).\n"
+    )
 
 
 def first_player_and_stalls(games: int, workers: int, out: Path) -> str:
@@ -153,22 +183,35 @@ def first_player_and_stalls(games: int, workers: int, out: Path) -> str:
                 pct(f["move_cap"]),
             ]
         )
-    best = max(
-        range(len(PRESETS)), key=lambda i: analysed["greedy,greedy"][i]["first_player"].value
-    )
+    answers = []
+    for bots, who in pairs.items():
+        groups: dict[str, list[str]] = {"above": [], "within": [], "below": []}
+        for preset, s in zip(PRESETS, analysed[bots], strict=True):
+            groups[verdict(s["first_player"], 0.5)].append(preset)
+        parts = []
+        if groups["above"]:
+            parts.append(f"the first player has a real advantage under {names(groups['above'])}")
+        if groups["within"]:
+            parts.append(f"none is detectable under {names(groups['within'])}")
+        if groups["below"]:
+            parts.append(f"the second player has the edge under {names(groups['below'])}")
+        answers.append(f"With {who} players, " + "; ".join(parts) + ".")
     text = [
         "## 1. The first player's advantage under each preset\n",
         "The share of decided deals won by the player who moved first, for two greedy players"
         f" and for two fallible greedy players (`{FALLIBLE}`), {games} deals per preset"
         " (seat-swapped pairs on the same shuffles for every preset).\n",
         table(["preset", "greedy players", "fallible players"], rows1),
-        f"\nThe largest share for greedy players is under `{PRESETS[best]}`. A share whose"
-        " interval lies above 50% is a real first-player advantage.\n",
+        "\n**Answer.** " + " ".join(answers) + " (A share whose interval lies above 50% is a"
+        " real first-player advantage.) Under `stop=enforced` presets (`classic`, `g4a`,"
+        " `belarusian`) a fallible player cannot break a priority, so it plays as the greedy"
+        " player and the two columns agree.\n",
         fig1,
         "## 4. How often each preset stalls\n",
         "A stalemate is a deal that ends with no winner (both players stuck); a move cap is"
         " a deal stopped after the rules' `move_cap` moves. Both are counted apart, and"
         " neither is averaged into lengths or margins.\n",
+        stall_answer(analysed["greedy,greedy"], analysed[f"{FALLIBLE},{FALLIBLE}"]),
         table(
             [
                 "preset",
@@ -224,8 +267,10 @@ def stop_rule(games: int, workers: int, out: Path) -> str:
     fig2 = save(fig, out, "stop_rule.png", cmds)
 
     rows = []
+    card_vs_undo = []
     for (m, c), rs, a in zip(grid, runs, analysed, strict=True):
         diffs = [stats.paired_differences(rs[0].records, r.records) for r in rs[1:]]
+        card_vs_undo.append(stats.paired_differences(rs[1].records, rs[2].records)["share"])
         rows.append(
             [
                 f"{m:.0%}",
@@ -235,8 +280,49 @@ def stop_rule(games: int, workers: int, out: Path) -> str:
                 pct(diffs[0]["share"], True),
                 pct(a[2]["share"]),
                 pct(diffs[1]["share"], True),
+                pct(card_vs_undo[-1], True),
             ]
         )
+    harsher = sum(verdict(d, 0.0) == "below" for d in card_vs_undo)
+    longer = [
+        d["moves"].value
+        for rs in runs
+        for d in (stats.paired_differences(rs[0].records, r.records) for r in rs[1:])
+    ]
+    grows = all(
+        a.value > b.value
+        for a, b in zip(
+            [stats.paired_differences(rs[0].records, rs[1].records)["share"] for rs in runs],
+            [stats.paired_differences(rs[0].records, rs[1].records)["share"] for rs in runs][1:],
+            strict=False,
+        )
+    )
+    costs = [stats.paired_differences(rs[0].records, rs[1].records)["share"] for rs in runs]
+    cost = costs[1]  # A misses 10%, B calls every violation: undo minus classic
+    loss = f"{-100 * cost.value:.1f} points [{-100 * cost.high:.1f}, {-100 * cost.low:.1f}]"
+    if verdict(cost, 0.0) == "below":
+        head = (
+            "The Stop! rule turns mistakes into lost deals: a player who misses 10% of its"
+            " compulsory moves against an opponent who calls every violation loses"
+            f" {loss} of its share of decided deals under `undo` (against `classic`, where the"
+            " same player cannot err)"
+        )
+    else:
+        head = (
+            "At this many deals, a player who misses 10% of its compulsory moves against an"
+            " opponent who calls every violation loses no detectable share of decided deals"
+            f" under `undo` against `classic` ({loss})"
+        )
+    answer = (
+        "**Answer.** "
+        + head
+        + (", and the cost grows with the miss rate and the call rate." if grows else ".")
+        + " The `card` penalty costs the"
+        f" offender more than `undo` in {harsher} of the {len(grid)} cells (the paired"
+        " `card - undo` interval lies below 0). Against `classic`, the mean deal length"
+        f" changes by {min(longer):+.0f} to {max(longer):+.0f} moves under callable Stop! rules"
+        " (the paired intervals are in the second table).\n"
+    )
     length_rows = []
     for (m, c), rs, a in zip(grid, runs, analysed, strict=True):
         diffs = [stats.paired_differences(rs[0].records, r.records) for r in rs[1:]]
@@ -257,8 +343,10 @@ def stop_rule(games: int, workers: int, out: Path) -> str:
         ' player who never misses and calls "Stop!" on the given share of A\'s violations'
         f" (`greedy:call=C`). {games} deals per cell. Under `classic` (`stop=enforced`) a"
         " violation is impossible, so A plays as a plain greedy player; under `pagat`"
-        " (`stop=undo`) a called violation is taken back and the caller gets the turn; under"
-        " `classic(stop=card)` the offender takes a penalty card.\n",
+        " (`stop=undo`) a called violation is taken back, the missed compulsory move is made"
+        " for the offender and the turn passes to the caller; under `classic(stop=card)` the"
+        " move stands, the caller gives the offender a card from the bottom of their hand and"
+        " the turn passes to the caller.\n",
         "A's share of decided deals, and the paired difference against `classic` (same"
         " shuffles):\n",
         table(
@@ -270,13 +358,15 @@ def stop_rule(games: int, workers: int, out: Path) -> str:
                 "undo - classic",
                 "stop=card",
                 "card - classic",
+                "card - undo",
             ],
             rows,
         ),
         "\nDeal length in moves (mean, move-capped deals left out) and its paired difference"
         " against `classic`:\n",
         table(["A misses", "B calls", "classic", "undo - classic", "card - classic"], length_rows),
-        "\n" + fig2,
+        "\n" + answer,
+        fig2,
     ]
     return "\n".join(text)
 
@@ -298,6 +388,7 @@ def house_filling(games: int, workers: int, out: Path) -> str:
     fig = Figure(figsize=(10, 5), layout="constrained")
     axes = fig.subplots(1, 2)
     rows = []
+    sentences = []
     for ax, (bots, rules), rs in zip(axes, studies, runs, strict=True):
         ended = [[r.moves for r in res.records if r.reason != "move_cap"] or [0] for res in rs]
         ax.boxplot(ended, showmeans=True)
@@ -308,6 +399,24 @@ def house_filling(games: int, workers: int, out: Path) -> str:
         )
         who = "greedy players" if bots == "greedy,greedy" else "fallible players"
         ax.set_title(f"{who}: moves per deal", fontsize=10)
+        immediate = stats.paired_differences(rs[0].records, rs[1].records)["moves"]
+        none = stats.paired_differences(rs[0].records, rs[2].records)["moves"]
+        found = {
+            "within": "no change this many deals can detect",
+            "above": "longer deals",
+            "below": "shorter deals",
+        }[verdict(immediate, 0.0)]
+        sentence = (
+            f"With {who} (`{rules[0]}`), filling at once changes the mean deal length by"
+            f" {num(immediate, True)} moves: {found}."
+        )
+        if none.value == 0 and none.half_width == 0:
+            sentence += (
+                " Without the obligation (`none`) the deals are the very same: the greedy"
+                " ranking fills an empty house from the reserve before it turns a hand card"
+                " anyway, so the default obligation never binds it."
+            )
+        sentences.append(sentence)
         for res in rs:
             s = res.stats()
             d = stats.paired_differences(rs[0].records, res.records)
@@ -324,6 +433,7 @@ def house_filling(games: int, workers: int, out: Path) -> str:
             )
     fig.suptitle("Study 3: house filling and deal length", fontsize=10)
     fig3 = save(fig, out, "house_filling.png", cmds)
+    answer = "**Answer.** " + " ".join(sentences) + "\n"
     text = [
         "## 3. Does immediate house filling change deal length?\n",
         "`house_filling=before_hand` (the default) obliges a player to fill empty houses from"
@@ -342,7 +452,8 @@ def house_filling(games: int, workers: int, out: Path) -> str:
             ],
             rows,
         ),
-        "\n" + fig3,
+        "\n" + answer,
+        fig3,
     ]
     return "\n".join(text)
 
@@ -361,19 +472,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     (args.out / "studies").mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
+    cpu_started = time.process_time()
     parts = [
         first_player_and_stalls(args.games, args.workers, args.out),
         stop_rule(args.games, args.workers, args.out),
         house_filling(args.games, args.workers, args.out),
     ]
     minutes = (time.monotonic() - started) / 60
+    cpu = (time.process_time() - cpu_started) / 60
     rerun = f"python docs/studies/make_studies.py --games {args.games}"
     head = [
         "# Rule-variant studies\n",
         "<!-- Generated by docs/studies/make_studies.py: edit the script, not this page. -->\n",
         "Questions people ask about these rules, answered by simulation. The page and its"
         f" figures were made by `{rerun}` (crapette {__version__}, behaviour version"
-        f" {BEHAVIOUR_VERSION}, run seed {SEED}, {minutes:.1f} minutes on one core); rerun it"
+        f" {BEHAVIOUR_VERSION}, run seed {SEED}, one worker process); rerun it"
         " to get the same numbers. Each figure names the `crapette compare` commands that"
         " give its numbers.\n",
         "All intervals are 95% intervals that analyse the seat-swapped pairs and the shuffles"
@@ -384,7 +497,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     page = "\n".join(head) + "\n" + "\n".join(parts)
     (args.out / "studies.md").write_text(page.rstrip() + "\n", encoding="utf-8")
-    print(f"wrote {args.out / 'studies.md'} in {minutes:.1f} minutes")
+    print(f"wrote {args.out / 'studies.md'}: {minutes:.1f} minutes, {cpu:.1f} of CPU")
     return 0
 
 
