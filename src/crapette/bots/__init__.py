@@ -10,7 +10,9 @@
 
 All are seeded (``crapette.deal.Rng``) and reproducible. [`get_bot`][crapette.bots.get_bot] builds
 one from a bot string (``greedy``, ``search:256``, ``greedy:miss=0.1:call=0.8``);
-[`register_bot`][crapette.bots.register_bot] adds names (another package can add its own bots).
+[`register_bot`][crapette.bots.register_bot] adds names (another package can add its own bots);
+[`play_deal`][crapette.bots.play_deal] is the one game loop (bots against each other from any
+state).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import re
 
 from crapette._quote import quote
+from crapette.bots._loop import MoveHook, play_deal
 from crapette.bots.base import (
     Bot,
     UnknownBotError,
@@ -48,6 +51,7 @@ __all__ = [
     "BotSpec",
     "Fallible",
     "GreedyBot",
+    "MoveHook",
     "RandomBot",
     "SearchBot",
     "UnknownBotError",
@@ -57,6 +61,7 @@ __all__ = [
     "notify_deal_start",
     "notify_opponent_move",
     "parse_bot",
+    "play_deal",
     "register_bot",
     "stop_decision",
     "unregister_bot",
