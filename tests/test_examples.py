@@ -17,6 +17,7 @@ EXPECTED = {
     "custom_frontend.py": "wins; scores",
     "variant_experiment.py": "Answer:",
     "bot_tournament.py": "deals won",
+    "external_bot.py": "turn-searcher vs greedy on classic:",
 }
 
 

@@ -33,10 +33,12 @@ import attrs
 
 from crapette._build import argument_type_error
 from crapette._engine import apply_unchecked
+from crapette._laws import violation
 from crapette._movegen import legal_moves
 from crapette.cards import ALL_CARDS, PACK, TEXT, Card
 from crapette.deal import Rng, shuffled
-from crapette.moves import Action, Move
+from crapette.errors import IllegalMoveError
+from crapette.moves import RESERVE, Action, Move
 from crapette.rules import Ruleset
 from crapette.state import GameState, PendingStop, Pile
 
@@ -127,6 +129,47 @@ class PlayerView:
         if self._legal is not None:
             return self._legal  # handed over by the one game loop, which listed them already
         return legal_moves(sketch(self))
+
+    def breaks_priority(self, move: Move) -> str | None:
+        """Why ``move`` breaks a priority rule (a sentence), or ``None`` when it breaks
+        none. Under callable Stop! rules such a move is legal and the opponent may call
+        "Stop!"; under ``stop=enforced`` it is not legal at all.
+
+        Args:
+            move: a move of the player to act (building-legal, typically one of
+                [`legal_moves`][crapette.views.PlayerView.legal_moves]; the answer for other moves
+                is not meaningful).
+        """
+        broken = violation(sketch(self), move)
+        return None if broken is None else broken.reason
+
+    def after(self, move: Move) -> PlayerView:
+        """The observer's view after a move of its own whose result it can see without
+        hidden cards: any card move (a house, foundation or loading move, a reserve card
+        that leaves a face-up card or an empty reserve behind), a discard, ending the
+        turn, or letting a violation stand.
+
+        Raises:
+            ValueError: the observer is not the player to act, or the move's result
+                depends on hidden cards (turning a hand card or a reserve top, playing the
+                last face-up reserve card above face-down ones, calling "Stop!").
+            IllegalMoveError: the move is not one of
+            [`legal_moves`][crapette.views.PlayerView.legal_moves].
+        """
+        if self.to_act != self.player:
+            raise ValueError(f"player {self.player} is not to act in this view")
+        if move not in self.legal_moves():
+            raise IllegalMoveError(f"{move} is not a legal move in this view")
+        p = self.player
+        hidden = move.action in (Action.DRAW, Action.REVEAL, Action.CALL_STOP) or (
+            move.action is Action.PLAY
+            and move.source == RESERVE
+            and self.reserves_down[p] > 0
+            and len(self.reserves_up[p]) == 1
+        )
+        if hidden:
+            raise ValueError(f"the result of {move} depends on hidden cards")
+        return observe(apply_unchecked(sketch(self), move), p)
 
     def _repr_svg_(self) -> str:
         """The table as this player sees it, as an SVG picture (Jupyter)."""

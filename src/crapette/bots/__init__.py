@@ -4,11 +4,15 @@
 * [`GreedyBot`][crapette.bots.GreedyBot]: a documented ranking of moves (foundations first, emptying
   the reserve, loading the opponent, keeping houses open);
 * [`SearchBot`][crapette.bots.SearchBot]: determinized Monte Carlo search with greedy rollouts,
-  stronger with a larger budget.
+  stronger with a larger budget;
+* [`Fallible`][crapette.bots.Fallible]: any bot made to miss compulsory moves and overlook
+  violations.
 
 All are seeded (``crapette.deal.Rng``) and reproducible. [`get_bot`][crapette.bots.get_bot] builds
-one by name; [`play_deal`][crapette.bots.play_deal] is the one game loop (bots against each
-other from any state).
+one from a bot string (``greedy``, ``search:256``, ``greedy:miss=0.1:call=0.8``);
+[`register_bot`][crapette.bots.register_bot] adds names (another package can add its own bots);
+[`play_deal`][crapette.bots.play_deal] is the one game loop (bots against each other from any
+state).
 """
 
 from __future__ import annotations
@@ -17,52 +21,71 @@ import re
 
 from crapette._quote import quote
 from crapette.bots._loop import MoveHook, play_deal
-from crapette.bots.base import Bot, UnknownBotError
+from crapette.bots.base import (
+    Bot,
+    UnknownBotError,
+    call_helps,
+    notify_deal_start,
+    notify_opponent_move,
+    stop_decision,
+)
+from crapette.bots.fallible import MISS_KINDS, Fallible
 from crapette.bots.greedy import GreedyBot
+from crapette.bots.registry import (
+    BotFactory,
+    BotSpec,
+    bot_names,
+    get_bot,
+    parse_bot,
+    register_bot,
+    unregister_bot,
+)
 from crapette.bots.search import MAX_BUDGET, SearchBot
 from crapette.bots.simple import RandomBot
 
 __all__ = [
     "BOT_NAMES",
+    "MISS_KINDS",
     "Bot",
+    "BotFactory",
+    "BotSpec",
+    "Fallible",
     "GreedyBot",
     "MoveHook",
     "RandomBot",
     "SearchBot",
     "UnknownBotError",
+    "bot_names",
+    "call_helps",
     "get_bot",
+    "notify_deal_start",
+    "notify_opponent_move",
+    "parse_bot",
     "play_deal",
+    "register_bot",
+    "stop_decision",
+    "unregister_bot",
 ]
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search")
-"""The names [`get_bot`][crapette.bots.get_bot] knows."""
+"""The shipped bot names ([`bot_names`][crapette.bots.bot_names] lists every registered one,
+plug-ins included)."""
 
 
-def get_bot(name: str, seed: int = 0) -> Bot:
-    """A new bot by name: ``"random"``, ``"greedy"`` or ``"search"``; ``"search:N"`` sets
-    the search bot's budget to N rollouts per decision (N in ASCII digits, from 1 to
-    [`MAX_BUDGET`][crapette.bots.search.MAX_BUDGET]).
+def _search(seed: int, budget: str | None = None) -> SearchBot:
+    """A search bot, with ``search:BUDGET`` read as an integer from 1 to ``MAX_BUDGET``."""
+    if budget is None:
+        return SearchBot(seed)
+    if not re.fullmatch(r"[0-9]{1,9}", budget) or not 0 < int(budget) <= MAX_BUDGET:
+        raise UnknownBotError(
+            f"bad search budget {quote(budget)} in bot {quote('search:' + budget)}: expected an"
+            f" integer from 1 to {MAX_BUDGET}"
+        )
+    return SearchBot(seed, budget=int(budget))
 
-    Raises:
-        UnknownBotError: the name is not one of [`BOT_NAMES`][crapette.bots.BOT_NAMES] (the
-            message lists them), or a search budget is not an integer in that range.
-    """
-    if not isinstance(name, str):
-        raise UnknownBotError(f"a bot name must be a str, not {type(name).__name__}")
-    base, _, option = name.strip(" \t").partition(":")
-    if base == "random" and not option:
-        return RandomBot(seed)
-    if base == "greedy" and not option:
-        return GreedyBot(seed)
-    if base == "search":
-        if not option:
-            return SearchBot(seed)
-        if not re.fullmatch(r"[0-9]{1,9}", option) or not 0 < int(option) <= MAX_BUDGET:
-            raise UnknownBotError(
-                f"bad search budget {quote(option)} in bot {quote(name)}: expected an integer"
-                f" from 1 to {MAX_BUDGET}"
-            )
-        return SearchBot(seed, budget=int(option))
-    raise UnknownBotError(
-        f"unknown bot {quote(name)}: expected one of {', '.join(BOT_NAMES)} (or search:BUDGET)"
-    )
+
+register_bot("random", RandomBot, summary="a uniformly random legal move")
+register_bot("greedy", GreedyBot, summary="a fixed ranking of moves, one move of lookahead")
+register_bot(
+    "search", _search, summary="determinized Monte Carlo search with greedy rollouts (search:N)"
+)

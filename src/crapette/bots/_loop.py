@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from crapette._engine import apply_unchecked
 from crapette._laws import why_illegal
 from crapette._movegen import legal_moves
-from crapette.bots.base import Bot
+from crapette.bots.base import Bot, notify_deal_start, notify_opponent_move
 from crapette.errors import BotError
 from crapette.moves import Move
 from crapette.state import GameState
@@ -43,6 +43,8 @@ def play_deal(
     Args:
         state: where to start (any state; the deal need not be new).
         bots: the bot of player 0 and the bot of player 1 (the same bot may play both).
+            Their optional hooks are called: ``on_deal_start(view)`` once before the first
+            move, ``on_opponent_move(move, view)`` after each move of the other player.
         on_move: called after every move with the state before it, the move and the state
             after it; for progress, records and time limits. If it returns a true value,
             the loop stops after that move.
@@ -61,7 +63,19 @@ def play_deal(
         return lambda state, moves: bot.choose(_observe(state, p, moves))
 
     names = tuple(getattr(bot, "name", type(bot).__name__) for bot in bots)
-    return run_deal(state, (seat(0), seat(1)), names, on_move=on_move, max_moves=max_moves)
+    for p in (0, 1):
+        notify_deal_start(bots[p], _observe(state, p, None))
+    watchers = [hasattr(bot, "on_opponent_move") for bot in bots]
+    hook = on_move
+    if any(watchers):
+
+        def hook(before: GameState, move: Move, after: GameState) -> object:
+            other = 1 - before.to_act
+            if watchers[other]:
+                notify_opponent_move(bots[other], move, _observe(after, other, None))
+            return on_move(before, move, after) if on_move is not None else None
+
+    return run_deal(state, (seat(0), seat(1)), names, on_move=hook, max_moves=max_moves)
 
 
 def run_deal(

@@ -1,20 +1,38 @@
-"""The bot protocol and the registry of bots by name."""
+"""The bot protocol, its optional hooks and the default "Stop!" decision rule."""
 
 from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
 from crapette.errors import UnknownBotError
-from crapette.moves import Move
+from crapette.moves import CALL_STOP, LET_STAND, Move
+from crapette.rules import Ruleset
 from crapette.views import PlayerView
 
-__all__ = ["Bot", "UnknownBotError"]
+__all__ = [
+    "Bot",
+    "UnknownBotError",
+    "call_helps",
+    "notify_deal_start",
+    "notify_opponent_move",
+    "stop_decision",
+]
 
 
 @runtime_checkable
 class Bot(Protocol):
     """A player program: it sees a [`PlayerView`][crapette.views.PlayerView] (never the full
     state) and answers one of ``view.legal_moves()``.
+
+    Two optional hooks, for bots that plan or remember; the simulator's game loop calls
+    them when the bot has them ([`notify_deal_start`][crapette.bots.notify_deal_start],
+    [`notify_opponent_move`][crapette.bots.notify_opponent_move]):
+
+    * ``on_deal_start(view)``: a new deal starts; ``view`` is the bot's view of the deal's
+      first position.
+    * ``on_opponent_move(move, view)``: the opponent just made ``move`` (written from the
+      opponent's side: ``R-OR`` means the opponent loaded *your* reserve); ``view`` is the
+      bot's view after it.
 
     Attributes:
         name: a short name for tables and error messages.
@@ -25,3 +43,39 @@ class Bot(Protocol):
     def choose(self, view: PlayerView) -> Move:
         """The move to make in the position seen by ``view`` (the bot is ``view.to_act``)."""
         ...
+
+
+def notify_deal_start(bot: object, view: PlayerView) -> None:
+    """Call ``bot.on_deal_start(view)`` if the bot has that hook."""
+    hook = getattr(bot, "on_deal_start", None)
+    if hook is not None:
+        hook(view)
+
+
+def notify_opponent_move(bot: object, move: Move, view: PlayerView) -> None:
+    """Call ``bot.on_opponent_move(move, view)`` if the bot has that hook."""
+    hook = getattr(bot, "on_opponent_move", None)
+    if hook is not None:
+        hook(move, view)
+
+
+def call_helps(rules: Ruleset, offender: int, resume: int) -> bool:
+    """Whether calling "Stop!" on a violation helps the caller: always under the ``card``
+    penalty (the offender takes a card and the turn passes to the caller); under ``undo``
+    only when the violation did not already end the offender's turn (``resume`` is the
+    offender), since the missed compulsory move is then made for the offender."""
+    return rules.stop == "card" or resume == offender
+
+
+def stop_decision(view: PlayerView) -> Move:
+    """The default answer to an open Stop! decision: ``CALL_STOP`` when calling helps
+    ([`call_helps`][crapette.bots.call_helps]), else ``LET_STAND``. The shipped bots decide this
+    way.
+
+    Raises:
+        ValueError: no Stop! decision is open in ``view``.
+    """
+    stop = view.stop
+    if stop is None:
+        raise ValueError("no Stop! decision is open in this view")
+    return CALL_STOP if call_helps(view.rules, stop.offender, stop.resume) else LET_STAND

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from crapette._laws import builds_on, fits_foundation, fits_load, violation
 from crapette._movegen import legal_moves
+from crapette.bots.base import call_helps
 from crapette.cards import Card
 from crapette.deal import Rng
 from crapette.moves import (
@@ -167,8 +168,7 @@ def greedy_move(state: GameState, rng: Rng, moves: tuple[Move, ...] | None = Non
         return moves[0]
     stop = state.stop
     if stop is not None:
-        call = state.rules.stop == "card" or stop.resume == stop.offender
-        return CALL_STOP if call else LET_STAND
+        return CALL_STOP if call_helps(state.rules, stop.offender, stop.resume) else LET_STAND
     callable_stop = state.rules.stop != "enforced"
     best: list[Move] = []
     top = _VIOLATION * 2

@@ -1,0 +1,252 @@
+"""Fallible players: any bot made to miss compulsory moves and to overlook the opponent's
+violations now and then, as people do.
+
+The shipped bots never break a priority and always call "Stop!" when it helps, so under
+callable Stop! rules (``pagat``, ``serbian``) no violation ever happens and those rules
+change nothing. [`Fallible`][crapette.bots.fallible.Fallible] wraps a bot with a player model whose
+parameters are probabilities people can reason about:
+
+* **missing a compulsory move**, per kind. A violating move is counted under the *first*
+  priority it breaks, in the order the rules check them (the kinds are exclusive):
+
+  - ``reserve`` (``miss_reserve``): pagat's "reserve to a foundation first": another move
+    while the reserve top can go to a foundation;
+  - ``foundation`` (``miss_foundation``): a non-foundation move (a discard included) while
+    a foundation move exists;
+  - ``order`` (``miss_order``): the Serbian order: loading the opponent with a card that
+    could be built on a (non-empty) house;
+  - ``filling`` (``miss_filling``): house filling: turning a hand card while a house is
+    empty and the reserve has cards (``before_hand``), or anything but filling a house
+    emptied this turn (``immediate``).
+
+  At each of its decisions, for each kind that some legal move breaks, the player misses
+  that kind with its probability (one draw per kind present). When it misses, it plays
+  the best move by the greedy ranking ([`move_score`][crapette.bots.greedy.move_score]) among the
+  legal moves that break a missed kind: what the greedy player would do if that priority
+  did not exist (a pointless house shuffle is never chosen; with nothing else to play,
+  the miss does not happen). Otherwise the wrapped bot decides. ``miss`` sets every kind
+  at once; a ``miss_<kind>`` overrides it for one kind.
+* **calling "Stop!"** (``call``): when the opponent's violation awaits this player's
+  decision, the chance that the player notices it. A player who notices decides as the
+  wrapped bot does (the shipped bots call whenever calling helps,
+  [`stop_decision`][crapette.bots.stop_decision]); one who does not lets the move stand.
+* **false calls** (``false_call``): the rules give a call no meaning unless a violation is
+  pending (a Stop! decision opens only after a violating move), so there is nothing for a
+  false call to do; the parameter exists so that a bot string can state it, and only 0
+  is accepted today.
+
+The wrapped bot's optional hooks (``on_deal_start``, ``on_opponent_move``) are forwarded:
+a fallible player has them exactly when the bot it wraps has them.
+
+A violation is only possible under callable Stop! rules: under ``stop=enforced``
+(``classic``, ``g4a``, ``belarusian``) the engine offers no violating move, so a fallible
+player plays exactly as the bot it wraps (house-filling misses included); with
+``house_filling=none`` there is nothing to miss in filling houses.
+
+The player model draws from its own generator (seeded like the wrapped bot), so a
+fallible player is as reproducible as any bot: the same seed, the same moves.
+"""
+
+from __future__ import annotations
+
+from crapette._laws import violation
+from crapette._movegen import legal_moves
+from crapette.bots.base import Bot
+from crapette.bots.greedy import _POINTLESS, move_score
+from crapette.deal import Rng
+from crapette.moves import (
+    FOUNDATION,
+    LET_STAND,
+    OPP_RESERVE,
+    OPP_WASTE,
+    PLAY,
+    RESERVE,
+    Action,
+    Move,
+)
+from crapette.state import GameState
+from crapette.views import PlayerView, sketch
+
+__all__ = ["MISS_KINDS", "Fallible", "miss_kind"]
+
+MISS_KINDS: tuple[str, ...] = ("reserve", "foundation", "order", "filling")
+"""The kinds of compulsory move a fallible player may miss, in the order the rules check
+them."""
+
+_SEED_SALT = 0xFA11B1E
+
+
+def _probability(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{name} must be a probability (a number from 0 to 1), not {value!r}")
+    number = float(value)
+    if not 0.0 <= number <= 1.0:
+        raise ValueError(f"{name} must be a probability (a number from 0 to 1), not {value!r}")
+    return number
+
+
+def miss_kind(view: PlayerView, moves: tuple[Move, ...], move: Move) -> str | None:
+    """The kind of compulsory move (one of [`MISS_KINDS`][crapette.bots.fallible.MISS_KINDS]) that
+    ``move`` misses, or ``None`` when it breaks no priority.
+
+    Args:
+        view: the position, seen by the player to act.
+        moves: ``view.legal_moves()``.
+        move: one of ``moves``.
+    """
+    return _kind(sketch(view), moves, move)
+
+
+def _kind(state: GameState, moves: tuple[Move, ...], move: Move) -> str | None:
+    if violation(state, move) is None:
+        return None
+    rules = state.rules
+    reserve_home = PLAY[RESERVE][FOUNDATION]
+    if rules.priority == "pagat" and reserve_home in moves and move != reserve_home:
+        return "reserve"
+    if any(m.action is Action.PLAY and m.target == FOUNDATION for m in moves):
+        return "foundation"
+    if (
+        rules.priority == "serbian"
+        and move.action is Action.PLAY
+        and move.target in (OPP_RESERVE, OPP_WASTE)
+        and any(PLAY[move.source][h] in moves for h in range(8) if state.houses[h])
+    ):
+        return "order"
+    return "filling"
+
+
+class Fallible:
+    """A bot that sometimes misses compulsory moves and overlooks the opponent's
+    violations (see the module documentation for the model).
+
+    Attributes:
+        bot: the wrapped bot.
+        miss: the chance of missing, per kind (a dict over
+        [`MISS_KINDS`][crapette.bots.fallible.MISS_KINDS]).
+        call: the chance of noticing the opponent's violation.
+        false_call: the chance of a false call (always 0: see the module documentation).
+        name: the bot string of this player, e.g. ``greedy:miss=0.1:call=0.8``.
+    """
+
+    def __init__(
+        self,
+        bot: Bot,
+        *,
+        miss: float = 0.0,
+        call: float = 1.0,
+        false_call: float = 0.0,
+        miss_reserve: float | None = None,
+        miss_foundation: float | None = None,
+        miss_order: float | None = None,
+        miss_filling: float | None = None,
+        seed: int | None = None,
+    ) -> None:
+        """Wrap ``bot``.
+
+        Args:
+            bot: any bot.
+            miss: the chance of missing each kind of compulsory move (0 to 1).
+            call: the chance of noticing the opponent's violation (0 to 1).
+            false_call: must be 0: a call has a meaning only when a violation is pending.
+            miss_reserve: overrides ``miss`` for pagat's reserve-first rule.
+            miss_foundation: overrides ``miss`` for foundation moves.
+            miss_order: overrides ``miss`` for the Serbian order.
+            miss_filling: overrides ``miss`` for house filling.
+            seed: seeds the player model's generator (default: the wrapped bot's ``seed``
+                attribute, or 0).
+
+        Raises:
+            ValueError: a probability outside [0, 1] or not a number, or a non-zero
+                ``false_call``.
+        """
+        base = _probability("miss", miss)
+        overrides = {
+            "reserve": miss_reserve,
+            "foundation": miss_foundation,
+            "order": miss_order,
+            "filling": miss_filling,
+        }
+        self.miss: dict[str, float] = {
+            kind: base if value is None else _probability(f"miss_{kind}", value)
+            for kind, value in overrides.items()
+        }
+        self.call = _probability("call", call)
+        self.false_call = _probability("false_call", false_call)
+        if self.false_call:
+            raise ValueError(
+                "false_call must be 0: the rules give a call no meaning unless a violation"
+                " is pending, so there is no false call to make"
+            )
+        self.bot = bot
+        if seed is None:
+            seed = getattr(bot, "seed", 0)
+            seed = seed if isinstance(seed, int) else 0
+        self.seed = seed
+        self._rng = Rng(seed ^ _SEED_SALT)
+        # The hooks of the wrapped bot, forwarded (present exactly when the bot has them).
+        for hook in ("on_deal_start", "on_opponent_move"):
+            if hasattr(bot, hook):
+                setattr(self, hook, getattr(bot, hook))
+        self.name = self._name()
+
+    def _name(self) -> str:
+        parts = [str(getattr(self.bot, "name", type(self.bot).__name__))]
+        values = [self.miss[kind] for kind in MISS_KINDS]
+        if len(set(values)) > 1:
+            parts.extend(f"miss_{kind}={_num(self.miss[kind])}" for kind in MISS_KINDS)
+        elif values[0]:
+            parts.append(f"miss={_num(values[0])}")
+        if self.call != 1.0:
+            parts.append(f"call={_num(self.call)}")
+        return ":".join(parts)
+
+    def choose(self, view: PlayerView) -> Move:
+        """The wrapped bot's move, unless the player misses a compulsory move or
+        overlooks the opponent's violation."""
+        if view.stop is not None:
+            if self._rng.random() < self.call:
+                return self.bot.choose(view)
+            return LET_STAND
+        if view.rules.stop == "enforced" or not any(self.miss.values()):
+            return self.bot.choose(view)
+        missed = self._missed_move(view)
+        return missed if missed is not None else self.bot.choose(view)
+
+    def _missed_move(self, view: PlayerView) -> Move | None:
+        """A move that misses a compulsory move, when the player misses one now."""
+        state = sketch(view)
+        moves = legal_moves(state)
+        by_kind: dict[str, list[Move]] = {}
+        for move in moves:
+            kind = _kind(state, moves, move)
+            if kind is not None:
+                by_kind.setdefault(kind, []).append(move)
+        if not by_kind:
+            return None
+        candidates: list[Move] = []
+        for kind in MISS_KINDS:
+            if kind in by_kind and self._rng.random() < self.miss[kind]:
+                candidates.extend(by_kind[kind])
+        if not candidates:
+            return None
+        top = _POINTLESS
+        best: list[Move] = []
+        for move in candidates:
+            score = move_score(state, move)
+            if score > top:
+                top = score
+                best = [move]
+            elif score == top and score > _POINTLESS:
+                best.append(move)
+        if not best:
+            return None
+        return best[0] if len(best) == 1 else best[self._rng.below(len(best))]
+
+    def __repr__(self) -> str:
+        return f"Fallible({self.bot!r}, name={self.name!r})"
+
+
+def _num(value: float) -> str:
+    text = repr(value)
+    return text[:-2] if text.endswith(".0") else text

@@ -1,0 +1,87 @@
+"""``crapette ladder``: a round robin between bots and their Bradley-Terry ratings.
+
+Example::
+
+    crapette ladder --bots random,greedy,search --rules classic --games 40 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from crapette.errors import CrapetteError
+
+__all__ = ["add_parser", "run"]
+
+DEFAULT_BOTS = "random,greedy,search"
+"""The bots of ``crapette ladder`` without ``--bots``."""
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add the ``ladder`` subcommand."""
+    parser = subparsers.add_parser(
+        "ladder",
+        help="a round robin between bots, rated (Bradley-Terry, Elo scale)",
+        description="Play every pair of bots on the same shuffles (seats swapped) and fit"
+        " Bradley-Terry ratings on the Elo scale, with 95%% bootstrap intervals over deal"
+        " pairs.",
+    )
+    parser.add_argument(
+        "--bots",
+        default=DEFAULT_BOTS,
+        help="bot strings, comma separated, at least two, e.g."
+        f" greedy,search:64,greedy:miss=0.1 (default: {DEFAULT_BOTS})",
+    )
+    parser.add_argument(
+        "--rules", default="classic", help="a preset or a rules string (default: classic)"
+    )
+    parser.add_argument("--games", type=int, default=40, help="deals per pairing (default 40)")
+    parser.add_argument("--seed", type=int, default=0, help="the run seed (default 0)")
+    parser.add_argument(
+        "--bootstrap", type=int, default=400, help="bootstrap resamples (default 400)"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="processes per pairing (default 1)")
+    parser.add_argument("--json", metavar="FILE", help="write the ladder as JSON ('-': stdout)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``crapette ladder``."""
+    from crapette.simulation.ladder import ladder
+
+    if args.json and args.json != "-":
+        try:
+            with open(args.json, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise CrapetteError(f"cannot write --json {args.json}: {exc.strerror}") from None
+
+    def progress(done: int, total: int) -> None:
+        if sys.stderr.isatty():
+            print(f"\rpairings {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
+
+    result = ladder(
+        args.bots.split(","),
+        args.rules,
+        args.games,
+        args.seed,
+        bootstrap=args.bootstrap,
+        workers=args.workers,
+        progress=progress,
+    )
+    if args.json == "-":
+        json.dump(result.to_dict(), sys.stdout, indent=1)
+        print()
+        return 0
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(result.to_dict(), out, indent=1)
+    print(
+        f"ladder on {result.rules}: {result.games} deals per pairing, seed {result.seed},"
+        f" {result.bootstrap} bootstrap resamples"
+    )
+    print(result.table())
+    return 0

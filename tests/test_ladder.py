@@ -1,0 +1,95 @@
+"""The rating ladder: the Bradley-Terry fit, the round robin and ``crapette ladder``."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from crapette import errors
+from crapette.cli import main
+from crapette.simulation.ladder import Ladder, bradley_terry, ladder
+
+
+def test_bradley_terry_two_bots() -> None:
+    a, b = bradley_terry([[0, 30], [10, 0]])
+    # With a virtual half win each way the odds are 30.5 to 10.5.
+    assert a - b == pytest.approx(400 * math.log10(30.5 / 10.5), abs=1e-6)
+    assert a + b == pytest.approx(0, abs=1e-9)
+
+
+def test_bradley_terry_orders_and_centres() -> None:
+    wins = [[0, 8, 9], [2, 0, 7], [1, 3, 0]]
+    ratings = bradley_terry(wins)
+    assert ratings[0] > ratings[1] > ratings[2]
+    assert sum(ratings) == pytest.approx(0, abs=1e-6)
+    assert bradley_terry([[0, 5], [5, 0]]) == pytest.approx([0, 0], abs=1e-9)
+    assert bradley_terry([[0, 0], [0, 0]]) == [0.0, 0.0]  # never met
+    # Perfect records stay finite.
+    assert all(math.isfinite(r) for r in bradley_terry([[0, 10], [0, 0]]))
+
+
+def test_ladder_round_robin() -> None:
+    result = ladder(["random", "greedy", "greedy:miss=0.5"], "pagat", games=4, seed=2, bootstrap=50)
+    assert isinstance(result, Ladder)
+    assert result.rules == "pagat" and result.bots == ("random", "greedy", "greedy:miss=0.5")
+    assert len(result.results) == 3
+    assert [r.bots for r in result.results] == [
+        ("random", "greedy"),
+        ("random", "greedy:miss=0.5"),
+        ("greedy", "greedy:miss=0.5"),
+    ]
+    assert result.ratings[-1].bot == "random"
+    assert sum(r.rating for r in result.ratings) == pytest.approx(0, abs=1e-6)
+    for r in result.ratings:
+        assert r.deals == 8 and r.wins + r.losses + r.undecided == 8
+        assert r.low <= r.rating <= r.high
+    assert (
+        result.ratings
+        == ladder(
+            ["random", "greedy", "greedy:miss=0.5"], "pagat", games=4, seed=2, bootstrap=50
+        ).ratings
+    )
+    assert "greedy" in result.table() and "95% interval" in result.table()
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["ratings"][0]["bot"] == result.ratings[0].bot
+
+
+def test_ladder_without_bootstrap() -> None:
+    result = ladder(["random", "greedy"], games=2, seed=1, bootstrap=0)
+    for r in result.ratings:
+        assert r.low == r.rating == r.high
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"bots": ["greedy"]}, errors.SimulationError, "at least two bots"),
+        ({"bots": ["greedy", "greedy"]}, errors.SimulationError, "named twice"),
+        ({"bots": ["greedy", "nobody"]}, errors.UnknownBotError, "unknown bot 'nobody'"),
+        ({"bots": ["greedy", "greedy:miss=2"]}, errors.UnknownBotError, "not a probability"),
+        ({"games": 0}, errors.SimulationError, "games must be a positive integer"),
+        ({"bootstrap": -1}, errors.SimulationError, "bootstrap"),
+        ({"rules": "nope"}, errors.InvalidRulesError, "nope"),
+    ],
+)
+def test_ladder_bad_input(kwargs: dict[str, object], error: type[Exception], match: str) -> None:
+    args: dict[str, object] = {"bots": ["random", "greedy"], "games": 2}
+    args.update(kwargs)
+    with pytest.raises(error, match=match):
+        ladder(**args)  # type: ignore[arg-type]
+
+
+def test_ladder_command(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+    assert main(["ladder", "--bots", "random,greedy", "--games", "2", "--bootstrap", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "ladder on classic: 2 deals per pairing" in out and "greedy" in out
+    assert main(["ladder", "--bots", "random,greedy", "--games", "2", "--json", "-"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["bot"] for r in data["ratings"]] == ["greedy", "random"]
+    bad = "/nonexistent-dir/ladder.json"
+    assert main(["ladder", "--bots", "random,greedy", "--games", "2", "--json", bad]) == 1
+    assert "cannot write --json" in capsys.readouterr().err
+    assert main(["ladder", "--bots", "random,nobody", "--games", "2"]) == 1
+    assert "unknown bot 'nobody'" in capsys.readouterr().err
