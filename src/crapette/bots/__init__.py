@@ -5,6 +5,7 @@
   reserve, loading the opponent, keeping houses open);
 * :class:`SearchBot`: determinized Monte Carlo search with greedy rollouts, stronger with a
   larger budget;
+* :class:`PlannerBot`: searches lines of moves within its turn, over determinizations;
 * :class:`Fallible`: any bot made to miss compulsory moves and overlook violations.
 
 All are seeded (``crapette.deal.Rng``) and reproducible. :func:`get_bot` builds one from a
@@ -24,6 +25,7 @@ from crapette.bots.base import (
 )
 from crapette.bots.fallible import MISS_KINDS, Fallible
 from crapette.bots.greedy import GreedyBot
+from crapette.bots.planner import PlannerBot
 from crapette.bots.registry import (
     BotFactory,
     BotSpec,
@@ -44,6 +46,7 @@ __all__ = [
     "BotSpec",
     "Fallible",
     "GreedyBot",
+    "PlannerBot",
     "RandomBot",
     "SearchBot",
     "UnknownBotError",
@@ -58,24 +61,38 @@ __all__ = [
     "unregister_bot",
 ]
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search")
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search", "planner")
 """The shipped bot names (:func:`bot_names` lists every registered one, plug-ins
 included)."""
+
+
+def _budget(name: str, budget: str) -> int:
+    if not budget.isdigit() or int(budget) <= 0:
+        raise UnknownBotError(
+            f"bad {name} budget {budget!r} in bot '{name}:{budget}': expected a positive integer"
+        )
+    return int(budget)
 
 
 def _search(seed: int, budget: str | None = None) -> SearchBot:
     """A search bot, with ``search:BUDGET`` read as a positive integer."""
     if budget is None:
         return SearchBot(seed)
-    if not budget.isdigit() or int(budget) <= 0:
-        raise UnknownBotError(
-            f"bad search budget {budget!r} in bot 'search:{budget}': expected a positive integer"
-        )
-    return SearchBot(seed, budget=int(budget))
+    return SearchBot(seed, budget=_budget("search", budget))
+
+
+def _planner(seed: int, budget: str | None = None) -> PlannerBot:
+    """A planner, with ``planner:BUDGET`` read as a positive integer."""
+    if budget is None:
+        return PlannerBot(seed)
+    return PlannerBot(seed, budget=_budget("planner", budget))
 
 
 register_bot("random", RandomBot, summary="a uniformly random legal move")
 register_bot("greedy", GreedyBot, summary="a fixed ranking of moves, one move of lookahead")
 register_bot(
     "search", _search, summary="determinized Monte Carlo search with greedy rollouts (search:N)"
+)
+register_bot(
+    "planner", _planner, summary="plans lines of moves within its turn over determinizations"
 )
