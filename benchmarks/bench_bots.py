@@ -23,7 +23,7 @@ import time
 import crapette as c
 from crapette.bots import GreedyBot, SearchBot, get_bot
 from crapette.bots.search import DEFAULT_BUDGET
-from crapette.simulate import deal_seed, simulate
+from crapette.simulation import deal_seed, simulate
 from crapette.views import observe
 
 

@@ -24,7 +24,7 @@ from typing import Any
 import crapette as c
 from crapette.bots import get_bot
 from crapette.match import deal_seed
-from crapette.simulate import wilson
+from crapette.simulation import wilson
 from crapette.views import observe
 
 

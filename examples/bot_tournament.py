@@ -11,7 +11,7 @@ Run it with ``python examples/bot_tournament.py [RULES] [DEALS]``, for example
 import itertools
 import sys
 
-from crapette.simulate import simulate
+from crapette.simulation import simulate
 
 RULES = sys.argv[1] if len(sys.argv) > 1 else "classic"
 DEALS = int(sys.argv[2]) if len(sys.argv) > 2 else 6

@@ -12,6 +12,7 @@ import argparse
 import sys
 
 import crapette
+from crapette.deal import Rng
 
 
 def show(state: crapette.GameState) -> None:
@@ -54,7 +55,7 @@ def main() -> None:
     args = parser.parse_args()
     auto = args.auto or not sys.stdin.isatty()
 
-    rng = crapette.Rng(args.seed)
+    rng = Rng(args.seed)
     state = crapette.new_game(seed=args.seed)
     while crapette.outcome(state) is None:
         moves = crapette.legal_moves(state)

@@ -5,7 +5,7 @@ bots, only the public view API (``legal_moves``, ``after``, ``breaks_priority``)
 whole sequence of moves within its turn by depth-first search and keeps the plan until the
 position changes under it. ``PlannerAdapter`` makes it a crapette bot (the ``Bot``
 protocol, plus the optional hooks), ``register_bot`` gives it a name, and
-``crapette.simulate`` plays it against the greedy bot by that name.
+``crapette.simulation.simulate`` plays it against the greedy bot by that name.
 
 Run: ``python examples/external_bot.py``.
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import crapette
 from crapette.bots import register_bot, stop_decision
+from crapette.simulation import simulate
 
 
 # --- "another project": a small turn planner over the public view API -----------------
@@ -104,7 +105,7 @@ class PlannerAdapter:
 
 def main() -> None:
     register_bot("turn-searcher", PlannerAdapter, summary="the example's external planner")
-    result = crapette.simulate("classic", "turn-searcher,greedy", games=6, seed=1)
+    result = simulate("classic", "turn-searcher,greedy", games=6, seed=1)
     wins = result.summary.wins
     print(f"turn-searcher vs greedy on classic: {wins[0]} - {wins[1]} deals won")
 

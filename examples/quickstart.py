@@ -4,6 +4,7 @@ Run it with ``python examples/quickstart.py``.
 """
 
 import crapette
+from crapette.deal import Rng
 
 # A deal is fully determined by its ruleset and an integer seed.
 state = crapette.new_game(seed=42)
@@ -25,7 +26,7 @@ except crapette.IllegalMoveError as exc:
     print("Illegal:", exc)
 
 # Play the deal to its end, each player choosing at random (seeded, so reproducible).
-rng = crapette.Rng(7)
+rng = Rng(7)
 while crapette.outcome(state) is None:
     moves = crapette.legal_moves(state)
     state = crapette.apply(state, moves[rng.below(len(moves))])

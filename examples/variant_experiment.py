@@ -12,7 +12,7 @@ ruleset; more deals give narrower intervals).
 import sys
 
 from crapette import Ruleset
-from crapette.simulate import simulate
+from crapette.simulation import simulate
 
 GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 60
 BASE = Ruleset.preset("classic")

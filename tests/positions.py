@@ -21,7 +21,8 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 
 import crapette as c
-from crapette.cards import RANK, RED, SUIT, Card
+from crapette.cards import RANK, RED, SUIT, Card, full_pack
+from crapette.moves import ALL_MOVES
 
 __all__ = ["cards", "deal_order", "leftovers", "position"]
 
@@ -194,7 +195,7 @@ def deal_order(pack: int, first: str = "") -> tuple[Card, ...]:
     """A full 52-card order of ``pack`` beginning with the cards of ``first`` (in that
     order), the rest in index order: handy for ``crapette.deal``."""
     head = list(cards(first))
-    return tuple(head + [card for card in c.full_pack(pack) if card not in head])
+    return tuple(head + [card for card in full_pack(pack) if card not in head])
 
 
 QUIET: tuple[str, ...] = ("KS", "KC", "Ks", "Kc", "KH", "KD", "Kh", "Kd")
@@ -210,7 +211,7 @@ def quiet(overrides: Mapping[int, str] | None = None) -> dict[int, str]:
     return houses
 
 
-_MOVES_BY_TEXT = {str(m): m for m in c.ALL_MOVES}
+_MOVES_BY_TEXT = {str(m): m for m in ALL_MOVES}
 
 
 def mv(text: str) -> c.Move:

@@ -113,7 +113,7 @@ def test_get_bot() -> None:
     assert isinstance(bot, SearchBot) and bot.budget == 12
     with pytest.raises(UnknownBotError, match="random, greedy, search"):
         get_bot("alphazero", 1)
-    with pytest.raises(UnknownBotError, match="positive integer"):
+    with pytest.raises(UnknownBotError, match="an integer from 1 to"):
         get_bot("search:0", 1)
     with pytest.raises(c.CrapetteError):
         get_bot("greedy:3", 1)

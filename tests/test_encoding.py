@@ -22,6 +22,7 @@ from crapette.adapters.encoding import (
     observation_vector,
 )
 from crapette.deal import Rng
+from crapette.moves import ALL_MOVES
 from crapette.views import determinize, observe
 
 
@@ -40,8 +41,8 @@ def random_positions(rules: c.Ruleset, seed: int, every: int = 7, limit: int = 4
 
 
 def test_action_space_is_the_move_table() -> None:
-    assert NUM_ACTIONS == len(c.ALL_MOVES) == 791
-    for code, move in enumerate(c.ALL_MOVES):
+    assert NUM_ACTIONS == len(ALL_MOVES) == 791
+    for code, move in enumerate(ALL_MOVES):
         assert encode(move) == code == move.index
         assert decode(code) is move
     assert decode(np.int64(c.DRAW.index)) is c.DRAW
@@ -49,7 +50,7 @@ def test_action_space_is_the_move_table() -> None:
 
 @pytest.mark.parametrize("bad", [-1, NUM_ACTIONS, True, 2.0, "3", None])
 def test_decode_rejects_what_is_not_a_code(bad: object) -> None:
-    with pytest.raises(c.IllegalMoveError, match=r"^action "):
+    with pytest.raises(c.InvalidMoveError, match=r"^action "):
         decode(bad)  # type: ignore[arg-type]
 
 

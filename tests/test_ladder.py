@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-import crapette as c
 from crapette.cli import main
-from crapette.ladder import Ladder, bradley_terry, ladder
+from crapette.errors import InvalidRulesError, SimulationError, UnknownBotError
+from crapette.simulation.ladder import Ladder, bradley_terry, ladder
 
 
 def test_bradley_terry_two_bots() -> None:
@@ -65,13 +65,13 @@ def test_ladder_without_bootstrap() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"bots": ["greedy"]}, c.SimulationError, "at least two bots"),
-        ({"bots": ["greedy", "greedy"]}, c.SimulationError, "named twice"),
-        ({"bots": ["greedy", "nobody"]}, c.UnknownBotError, "unknown bot 'nobody'"),
-        ({"bots": ["greedy", "greedy:miss=2"]}, c.UnknownBotError, "not a probability"),
-        ({"games": 0}, c.SimulationError, "games must be a positive integer"),
-        ({"bootstrap": -1}, c.SimulationError, "bootstrap"),
-        ({"rules": "nope"}, c.InvalidRulesError, "nope"),
+        ({"bots": ["greedy"]}, SimulationError, "at least two bots"),
+        ({"bots": ["greedy", "greedy"]}, SimulationError, "named twice"),
+        ({"bots": ["greedy", "nobody"]}, UnknownBotError, "unknown bot 'nobody'"),
+        ({"bots": ["greedy", "greedy:miss=2"]}, UnknownBotError, "not a probability"),
+        ({"games": 0}, SimulationError, "games must be a positive integer"),
+        ({"bootstrap": -1}, SimulationError, "bootstrap"),
+        ({"rules": "nope"}, InvalidRulesError, "nope"),
     ],
 )
 def test_ladder_bad_input(kwargs: dict[str, object], error: type[Exception], match: str) -> None:

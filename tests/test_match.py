@@ -6,6 +6,7 @@ import pytest
 
 import crapette
 from crapette.deal import Rng
+from crapette.match import deal_seed
 
 
 def _play_out(match: crapette.Match, rng: Rng) -> crapette.Match:
@@ -81,7 +82,7 @@ def test_next_deal_is_explicit_and_checked() -> None:
     second = finished.next_deal()
     assert second.number == 1 and len(second.results) == 1
     assert second.state.moves_made == 0
-    assert second.state == crapette.new_game(seed=crapette.deal_seed(5, 1))
+    assert second.state == crapette.new_game(seed=deal_seed(5, 1))
 
 
 def test_alternate_starter_option() -> None:
@@ -101,7 +102,7 @@ def test_rule_starter_applies_the_first_player_rule_to_each_deal() -> None:
     match = crapette.new_match(rules, seed=11)
     for _ in range(3):
         match = _play_out(match, Rng(1)).next_deal()
-        fresh = crapette.new_game(rules, seed=crapette.deal_seed(11, match.number))
+        fresh = crapette.new_game(rules, seed=deal_seed(11, match.number))
         assert match.starter == fresh.to_act
 
 

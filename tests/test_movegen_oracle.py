@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import crapette as c
 from crapette.deal import Rng
+from crapette.testing import reference_legal_moves
 from strategies import play_rulesets, random_position, random_walk
 
 PRESETS = tuple(c.PRESETS)
@@ -17,7 +18,7 @@ PRESETS = tuple(c.PRESETS)
 
 def agree(state: c.GameState) -> None:
     fast = c.legal_moves(state)
-    slow = c.reference_legal_moves(state)
+    slow = reference_legal_moves(state)
     assert fast == slow, (
         f"rules {state.rules}: fast {[str(m) for m in fast]} != reference"
         f" {[str(m) for m in slow]}\n{state!r}"
@@ -90,8 +91,8 @@ def test_quick_priority_test_agrees_with_violation(name: str, stop: str) -> None
     """``apply_unchecked`` opens a Stop! decision from a quick test; it must agree with the
     spelled-out ``legality.violation`` for every legal move of played and random positions
     (RULES.md "What counts as a violation")."""
-    from crapette.engine import _breaks_priority
-    from crapette.legality import violation
+    from crapette._engine import _breaks_priority
+    from crapette._laws import violation
 
     rules = c.Ruleset.preset(name).replace(stop=stop)
     rng = Rng(7)

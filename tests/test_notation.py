@@ -9,8 +9,15 @@ import attrs
 import pytest
 
 import crapette as c
+from crapette.cards import full_pack
 from crapette.deal import Rng
-from crapette.notation import UNKNOWN_CARD, check_move_text, move_from_text
+from crapette.notation import (
+    UNKNOWN_CARD,
+    check_move_text,
+    describe_move,
+    format_public_position,
+    move_from_text,
+)
 
 PRESETS = list(c.PRESETS)
 
@@ -54,7 +61,7 @@ def test_move_round_trip(name: str) -> None:
             assert c.parse_move(state, text.lower()) == move
             assert c.parse_move(state, f"  {text.upper()} ") == move
             assert move_from_text(str(move)) == move
-            assert c.describe_move(state, move)
+            assert describe_move(state, move)
             if move.is_play:
                 card = _moved_bottom(state, move)
                 assert c.parse_move(state, f"{card.text}-{text.split('-')[1]}") == move
@@ -73,8 +80,8 @@ def _moved_bottom(state: c.GameState, move: c.Move) -> c.Card:
 
 def hand_state(**changes: object) -> c.GameState:
     """A small hand-built position: player 0 has 7H on the reserve and A-6H on a foundation."""
-    others = [x for x in c.full_pack(0) if x.suit != 1]
-    pack1 = c.full_pack(1)
+    others = [x for x in full_pack(0) if x.suit != 1]
+    pack1 = full_pack(1)
     hearts = [c.Card(f"{r}H") for r in "A23456"]
     fields: dict[str, object] = dict(
         rules=c.Ruleset(),
@@ -99,14 +106,14 @@ def test_hand_state_is_valid() -> None:
 def test_describe_examples() -> None:
     state = hand_state()
     move = c.parse_move(state, "R-F")
-    assert c.describe_move(state, move) == "7♥ from your reserve to a foundation"
+    assert describe_move(state, move) == "7♥ from your reserve to a foundation"
     assert c.format_move(state, move) == "R-F"
     assert c.parse_move(state, "7H-F") == move
-    assert c.describe_move(state, c.DRAW) == "turn the top card of your hand"
+    assert describe_move(state, c.DRAW) == "turn the top card of your hand"
     turned = attrs.evolve(
         state, turned=state.hands[0][-1], hands=(state.hands[0][:-1], state.hands[1])
     )
-    assert c.describe_move(turned, c.DISCARD) == "put Q♥ on your waste, ending your turn"
+    assert describe_move(turned, c.DISCARD) == "put Q♥ on your waste, ending your turn"
 
 
 def test_format_move_uses_absolute_opponent_piles() -> None:
@@ -122,7 +129,7 @@ def test_format_move_uses_absolute_opponent_piles() -> None:
 def test_first_moves_of_a_seeded_deal() -> None:
     state = c.new_game(c.Ruleset.preset("pagat"), seed=3)
     assert [c.format_move(state, m) for m in c.legal_moves(state)] == ["H3-H4", "draw"]
-    assert c.describe_move(state, c.legal_moves(state)[0]) == "Q♠ from house 3 to house 4"
+    assert describe_move(state, c.legal_moves(state)[0]) == "Q♠ from house 3 to house 4"
 
 
 @pytest.mark.parametrize(
@@ -160,8 +167,8 @@ def test_parse_move_malformed(text: str, position: int, fragment: str) -> None:
         ("R-R0", "own reserve"),
         ("T-W0", "own waste"),
         ("R1-F", "opponent"),
-        ("H1-H1", "no such move"),
-        ("R-Fx2", "no such move"),
+        ("H1-H1", "H1 is also the target"),
+        ("R-Fx2", "only from house to house, not from R to F"),
         ("KH-F", "not available"),
         ("R-H3", "illegal move"),
         ("discard", "illegal move"),
@@ -190,8 +197,8 @@ def test_card_named_group_count_must_agree() -> None:
 
 def test_public_position_hides_face_down_cards() -> None:
     state = sample_states("serbian")[30]
-    public = c.format_public_position(state, 0)
-    assert public == c.format_public_position(state, 1)
+    public = format_public_position(state, 0)
+    assert public == format_public_position(state, 1)
     hidden = sum(len(h) for h in state.hands) + sum(
         len(r) - up for r, up in zip(state.reserves, state.reserve_up, strict=True)
     )
@@ -201,7 +208,7 @@ def test_public_position_hides_face_down_cards() -> None:
     with pytest.raises(c.NotationError, match="public position"):
         c.parse_position(public)
     with pytest.raises(ValueError):
-        c.format_public_position(state, 2)
+        format_public_position(state, 2)
 
 
 def test_position_example() -> None:

@@ -25,6 +25,7 @@ from crapette.adapters.openspiel import (
 )
 from crapette.bots import RandomBot
 from crapette.cards import TEXT
+from crapette.moves import ALL_MOVES
 from crapette.views import observe
 
 
@@ -122,7 +123,7 @@ def test_actions_returns_and_observations() -> None:
     gs = state.game_state
     assert state.legal_actions() == legal_actions(gs)
     for action in state.legal_actions():
-        assert state.action_to_string(state.current_player(), action) == str(c.ALL_MOVES[action])
+        assert state.action_to_string(state.current_player(), action) == str(ALL_MOVES[action])
     for player in (0, 1):
         view = observe(gs, player)
         assert state.observation_string(player) == view.to_string()

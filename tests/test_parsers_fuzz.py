@@ -6,12 +6,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import re
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 import crapette as c
 from crapette.deal import Rng
+from crapette.records import GameRecord, format_record, parse_record
 
 ALPHABET = st.characters(codec="utf-8")
 # Text made mostly of the characters the formats use, so the fuzzer gets past the first checks.
@@ -43,7 +45,7 @@ def sample_record_text() -> str:
         move = c.legal_moves(state)[0]
         moves.append(move)
         state = c.apply(state, move)
-    return c.format_record(c.GameRecord.from_moves(start, moves, {"Seed": "1"}))
+    return format_record(GameRecord.from_moves(start, moves, {"Seed": "1"}))
 
 
 def _mutate(text: str, edits: list[tuple[int, int, str]]) -> str:
@@ -104,7 +106,7 @@ def test_parse_position_arbitrary(text: str) -> None:
 def test_parse_record_mutated(changes: list[tuple[int, int, str]]) -> None:
     text = _mutate(sample_record_text(), changes)
     try:
-        record = c.parse_record(text)
+        record = parse_record(text)
         record.replay()
     except c.CrapetteError:
         pass
@@ -113,15 +115,28 @@ def test_parse_record_mutated(changes: list[tuple[int, int, str]]) -> None:
 @given(any_text)
 def test_parse_record_arbitrary(text: str) -> None:
     with contextlib.suppress(c.NotationError):
-        c.parse_record(text)
+        parse_record(text)
 
 
-@given(st.sampled_from(["state", "rules", "record"]), edits)
+@functools.cache
+def sample_match() -> c.Match:
+    """A match whose second deal is over (a short move cap ends each deal quickly)."""
+    match = c.new_match(c.Ruleset().replace(move_cap=30), seed=2)
+    for _ in range(2):
+        while c.outcome(match.state) is None:
+            match = match.play(c.legal_moves(match.state)[0])
+        if match.number == 0:
+            match = match.next_deal()
+    return match
+
+
+@given(st.sampled_from(["state", "rules", "record", "match"]), edits)
 def test_from_json_mutated(kind: str, changes: list[tuple[int, int, str]]) -> None:
     obj = {
         "state": states()[3],
         "rules": c.Ruleset.preset("serbian"),
-        "record": c.parse_record(sample_record_text()),
+        "record": parse_record(sample_record_text()),
+        "match": sample_match(),
     }[kind]
     text = _mutate(c.to_json(obj), changes)
     try:
@@ -129,7 +144,7 @@ def test_from_json_mutated(kind: str, changes: list[tuple[int, int, str]]) -> No
     except c.NotationError:
         pass
     else:
-        if isinstance(loaded, c.GameRecord):
+        if isinstance(loaded, GameRecord):
             with contextlib.suppress(c.CrapetteError):
                 loaded.replay()
 
@@ -165,3 +180,76 @@ def test_ruleset_from_string(text: str) -> None:
         pass
     else:
         assert c.Ruleset.from_string(str(rules)) == rules
+
+
+# Issue 14: the validations added for hardening, fuzzed.
+
+UNICODE_DIGITS_AND_SIGNS = st.sampled_from(list("0123456789_+-. \t\u00a0\u0663\uff11\u2003e"))
+
+
+@given(st.text(UNICODE_DIGITS_AND_SIGNS, min_size=1, max_size=8))
+def test_rules_numbers_only_ascii_decimal(raw: str) -> None:
+    """A number in a rules string is read only when it is ``-?[0-9]+`` (blanks around)."""
+    try:
+        rules = c.Ruleset.from_string(f"classic(move_cap={raw})")
+    except c.InvalidRulesError as exc:
+        assert len(str(exc)) < 400
+    else:
+        body = raw.strip(" \t")
+        assert body.lstrip("-").isascii() and body.lstrip("-").isdigit()
+        assert rules.move_cap == int(body)
+
+
+@given(st.text(st.sampled_from(list("0123456789abcdefABCDEFxX-+_ \u00a0\uff11")), max_size=18))
+def test_json_seen_keys_only_hex(key: str) -> None:
+    """A JSON layout key is read exactly when field 13 of a position line would read it."""
+    doc = json.loads(c.to_json(states()[0]))
+    doc["state"]["seen"] = [key]
+    ok = 1 <= len(key) <= 16 and all(ch in "0123456789abcdefABCDEF" for ch in key)
+    try:
+        c.from_json(json.dumps(doc))
+    except c.NotationError:
+        assert not ok
+    else:
+        assert ok
+
+
+@given(st.integers(0, 4), st.text(ALPHABET, min_size=1, max_size=3), st.integers(0, 8))
+def test_move_text_with_foreign_characters(which: int, junk: str, where: int) -> None:
+    """Characters other than ASCII letters, digits, ``-`` and ASCII white space around the
+    move are refused with a position; errors never name internal pile codes."""
+    state = states()[which]
+    moves = c.legal_moves(state)
+    if not moves:
+        return
+    text = c.format_move(state, moves[0])
+    i = where % (len(text) + 1)
+    mutated = text[:i] + junk + text[i:]
+    try:
+        move = c.parse_move(state, mutated)
+    except c.NotationError as exc:
+        assert exc.position is not None and 0 <= exc.position <= len(mutated)
+    except c.IllegalMoveError as exc:
+        assert not re.search(r"from -?\d+ to -?\d+|source=|target=", str(exc))
+    else:
+        assert move in moves
+        assert all(ch.isascii() for ch in mutated)
+
+
+@given(st.text(ALPHABET, min_size=1, max_size=20), st.integers(1000, 200_000))
+def test_error_messages_stay_short_for_long_input(piece: str, size: int) -> None:
+    """Whatever the input's length, an error message quotes a bounded excerpt of it."""
+    text = (piece * (size // len(piece) + 1))[:size]
+    parsers = (
+        c.parse_card,
+        c.parse_position,
+        parse_record,
+        c.from_json,
+        c.Ruleset.from_string,
+        lambda t: c.parse_move(states()[0], t),
+    )
+    for parse in parsers:
+        try:
+            parse(text)
+        except c.CrapetteError as exc:
+            assert len(str(exc)) < 1000

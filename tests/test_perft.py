@@ -17,6 +17,7 @@ import pytest
 
 import crapette as c
 from crapette.deal import Rng
+from crapette.testing import divide, perft
 
 PERFT_DIR = Path(__file__).parent / "perft"
 NODE_CAP = 6_000
@@ -90,9 +91,9 @@ def test_perft_counts(
     for depth, expected in depths:
         if expected > NODE_CAP:
             break
-        got = c.perft(state, depth)
+        got = perft(state, depth)
         if got != expected:
-            split = c.divide(state, depth)
+            split = divide(state, depth)
             listing = "\n".join(f"  {move}: {count}" for move, count in split.items())
             pytest.fail(
                 f"{name}: perft({depth}) = {got}, expected {expected}\nposition: {position}\n"
@@ -104,22 +105,22 @@ def test_perft_counts(
 
 def test_perft_basics() -> None:
     state = c.new_game(c.Ruleset.preset("pagat"), seed=11)
-    assert c.perft(state, 0) == 1
-    assert c.perft(state, 1) == len(c.legal_moves(state))
-    split = c.divide(state, 3)
-    assert sum(split.values()) == c.perft(state, 3)
+    assert perft(state, 0) == 1
+    assert perft(state, 1) == len(c.legal_moves(state))
+    split = divide(state, 3)
+    assert sum(split.values()) == perft(state, 3)
     assert list(split) == [c.format_move(state, m) for m in c.legal_moves(state)]
     with pytest.raises(ValueError):
-        c.perft(state, -1)
+        perft(state, -1)
     with pytest.raises(ValueError):
-        c.divide(state, 0)
+        divide(state, 0)
 
 
 def test_perft_of_finished_deal_is_zero_beyond_depth_zero() -> None:
     done = attrs.evolve(c.new_game(seed=5), passes=(2, 2))
     assert c.is_over(done)
-    assert c.perft(done, 0) == 1
-    assert c.perft(done, 1) == 0
+    assert perft(done, 0) == 1
+    assert perft(done, 1) == 0
 
 
 # ------------------------------------------------------------------------------------------
@@ -180,7 +181,7 @@ def generate() -> None:
             ]
             depth = 1
             while True:
-                count = c.perft(state, depth)
+                count = perft(state, depth)
                 lines.append(f"depth {depth} {count}")
                 if count > GENERATE_LAST or count == 0 or depth >= 10:
                     break

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 import crapette as c
-from crapette.bots import GreedyBot, PlannerBot, UnknownBotError, get_bot
+from crapette.bots import Bot, GreedyBot, PlannerBot, UnknownBotError, get_bot
 from crapette.bots.planner import candidates
 from crapette.views import observe
 
 
-def _deal(rules: c.Ruleset, bots: tuple[c.Bot, c.Bot], seed: int) -> list[c.Move]:
+def _deal(rules: c.Ruleset, bots: tuple[Bot, Bot], seed: int) -> list[c.Move]:
     state = c.new_game(rules, seed=seed)
     played = []
     while not c.is_over(state):

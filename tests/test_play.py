@@ -10,9 +10,12 @@ import pytest
 from rich.console import Console
 
 import crapette as c
+from crapette._laws import violation
 from crapette.cli import main
-from crapette.legality import violation
-from crapette.play import TerminalGame, get_chooser, render_board
+from crapette.cli.game import TerminalGame, get_chooser, render_board
+from crapette.deal import Rng
+from crapette.moves import ALL_MOVES
+from crapette.notation import describe_move
 
 
 def make_game(
@@ -116,7 +119,7 @@ def test_bad_input_gets_one_line_and_the_prompt_again(line: str, expected: str) 
 def test_an_illegal_move_in_notation_says_why() -> None:
     game, out = make_game([])
     state = game.state
-    illegal = next(m for m in c.ALL_MOVES if m.is_play and m not in c.legal_moves(state))
+    illegal = next(m for m in ALL_MOVES if m.is_play and m not in c.legal_moves(state))
     game, out = make_game([str(illegal)])
     game.run()
     assert f"'{illegal}'" in out.getvalue()
@@ -215,7 +218,7 @@ def test_loading_garbage_is_an_error_not_a_crash(tmp_path: Path) -> None:
 
 
 def _state_with_a_pending_stop(rules: c.Ruleset) -> c.GameState:
-    rng = c.Rng(1)
+    rng = Rng(1)
     state = c.new_game(rules, seed=2)
     while True:
         moves = c.legal_moves(state)
@@ -246,7 +249,7 @@ def test_the_human_gets_the_stop_decision(preset: str) -> None:
 def test_describe_names_the_card() -> None:
     state = c.new_game(seed=1)
     for move in c.legal_moves(state):
-        assert c.describe_move(state, move)
+        assert describe_move(state, move)
     board = Console(file=io.StringIO(), width=100, color_system=None)
     board.print(render_board(state))
     text = board.file.getvalue()  # type: ignore[attr-defined]

@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import crapette as c
+from crapette.cards import full_pack
 from crapette.deal import Rng
+from crapette.moves import ALL_MOVES
 from strategies import play_rulesets, random_walk, rulesets, seeds, states
 
 ALL = list(c.ALL_CARDS)
@@ -85,7 +87,7 @@ def test_apply_never_mutates_its_input(state: c.GameState) -> None:
     assert c.legal_moves(state) == c.legal_moves(twin)
 
 
-@given(states(max_steps=300), st.sampled_from(c.ALL_MOVES))
+@given(states(max_steps=300), st.sampled_from(ALL_MOVES))
 def test_moves_not_legal_raise_and_change_nothing(state: c.GameState, move: c.Move) -> None:
     """Issue 2: "a move not in ``legal_moves`` raises ``IllegalMoveError`` and changes
     nothing"; the message names the move and says why (``why_illegal``)."""
@@ -105,7 +107,7 @@ def test_moves_not_legal_raise_and_change_nothing(state: c.GameState, move: c.Mo
 def test_every_illegal_move_of_a_state(state: c.GameState) -> None:
     """All 791 moves of the table: exactly the legal ones have no reason against them."""
     legal = set(c.legal_moves(state))
-    for move in c.ALL_MOVES:
+    for move in ALL_MOVES:
         assert (c.why_illegal(state, move) is None) == (move in legal)
 
 
@@ -218,7 +220,7 @@ def test_deal_follows_the_documented_shuffle(seed: int) -> None:
 
     packs = []
     for pack in (0, 1):
-        cards = list(c.full_pack(pack))
+        cards = list(full_pack(pack))
         for i in range(51, 0, -1):
             j = below(i + 1)
             cards[i], cards[j] = cards[j], cards[i]

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-# The module itself: ``crapette.simulate`` names the function.
-sim = importlib.import_module("crapette.simulate")
+# The simulation subpackage (``crapette.simulation``).
+sim = importlib.import_module("crapette.simulation")
 
 ray = pytest.importorskip("ray")
 

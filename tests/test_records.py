@@ -10,6 +10,7 @@ import pytest
 import crapette as c
 from crapette.cli import main
 from crapette.deal import Rng
+from crapette.records import GameRecord, format_record, format_result, parse_record
 
 PRESETS = list(c.PRESETS)
 
@@ -31,15 +32,15 @@ def random_game(rules: c.Ruleset, seed: int, limit: int = 2000) -> tuple[c.GameS
 def test_random_games_record_and_replay(name: str) -> None:
     rules = c.Ruleset.preset(name)
     start, moves = random_game(rules, seed=3)
-    record = c.GameRecord.from_moves(start, moves, {"Seed": "3", "Player0": "a", "Player1": "b"})
+    record = GameRecord.from_moves(start, moves, {"Seed": "3", "Player0": "a", "Player1": "b"})
     assert "Position" not in record.headers
     assert record.headers["Rules"] == str(rules)
     assert record.headers["Behaviour"] == str(c.BEHAVIOUR_VERSION)
-    text = c.format_record(record)
-    back = c.parse_record(text)
+    text = format_record(record)
+    back = parse_record(text)
     assert back == record
     assert hash(back) == hash(record)
-    assert c.format_record(back) == text
+    assert format_record(back) == text
     states = back.replay()
     assert len(states) == len(moves) + 1
     expected = start
@@ -48,7 +49,7 @@ def test_random_games_record_and_replay(name: str) -> None:
         expected = c.apply_unchecked(expected, move)
         assert state == expected
     assert back.final_state() == expected
-    assert back.headers["Result"] == c.format_result(c.outcome(expected))
+    assert back.headers["Result"] == format_result(c.outcome(expected))
 
 
 def test_record_from_a_position() -> None:
@@ -62,17 +63,17 @@ def test_record_from_a_position() -> None:
     for move in moves[60:]:
         texts.append(c.format_move(state, move))
         state = c.apply(state, move)
-    record = c.GameRecord.from_moves(middle, texts, {"Date": "2024.01.02"})
+    record = GameRecord.from_moves(middle, texts, {"Date": "2024.01.02"})
     assert record.headers["Position"] == c.format_position(middle)
     assert record.moves == tuple(texts)
-    assert c.parse_record(c.format_record(record)).final_state() == state
+    assert parse_record(format_record(record)).final_state() == state
     assert record.headers["Result"] == "*"
 
 
 def test_record_text_layout() -> None:
     start, moves = random_game(c.Ruleset(), seed=4, limit=60)
-    record = c.GameRecord.from_moves(start, moves, {"Seed": "4", "Event": 'a "b" \\ c'})
-    text = c.format_record(record)
+    record = GameRecord.from_moves(start, moves, {"Seed": "4", "Event": 'a "b" \\ c'})
+    text = format_record(record)
     lines = text.splitlines()
     assert lines[0] == '[Rules "classic"]'
     assert lines[1] == '[Seed "4"]'
@@ -80,12 +81,12 @@ def test_record_text_layout() -> None:
     body = lines[lines.index("") + 1 :]
     assert body[0].startswith("1. ")
     assert all(len(line) <= 79 for line in body)
-    assert c.parse_record(text).headers["Event"] == 'a "b" \\ c'
+    assert parse_record(text).headers["Event"] == 'a "b" \\ c'
 
 
 def test_parse_record_skips_numbers_and_comments() -> None:
     text = '[Rules "classic"]\n[Seed "3"]\n\n1. {first turn} H3-H4 draw\n'
-    record = c.parse_record(text)
+    record = parse_record(text)
     assert record.moves == ("H3-H4", "draw")
     assert record.headers == {"Rules": "classic", "Seed": "3"}
 
@@ -107,37 +108,37 @@ def test_parse_record_skips_numbers_and_comments() -> None:
 )
 def test_parse_record_malformed(text: str, position: int, fragment: str) -> None:
     with pytest.raises(c.NotationError) as info:
-        c.parse_record(text)
+        parse_record(text)
     assert info.value.position == position
     assert fragment in str(info.value)
 
 
 def test_replay_fails_loudly_naming_the_move() -> None:
     start, moves = random_game(c.Ruleset(), seed=2, limit=30)
-    record = c.GameRecord.from_moves(start, moves, {"Seed": "2"})
-    broken = c.GameRecord(record.headers, (*record.moves[:10], "R-R0", *record.moves[11:]))
+    record = GameRecord.from_moves(start, moves, {"Seed": "2"})
+    broken = GameRecord(record.headers, (*record.moves[:10], "R-R0", *record.moves[11:]))
     with pytest.raises(c.IllegalMoveError, match=r"move 11 \(R-R0\)"):
         broken.replay()
-    garbled = c.GameRecord(record.headers, (*record.moves[:4], "Q-F"))
+    garbled = GameRecord(record.headers, (*record.moves[:4], "Q-F"))
     with pytest.raises(c.NotationError, match=r"move 5 \(Q-F\)"):
         garbled.replay()
     with pytest.raises(c.IllegalMoveError, match="move 1"):
-        c.GameRecord.from_moves(start, ["discard"])
+        GameRecord.from_moves(start, ["discard"])
     with pytest.raises(c.NotationError, match="Seed"):
-        c.GameRecord({"Rules": "classic"}, ()).start_state()
+        GameRecord({"Rules": "classic"}, ()).start_state()
     with pytest.raises(c.NotationError, match="Rules"):
-        c.GameRecord.from_moves(start, [], {"Rules": "pagat"})
+        GameRecord.from_moves(start, [], {"Rules": "pagat"})
 
 
-def _write(tmp_path: Path, record: c.GameRecord, name: str = "game.txt") -> Path:
+def _write(tmp_path: Path, record: GameRecord, name: str = "game.txt") -> Path:
     path = tmp_path / name
-    path.write_text(c.format_record(record), encoding="utf-8")
+    path.write_text(format_record(record), encoding="utf-8")
     return path
 
 
 def test_cli_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     start, moves = random_game(c.Ruleset.preset("pagat"), seed=6)
-    record = c.GameRecord.from_moves(start, moves, {"Seed": "6"})
+    record = GameRecord.from_moves(start, moves, {"Seed": "6"})
     assert main(["replay", str(_write(tmp_path, record))]) == 0
     out = capsys.readouterr().out
     assert f"Result: {record.headers['Result']}" in out
@@ -152,12 +153,12 @@ def test_cli_replay_illegal_move_exits_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     start, moves = random_game(c.Ruleset(), seed=6, limit=20)
-    record = c.GameRecord.from_moves(start, moves, {"Seed": "6"})
-    bad = c.GameRecord(record.headers, (*record.moves[:5], "T-W0"))
+    record = GameRecord.from_moves(start, moves, {"Seed": "6"})
+    bad = GameRecord(record.headers, (*record.moves[:5], "T-W0"))
     assert main(["replay", str(_write(tmp_path, bad))]) == 1
     err = capsys.readouterr().err
     assert "move 6 (T-W0)" in err
-    wrong = c.GameRecord({**record.headers, "Result": "P1 wins 99-0"}, record.moves)
+    wrong = GameRecord({**record.headers, "Result": "P1 wins 99-0"}, record.moves)
     assert main(["replay", str(_write(tmp_path, wrong))]) == 1
     assert "Result header" in capsys.readouterr().err
     assert main(["replay", str(tmp_path / "missing.txt")]) == 1
@@ -183,6 +184,6 @@ def test_cli_show(capsys: pytest.CaptureFixture[str]) -> None:
 def test_docs_record_example_replays() -> None:
     doc = (Path(__file__).parent.parent / "docs" / "notation.md").read_text(encoding="utf-8")
     block = doc.split("## Game records", 1)[1].split("```", 2)[1]
-    record = c.parse_record(block)
+    record = parse_record(block)
     assert record.headers["Seed"] == "42"
     assert len(record.replay()) == len(record.moves) + 1 == 15

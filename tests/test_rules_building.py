@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import crapette as c
+from crapette.moves import ALL_MOVES
 from positions import mv, names, play, position, quiet
 
 CLASSIC = c.Ruleset()
@@ -50,13 +51,13 @@ def test_opponent_reserve_and_waste_are_not_available() -> None:
     state = position(houses=quiet(), reserve1="AH", waste1="AD", hand1="AC", to_act=0)
     assert names(state) == ["draw"]
     for source in (c.OPP_RESERVE, c.OPP_WASTE):
-        with pytest.raises(c.IllegalMoveError, match="no such move"):
+        with pytest.raises(c.InvalidMoveError, match="no such move"):
             c.Move.play(source, c.FOUNDATION)
 
 
 def test_foundation_cards_are_not_available() -> None:
     """Not available: "any foundation card": no move takes a card off a foundation."""
-    with pytest.raises(c.IllegalMoveError, match="no such move"):
+    with pytest.raises(c.InvalidMoveError, match="no such move"):
         c.Move.play(c.FOUNDATION, 0)
 
 
@@ -296,9 +297,9 @@ def test_never_a_destination() -> None:
     """ "Never a destination: either hand, your own reserve, your own waste (except the
     discard that ends your turn), the opponent's hand" [P]: no move names them."""
     for target in (c.RESERVE, c.HAND, c.WASTE):
-        with pytest.raises(c.IllegalMoveError, match="no such move"):
+        with pytest.raises(c.InvalidMoveError, match="no such move"):
             c.Move.play(0, target)
-    targets = {m.target for m in c.ALL_MOVES if m.is_play}
+    targets = {m.target for m in ALL_MOVES if m.is_play}
     assert targets == {*range(8), c.FOUNDATION, c.OPP_RESERVE, c.OPP_WASTE}
 
 
@@ -373,7 +374,7 @@ def test_group_moves_whole_option() -> None:
 
 def test_group_moves_go_house_to_house_only() -> None:
     """Decision 6: "Group moves go house to house only"."""
-    with pytest.raises(c.IllegalMoveError, match="no such move"):
+    with pytest.raises(c.InvalidMoveError, match="no such move"):
         c.Move.play(c.RESERVE, 0, 2)
-    with pytest.raises(c.IllegalMoveError, match="no such move"):
+    with pytest.raises(c.InvalidMoveError, match="no such move"):
         c.Move.play(0, c.FOUNDATION, 2)

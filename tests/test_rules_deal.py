@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import crapette as c
-from crapette.cards import RANK
+from crapette.cards import RANK, full_pack
 from crapette.deal import Rng, shuffled
 from positions import cards, deal_order
 
@@ -187,8 +187,8 @@ def test_first_player_cut_in_new_game_follows_the_documented_draw() -> None:
     starters = set()
     for seed in range(40):
         rng = Rng(seed)
-        pack0 = shuffled(c.full_pack(0), rng)
-        pack1 = shuffled(c.full_pack(1), rng)
+        pack0 = shuffled(full_pack(0), rng)
+        pack1 = shuffled(full_pack(1), rng)
         while True:
             a = RANK[pack0[rng.below(52)]]
             b = RANK[pack1[rng.below(52)]]

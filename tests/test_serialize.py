@@ -9,6 +9,7 @@ import pytest
 
 import crapette as c
 from crapette.deal import Rng
+from crapette.records import GameRecord
 from crapette.serialize import JSON_VERSION, state_from_dict, state_to_dict
 
 PRESETS = list(c.PRESETS)
@@ -58,10 +59,10 @@ def test_record_round_trip() -> None:
         move = c.legal_moves(state)[-1]
         moves.append(move)
         state = c.apply(state, move)
-    record = c.GameRecord.from_moves(start, moves, {"Seed": "8", "Player0": 'é "q"'})
+    record = GameRecord.from_moves(start, moves, {"Seed": "8", "Player0": 'é "q"'})
     back = c.from_json(c.to_json(record))
     assert back == record
-    assert isinstance(back, c.GameRecord)
+    assert isinstance(back, GameRecord)
     assert back.final_state() == state
 
 

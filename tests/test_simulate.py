@@ -12,8 +12,8 @@ from crapette.bots import UnknownBotError, get_bot
 from crapette.cli import main
 from crapette.views import PlayerView
 
-# The module itself: ``crapette.simulate`` names the function.
-sim = importlib.import_module("crapette.simulate")
+# The module itself: ``simulate`` names the function.
+sim = importlib.import_module("crapette.simulation")
 
 FAST = "classic(move_cap=400)"
 

@@ -13,6 +13,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 import crapette as c
 from crapette.deal import Rng
+from crapette.moves import ALL_MOVES
+from crapette.testing import reference_legal_moves
 from strategies import play_rulesets, seeds
 
 ALL = list(c.ALL_CARDS)
@@ -69,7 +71,7 @@ class DealMachine(RuleBasedStateMachine):
             self.state = after
             self.history.append(after)
 
-    @rule(move=st.sampled_from(c.ALL_MOVES))
+    @rule(move=st.sampled_from(ALL_MOVES))
     def try_any_move(self, move: c.Move) -> None:
         if move in c.legal_moves(self.state):
             assert c.why_illegal(self.state, move) is None
@@ -89,7 +91,7 @@ class DealMachine(RuleBasedStateMachine):
         indexes = [m.index for m in legal]
         assert indexes == sorted(set(indexes))
         assert (not legal) == self.over() == (c.outcome(self.state) is not None)
-        assert legal == c.reference_legal_moves(self.state)
+        assert legal == reference_legal_moves(self.state)
 
     @invariant()
     def earlier_states_unchanged(self) -> None:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import crapette as c
 from crapette.cards import Card
-from crapette.deal import Rng
+from crapette.deal import Rng, shuffled
 from crapette.views import PlayerView, StopView, determinize, observe
 
 
@@ -45,7 +45,7 @@ def _with_hidden_shuffled(state: c.GameState, seed: int) -> c.GameState:
     downs = [len(state.reserves[p]) - state.reserve_up[p] for p in (0, 1)]
     hidden = [*state.reserves[0][: downs[0]], *state.reserves[1][: downs[1]]]
     hidden += [*state.hands[0], *state.hands[1]]
-    pool = list(c.shuffled(hidden, rng))
+    pool = list(shuffled(hidden, rng))
     reserves = []
     for p in (0, 1):
         reserves.append(tuple(pool[: downs[p]]) + state.reserves[p][downs[p] :])

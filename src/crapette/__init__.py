@@ -1,6 +1,6 @@
 """crapette: the rules engine for Russian Bank (Crapette, Zank-Patience, Stop).
 
-Everything public is importable from here::
+The core is importable from here::
 
     import crapette
 
@@ -9,27 +9,36 @@ Everything public is importable from here::
         move = crapette.legal_moves(state)[0]
         state = crapette.apply(state, move)
     print(crapette.outcome(state))
+
+Bigger optional parts are subpackages, imported on demand: [`crapette.bots`][crapette.bots],
+[`crapette.simulation`][crapette.simulation], [`crapette.records`][crapette.records],
+[`crapette.testing`][crapette.testing], [`crapette.adapters`][crapette.adapters] and the command
+line [`crapette.cli`][crapette.cli]. ``import crapette`` imports none of them.
 """
 
+from __future__ import annotations
+
+import importlib
+import warnings
+from typing import Any
+
+from crapette._engine import apply, apply_unchecked
+from crapette._laws import why_illegal
+from crapette._movegen import legal_moves
 from crapette._version import BEHAVIOUR_VERSION, __version__
-from crapette.bots import (
-    BOT_NAMES,
-    Bot,
-    GreedyBot,
-    RandomBot,
-    SearchBot,
-    UnknownBotError,
-    get_bot,
+from crapette.cards import ALL_CARDS, Card, parse_card
+from crapette.deal import deal, new_game
+from crapette.errors import (
+    CrapetteError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    InvalidRulesError,
+    MatchError,
+    NotationError,
 )
-from crapette.cards import ALL_CARDS, Card, full_pack, parse_card
-from crapette.deal import Rng, deal, new_game, shuffled
-from crapette.engine import apply, apply_unchecked
-from crapette.errors import CrapetteError, IllegalMoveError, InvalidRulesError, NotationError
-from crapette.legality import reference_legal_moves, why_illegal
-from crapette.match import DealResult, Match, MatchOutcome, deal_seed, new_match
-from crapette.movegen import legal_moves
+from crapette.match import DealResult, Match, MatchOutcome, new_match
 from crapette.moves import (
-    ALL_MOVES,
     CALL_STOP,
     DISCARD,
     DRAW,
@@ -46,35 +55,21 @@ from crapette.moves import (
     Move,
 )
 from crapette.notation import (
-    describe_move,
     format_move,
     format_position,
-    format_public_position,
     parse_move,
     parse_position,
     validate_position,
 )
 from crapette.outcome import Outcome, is_over, outcome
-from crapette.perft import divide, perft
-from crapette.records import GameRecord, format_record, format_result, parse_record
 from crapette.rules import OPTIONS, PRESETS, Ruleset
 from crapette.serialize import from_json, to_json
-from crapette.simulate import (
-    BotError,
-    DealRecord,
-    SimulationError,
-    SimulationResult,
-    Summary,
-    simulate,
-)
 from crapette.state import GameState, PendingStop
 from crapette.views import PlayerView, StopView, determinize, observe
 
 __all__ = [
     "ALL_CARDS",
-    "ALL_MOVES",
     "BEHAVIOUR_VERSION",
-    "BOT_NAMES",
     "CALL_STOP",
     "DISCARD",
     "DRAW",
@@ -82,8 +77,6 @@ __all__ = [
     "FOUNDATION",
     "HAND",
     "LET_STAND",
-    "OPPONENT_RESERVE",
-    "OPPONENT_WASTE",
     "OPP_RESERVE",
     "OPP_WASTE",
     "OPTIONS",
@@ -92,49 +85,32 @@ __all__ = [
     "REVEAL",
     "WASTE",
     "Action",
-    "Bot",
-    "BotError",
     "Card",
     "CrapetteError",
-    "DealRecord",
     "DealResult",
-    "GameRecord",
     "GameState",
-    "GreedyBot",
     "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidPositionError",
     "InvalidRulesError",
     "Match",
+    "MatchError",
     "MatchOutcome",
     "Move",
     "NotationError",
     "Outcome",
     "PendingStop",
     "PlayerView",
-    "RandomBot",
-    "Rng",
     "Ruleset",
-    "SearchBot",
-    "SimulationError",
-    "SimulationResult",
     "StopView",
-    "Summary",
-    "UnknownBotError",
     "__version__",
     "apply",
     "apply_unchecked",
     "deal",
-    "deal_seed",
-    "describe_move",
     "determinize",
-    "divide",
     "format_move",
     "format_position",
-    "format_public_position",
-    "format_record",
-    "format_result",
     "from_json",
-    "full_pack",
-    "get_bot",
     "is_over",
     "legal_moves",
     "new_game",
@@ -144,15 +120,59 @@ __all__ = [
     "parse_card",
     "parse_move",
     "parse_position",
-    "parse_record",
-    "perft",
-    "reference_legal_moves",
-    "shuffled",
-    "simulate",
     "to_json",
     "validate_position",
     "why_illegal",
 ]
 
-OPPONENT_RESERVE = OPP_RESERVE
-OPPONENT_WASTE = OPP_WASTE
+_MOVED: dict[str, tuple[str, str]] = {
+    "ALL_MOVES": ("crapette.moves", "ALL_MOVES"),
+    "BOT_NAMES": ("crapette.bots", "BOT_NAMES"),
+    "Bot": ("crapette.bots", "Bot"),
+    "BotError": ("crapette.errors", "BotError"),
+    "DealRecord": ("crapette.simulation", "DealRecord"),
+    "GameRecord": ("crapette.records", "GameRecord"),
+    "GreedyBot": ("crapette.bots", "GreedyBot"),
+    "OPPONENT_RESERVE": ("crapette", "OPP_RESERVE"),
+    "OPPONENT_WASTE": ("crapette", "OPP_WASTE"),
+    "RandomBot": ("crapette.bots", "RandomBot"),
+    "Rng": ("crapette.deal", "Rng"),
+    "SearchBot": ("crapette.bots", "SearchBot"),
+    "SimulationError": ("crapette.errors", "SimulationError"),
+    "SimulationResult": ("crapette.simulation", "SimulationResult"),
+    "Summary": ("crapette.simulation", "Summary"),
+    "UnknownBotError": ("crapette.errors", "UnknownBotError"),
+    "deal_seed": ("crapette.match", "deal_seed"),
+    "describe_move": ("crapette.notation", "describe_move"),
+    "divide": ("crapette.testing", "divide"),
+    "format_public_position": ("crapette.notation", "format_public_position"),
+    "format_record": ("crapette.records", "format_record"),
+    "format_result": ("crapette.records", "format_result"),
+    "full_pack": ("crapette.cards", "full_pack"),
+    "get_bot": ("crapette.bots", "get_bot"),
+    "parse_record": ("crapette.records", "parse_record"),
+    "perft": ("crapette.testing", "perft"),
+    "reference_legal_moves": ("crapette.testing", "reference_legal_moves"),
+    "shuffled": ("crapette.deal", "shuffled"),
+    "simulate": ("crapette.simulation", "simulate"),
+}
+"""Names the package exported before 1.0, and their homes now (see ``__getattr__``)."""
+
+_warned: set[str] = set()
+
+
+def __getattr__(name: str) -> Any:
+    """The names moved out of the top level: still reachable here for a release, with a
+    ``DeprecationWarning`` (once per name) that names the new home."""
+    try:
+        module_name, attr = _MOVED[name]
+    except KeyError:
+        raise AttributeError(f"module 'crapette' has no attribute {name!r}") from None
+    if name not in _warned:
+        _warned.add(name)
+        warnings.warn(
+            f"crapette.{name} is deprecated; use {module_name}.{attr} instead",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+    return getattr(importlib.import_module(module_name), attr)

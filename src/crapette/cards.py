@@ -1,6 +1,6 @@
 """Cards: the 104 cards of the two packs, their encoding and lookup tables.
 
-A :class:`Card` is an ``int`` from 0 to 103::
+A [`Card`][crapette.cards.Card] is an ``int`` from 0 to 103::
 
     index = pack * 52 + suit * 13 + (rank - 1)
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from crapette._quote import quote
 from crapette.errors import NotationError
 
 __all__ = [
@@ -140,16 +141,20 @@ def parse_card(text: str) -> Card:
     if len(body) == 2 and body[0].upper() in RANK_CHARS and body[1] in SUIT_CHARS + "shdc":
         return _BY_TEXT[body[0].upper() + body[1]]
     if not body or body[0].upper() not in RANK_CHARS:
-        raise NotationError(f"expected a rank (one of {RANK_CHARS}) at 0 in {text!r}", text, 0)
+        raise NotationError(
+            f"expected a rank (one of {RANK_CHARS}) at 0 in {quote(text, 0)}", text, 0
+        )
     shift = len(text) - len(body)
     if len(body) < 2 or body[1] not in SUIT_CHARS + "shdc":
         raise NotationError(
             f"expected a suit letter (S H D C for pack 0, s h d c for pack 1) at {1 + shift}"
-            f" in {text!r}",
+            f" in {quote(text, 1 + shift)}",
             text,
             1 + shift,
         )
-    raise NotationError(f"unexpected text at {2 + shift} in card {text!r}", text, 2 + shift)
+    raise NotationError(
+        f"unexpected text at {2 + shift} in card {quote(text, 2 + shift)}", text, 2 + shift
+    )
 
 
 def full_pack(pack: int) -> tuple[Card, ...]:

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from crapette.cards import ALL_CARDS, PACK, RANK, TEXT, Card, full_pack
+from crapette.errors import InvalidPositionError
 from crapette.rules import Ruleset
 from crapette.state import GameState
 
@@ -103,7 +104,7 @@ def deal(
     *,
     starter: int | None = None,
 ) -> GameState:
-    """Deal from two explicit pack orders (RULES.md, precise decision 1).
+    """Deal from two explicit pack orders (decision 1 of the rules, ``docs/rules.md``).
 
     The first card of each order is the top of the face-down pack and is dealt first: the
     reserve (``rules.reserve_size`` cards, the last dealt on top), then the 4 houses, nearest
@@ -118,7 +119,7 @@ def deal(
             next ones up on a tie), since an explicit order leaves nothing to cut at random.
 
     Raises:
-        ValueError: a pack is not exactly its owner's 52 cards (names the missing, doubled
+        InvalidPositionError: a pack is not exactly its owner's 52 cards (names the missing, doubled
             or foreign cards), or the starter is not 0 or 1.
     """
     rules = _rules(rules)
@@ -194,7 +195,7 @@ def _check_pack(pack: Sequence[Card | int | str], owner: int) -> tuple[Card, ...
     if foreign:
         problems.append(f"not of pack {owner}: " + " ".join(foreign))
     if problems or len(cards) != 52:
-        raise ValueError(
+        raise InvalidPositionError(
             f"pack{owner} must hold the 52 cards of player {owner}'s pack once each"
             f" ({len(cards)} given): " + "; ".join(problems or ["wrong length"])
         )

@@ -1,17 +1,51 @@
-"""The library's exceptions: one base class, :class:`CrapetteError`, and a few kinds."""
+"""Every exception the library raises on purpose: one base class,
+[`CrapetteError`][crapette.errors.CrapetteError], and a few kinds. Errors about a bad value also
+subclass `ValueError`.
+
+```
+CrapetteError
+├── InvalidMoveError        not a move at all (unknown combination, bad action code)
+├── IllegalMoveError        a real move that is not legal in the position
+├── InvalidRulesError       an unknown preset or option, a bad value
+├── NotationError           text that does not parse
+│   └── InvalidPositionError  a position or pack that breaks an invariant
+├── UnknownBotError         an unknown bot name or a bad bot option
+├── BotError                a bot answered an illegal move during a simulation
+├── SimulationError         bad simulation input
+└── MatchError              a match used out of order
+```
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from crapette.simulation import DealRecord
+
 __all__ = [
+    "BotError",
     "CrapetteError",
     "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidPositionError",
     "InvalidRulesError",
+    "MatchError",
     "NotationError",
+    "SimulationError",
+    "UnknownBotError",
 ]
 
 
 class CrapetteError(Exception):
     """Base class of every error this library raises on purpose."""
+
+
+class InvalidMoveError(CrapetteError, ValueError):
+    """Something that is not a move at all: a ``Move`` with an unknown combination of action,
+    source, target and count, or an integer action code out of range. (A real move that the
+    rules forbid in a position is an [`IllegalMoveError`][crapette.errors.IllegalMoveError].)"""
 
 
 class IllegalMoveError(CrapetteError, ValueError):
@@ -40,3 +74,47 @@ class NotationError(CrapetteError, ValueError):
         super().__init__(message)
         self.text = text
         self.position = position
+
+
+class InvalidPositionError(NotationError):
+    """A position that breaks an invariant of the game: not the 104 cards once each, a
+    counter out of range, a pack that is not one player's 52 cards. A
+    [`NotationError`][crapette.errors.NotationError] so that code catching bad position text also
+    catches it."""
+
+
+class UnknownBotError(CrapetteError, ValueError):
+    """A bot name that is not one of [`crapette.bots.BOT_NAMES`][crapette.bots.BOT_NAMES] (the
+    message lists them), or a bad bot option (such as a search budget that is not a positive
+    integer)."""
+
+
+class SimulationError(CrapetteError, ValueError):
+    """Bad simulation input (bots, rules, counts, backend) or an unreachable Ray cluster;
+    raised before any deal is played."""
+
+
+class BotError(CrapetteError):
+    """A bot returned an illegal move. The simulation stopped; the records made until then
+    are kept.
+
+    Attributes:
+        bot: the bot's name.
+        seed: the deal seed.
+        move: the illegal move.
+        records: the deal records completed before the error, in deal order.
+    """
+
+    def __init__(
+        self, message: str, bot: str, seed: int, move: object, records: Sequence[DealRecord]
+    ) -> None:
+        super().__init__(message)
+        self.bot = bot
+        self.seed = seed
+        self.move = move
+        self.records: tuple[DealRecord, ...] = tuple(records)
+
+
+class MatchError(CrapetteError, ValueError):
+    """A match used out of order: the next deal asked for before the current one is over or
+    after the match is over, or a state of another deal given to it."""

@@ -1,18 +1,20 @@
 """Matches: deal after deal until a player's total reaches the target (300 or 150) or a fixed
 number of deals (5 in the Serbian rules) has been played.
 
-A :class:`Match` is immutable like a deal. The step from one deal to the next is explicit:
-play the current deal with ``legal_moves(match.state)`` and :meth:`Match.play` (or
-``apply`` and :meth:`Match.with_state`), and once it is over call :meth:`Match.next_deal`.
+A [`Match`][crapette.match.Match] is immutable like a deal. The step from one deal to the next is
+explicit: play the current deal with ``legal_moves(match.state)`` and
+[`Match.play`][crapette.match.Match.play] (or ``apply`` and
+[`Match.with_state`][crapette.match.Match.with_state]), and once it is over call
+[`Match.next_deal`][crapette.match.Match.next_deal].
 """
 
 from __future__ import annotations
 
 import attrs
 
+from crapette._engine import apply
 from crapette.deal import Rng, new_game
-from crapette.engine import apply
-from crapette.errors import CrapetteError
+from crapette.errors import MatchError
 from crapette.moves import Move
 from crapette.outcome import Outcome, outcome
 from crapette.rules import Ruleset
@@ -61,24 +63,33 @@ class MatchOutcome:
 class Match:
     """A match in progress.
 
+    Built by [`new_match`][crapette.new_match] (or read back with
+    [`from_json`][crapette.from_json]); the constructor takes the deals finished before the
+    current one as ``results`` (``match.results[:match.number]``).
+
     Attributes:
         rules: the ruleset, including the match format (``match_target``, ``match_deals``).
         seed: the match seed; deal ``k`` is dealt from ``deal_seed(seed, k)``.
-        results: the finished deals, in order (the current deal is not among them).
         state: the current deal.
         starter: who started the current deal.
     """
 
     rules: Ruleset
     seed: int
-    results: tuple[DealResult, ...]
+    _results: tuple[DealResult, ...]
     state: GameState
     starter: int
 
     @property
+    def results(self) -> tuple[DealResult, ...]:
+        """The finished deals, in order: the deals before the current one, and the current
+        deal too once it is over (so the last deal of a finished match is among them)."""
+        return self._finished()
+
+    @property
     def number(self) -> int:
         """The 0-based number of the current deal."""
-        return len(self.results)
+        return len(self._results)
 
     @property
     def totals(self) -> tuple[int, int]:
@@ -89,8 +100,8 @@ class Match:
     def _finished(self) -> tuple[DealResult, ...]:
         ended = outcome(self.state)
         if ended is None:
-            return self.results
-        return (*self.results, DealResult(deal_seed(self.seed, self.number), self.starter, ended))
+            return self._results
+        return (*self._results, DealResult(deal_seed(self.seed, self.number), self.starter, ended))
 
     def play(self, move: Move) -> Match:
         """The match after ``move`` in the current deal (checked like ``apply``)."""
@@ -99,33 +110,26 @@ class Match:
     def with_state(self, state: GameState) -> Match:
         """The match with the current deal replaced by a later state of it."""
         if not isinstance(state, GameState) or state.rules != self.rules:
-            raise CrapetteError("with_state() needs a state of the current deal's rules")
+            raise MatchError("with_state() needs a state of the current deal's rules")
         return attrs.evolve(self, state=state)
 
     def outcome(self) -> MatchOutcome | None:
         """``None`` while the match runs; otherwise who won it and the totals."""
         finished = self._finished()
-        if len(finished) == len(self.results):
+        if len(finished) == len(self._results):
             return None  # the current deal is still being played
-        totals = self.totals
-        rules = self.rules
-        reached = rules.match_target is not None and max(totals) >= rules.match_target
-        played_out = rules.match_deals is not None and len(finished) >= rules.match_deals
-        if not (reached or played_out):
-            return None
-        winner = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
-        return MatchOutcome(winner, totals, len(finished))
+        return _decide(self.rules, finished)
 
     def next_deal(self) -> Match:
         """Record the finished current deal and deal the next one.
 
         Raises:
-            CrapetteError: the current deal is not over, or the match is over.
+            MatchError: the current deal is not over, or the match is over.
         """
         if outcome(self.state) is None:
-            raise CrapetteError("the current deal is not over yet")
+            raise MatchError("the current deal is not over yet")
         if self.outcome() is not None:
-            raise CrapetteError("the match is over: there is no next deal")
+            raise MatchError("the match is over: there is no next deal")
         results = self._finished()
         state, starter = _deal(self.rules, self.seed, len(results), results)
         return Match(self.rules, self.seed, results, state, starter)
@@ -156,3 +160,17 @@ def _deal(
         starter = 1 - results[-1].starter
         state = attrs.evolve(state, to_act=starter)
     return state, state.to_act
+
+
+def _decide(rules: Ruleset, finished: tuple[DealResult, ...]) -> MatchOutcome | None:
+    """How a match with these finished deals ended, or ``None`` if it goes on."""
+    totals = (
+        sum(r.outcome.scores[0] for r in finished),
+        sum(r.outcome.scores[1] for r in finished),
+    )
+    reached = rules.match_target is not None and max(totals) >= rules.match_target
+    played_out = rules.match_deals is not None and len(finished) >= rules.match_deals
+    if not (reached or played_out):
+        return None
+    winner = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+    return MatchOutcome(winner, totals, len(finished))

@@ -5,9 +5,9 @@ your opponent's waste. Houses are absolute: ``0``..``3`` are player 0's column (
 nearest player 0's reserve), ``4``..``7`` player 1's (``4`` nearest player 1's reserve);
 text names them ``H1``..``H8``.
 
-Every possible move has a fixed place in :data:`ALL_MOVES`; its :attr:`Move.index` is that
-place. ``legal_moves`` lists moves in index order, and the index doubles as a stable
-integer action encoding (see ``crapette.adapters``).
+Every possible move has a fixed place in [`ALL_MOVES`][crapette.moves.ALL_MOVES]; its
+[`Move.index`][crapette.moves.Move.index] is that place. ``legal_moves`` lists moves in index order,
+and the index doubles as a stable integer action encoding (see ``crapette.adapters``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Final
 
 import attrs
 
-from crapette.errors import IllegalMoveError
+from crapette.errors import InvalidMoveError
 
 __all__ = [
     "ALL_MOVES",
@@ -85,8 +85,9 @@ class Action(enum.Enum):
 
 @attrs.frozen(slots=True, cache_hash=True, repr=False)
 class Move:
-    """One move. Use the constants (``DRAW``, ``DISCARD``, ...) and :meth:`play`; a ``Move``
-    built directly is checked against the table of possible moves.
+    """One move. Use the constants (``DRAW``, ``DISCARD``, ...) and
+    [`play`][crapette.moves.Move.play]; a ``Move`` built directly is checked against the table of
+    possible moves.
 
     Attributes:
         action: the kind of move.
@@ -104,7 +105,7 @@ class Move:
 
     def __attrs_post_init__(self) -> None:
         if _TABLE_READY and (self.action, self.source, self.target, self.count) not in _INDEX:
-            raise IllegalMoveError(
+            raise InvalidMoveError(
                 f"no such move: {self.action.value} source={self.source} target={self.target}"
                 f" count={self.count} (group moves go from house to house only, 1..13 cards)"
             )
@@ -115,13 +116,13 @@ class Move:
         try:
             return ALL_MOVES[_INDEX[(Action.PLAY, source, target, count)]]
         except (KeyError, TypeError):
-            raise IllegalMoveError(
+            raise InvalidMoveError(
                 f"no such move: from {source!r} to {target!r} with {count!r} cards"
             ) from None
 
     @property
     def index(self) -> int:
-        """The move's place in :data:`ALL_MOVES` (its integer action code)."""
+        """The move's place in [`ALL_MOVES`][crapette.moves.ALL_MOVES] (its integer action code)."""
         return _INDEX[(self.action, self.source, self.target, self.count)]
 
     @property

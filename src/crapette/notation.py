@@ -1,14 +1,17 @@
 """Text notation: moves and positions.
 
-Cards have their short form in :mod:`crapette.cards` (``7H`` of pack 0, ``7h`` of pack 1).
-This module adds:
+Cards have their short form in [`crapette.cards`][crapette.cards] (``7H`` of pack 0, ``7h`` of pack
+1). This module adds:
 
-* **moves**: :func:`format_move` / :func:`parse_move` (``R-F``, ``H3-H5``, ``T-W1``,
-  ``H2-H5x3``, ``draw`` ...) and :func:`describe_move` (``"7♥ from your reserve to a
+* **moves**: [`format_move`][crapette.notation.format_move] /
+  [`parse_move`][crapette.notation.parse_move] (``R-F``, ``H3-H5``, ``T-W1``, ``H2-H5x3``, ``draw``
+  ...) and [`describe_move`][crapette.notation.describe_move] (``"7♥ from your reserve to a
   foundation"``);
-* **positions**: :func:`format_position` / :func:`parse_position`, one line that holds a
-  complete :class:`~crapette.GameState` (like chess's FEN), :func:`format_public_position`
-  (hidden cards written ``??``) and :func:`validate_position`.
+* **positions**: [`format_position`][crapette.notation.format_position] /
+  [`parse_position`][crapette.notation.parse_position], one line that holds a complete
+  [`GameState`][crapette.GameState] (like chess's FEN),
+  [`format_public_position`][crapette.notation.format_public_position] (hidden cards written ``??``)
+  and [`validate_position`][crapette.notation.validate_position].
 
 ``docs/notation.md`` specifies every format precisely.
 """
@@ -19,11 +22,19 @@ import re
 from collections import Counter
 from typing import Final, NamedTuple
 
+from crapette._engine import apply
+from crapette._laws import describe_illegal, pile_name, source_card
+from crapette._movegen import legal_moves
+from crapette._quote import quote
+from crapette._tables import houses_key
 from crapette.cards import FACE, PACK, RANK, RED, SUIT, TEXT, Card, parse_card
-from crapette.engine import apply
-from crapette.errors import IllegalMoveError, InvalidRulesError, NotationError
-from crapette.legality import describe_illegal, pile_name, source_card
-from crapette.movegen import legal_moves
+from crapette.errors import (
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    InvalidRulesError,
+    NotationError,
+)
 from crapette.moves import (
     ALL_MOVES,
     CALL_STOP,
@@ -42,7 +53,7 @@ from crapette.moves import (
     Move,
 )
 from crapette.rules import Ruleset
-from crapette.state import GameState, Pile, houses_key
+from crapette.state import GameState, Pile
 
 __all__ = [
     "UNKNOWN_CARD",
@@ -89,12 +100,30 @@ class _MoveText(NamedTuple):
 
 _HOUSE_RE: Final = re.compile(r"[Hh][1-8]\Z")
 
+WHITESPACE: Final = " \t\r\n"
+"""The white space the text formats allow (where they allow any): ASCII space, tab, carriage
+return and line feed. Other characters, such as a no-break space, are errors."""
+
+MAX_HOUSE: Final = 13
+"""The most cards a house can hold: a run from a King down to an Ace."""
+
+
+def _check_chars(text: str, body: str, base: int) -> None:
+    """Refuse any character that cannot occur in a move (letters, digits and ``-`` only)."""
+    for i, ch in enumerate(body):
+        if not (ch.isascii() and (ch.isalnum() or ch == "-")):
+            raise NotationError(
+                f"unexpected character {ch!r} at {base + i} in move {quote(text, base + i)}",
+                text,
+                base + i,
+            )
+
 
 def _scan_move(text: str, offset: int = 0) -> _MoveText:
     """Check the syntax of a move (no position needed). ``offset`` is added to every
     character position reported, for callers that parse a longer text."""
-    lead = len(text) - len(text.lstrip())
-    body = text.strip()
+    lead = len(text) - len(text.lstrip(WHITESPACE))
+    body = text.strip(WHITESPACE)
     base = offset + lead
     if not body:
         raise NotationError(
@@ -103,6 +132,7 @@ def _scan_move(text: str, offset: int = 0) -> _MoveText:
             text,
             base,
         )
+    _check_chars(text, body, base)
     word = body.lower()
     if word in _KEYWORDS:
         return _MoveText(_KEYWORDS[word], "", "", None, None)
@@ -110,19 +140,19 @@ def _scan_move(text: str, offset: int = 0) -> _MoveText:
     if dash < 0:
         if _is_source(body):
             raise NotationError(
-                f"expected '-' after the source at {base + len(body)} in move {text!r}",
+                f"expected '-' after the source at {base + len(body)} in move {quote(text)}",
                 text,
                 base + len(body),
             )
         if body.isalpha():
             raise NotationError(
-                f"unknown move {body!r} at {base}: expected draw, discard, end, reveal, stop,"
+                f"unknown move {quote(body)} at {base}: expected draw, discard, end, reveal, stop,"
                 " pass or SOURCE-TARGET",
                 text,
                 base,
             )
         raise NotationError(
-            f"expected '-' after the source at {base + _token_end(body)} in move {text!r}",
+            f"expected '-' after the source at {base + _token_end(body)} in move {quote(text)}",
             text,
             base + _token_end(body),
         )
@@ -136,7 +166,7 @@ def _scan_move(text: str, offset: int = 0) -> _MoveText:
             card = parse_card(src)
         except NotationError:
             raise NotationError(
-                f"expected a source ({_SOURCE_WORDS}) at {base} in move {text!r}",
+                f"expected a source ({_SOURCE_WORDS}) at {base} in move {quote(text)}",
                 text,
                 base,
             ) from None
@@ -146,7 +176,7 @@ def _scan_move(text: str, offset: int = 0) -> _MoveText:
     size = next((n for n in (2, 1) if len(rest) >= n and rest[:n].upper() in _TARGETS), 0)
     if not size:
         raise NotationError(
-            f"expected a target ({_TARGET_WORDS}) at {at} in move {text!r}", text, at
+            f"expected a target ({_TARGET_WORDS}) at {at} in move {quote(text)}", text, at
         )
     target = rest[:size].upper()
     tail = rest[size:]
@@ -156,7 +186,7 @@ def _scan_move(text: str, offset: int = 0) -> _MoveText:
         if match is None or not 1 <= int(match.group(1)) <= 13:
             pos = at + size + (1 if tail[0] in "xX" else 0)
             what = "a count from 1 to 13" if tail[0] in "xX" else "the end of the move or 'x'"
-            raise NotationError(f"expected {what} at {pos} in move {text!r}", text, pos)
+            raise NotationError(f"expected {what} at {pos} in move {quote(text)}", text, pos)
         count = int(match.group(1))
     return _MoveText(None, source, target, count, card)
 
@@ -204,14 +234,13 @@ def move_from_text(text: str) -> Move:
         NotationError: the text is not such a move.
     """
     move = _BY_STR.get(text)
-    if move is None:
-        move = _BY_STR.get(text.strip().upper().replace("X", "x")) or _KEYWORDS.get(
-            text.strip().lower()
-        )
+    if move is None and text.isascii():
+        body = text.strip(WHITESPACE)
+        move = _BY_STR.get(body.upper().replace("X", "x")) or _KEYWORDS.get(body.lower())
     if move is None:
         raise NotationError(
             f"expected a move in relative form (R-F, T-H3, H2-H5x3, R-OR, draw, ...) at 0,"
-            f" found {text!r}",
+            f" found {quote(text)}",
             text,
             0,
         )
@@ -249,7 +278,7 @@ def _resolve(state: GameState, parsed: _MoveText, text: str) -> Move:
         source, depth = _locate(state, parsed.card)
         if count is not None and count != depth:
             raise IllegalMoveError(
-                f"move {text!r}: {TEXT[parsed.card]} would move {depth} card(s), not {count}"
+                f"move {quote(text)}: {TEXT[parsed.card]} would move {depth} card(s), not {count}"
             )
         count = depth
     elif parsed.source in ("R", "T", "W"):
@@ -260,7 +289,7 @@ def _resolve(state: GameState, parsed: _MoveText, text: str) -> Move:
         owner = int(parsed.source[1])
         if owner != p:
             raise IllegalMoveError(
-                f"move {text!r}: {pile_name_abs(parsed.source)} belongs to your opponent;"
+                f"move {quote(text)}: {pile_name_abs(parsed.source)} belongs to your opponent;"
                 f" player {p} cannot move a card from it"
             )
         source = RESERVE if parsed.source[0] == "R" else WASTE
@@ -275,11 +304,31 @@ def _resolve(state: GameState, parsed: _MoveText, text: str) -> Move:
         owner = int(target_text[1])
         if owner == p:
             raise IllegalMoveError(
-                f"move {text!r}: your own {'reserve' if target_text[0] == 'R' else 'waste'} is"
+                f"move {quote(text)}: your own {'reserve' if target_text[0] == 'R' else 'waste'} is"
                 " never a destination (use discard to end your turn)"
             )
         target = OPP_RESERVE if target_text[0] == "R" else OPP_WASTE
-    return Move.play(source, target, count or 1)
+    count = count or 1
+    if count > 1 and not (source < 8 and target < 8):
+        if parsed.card is not None:
+            raise IllegalMoveError(
+                f"move {quote(text)}: {parsed.source} is under {count - 1} card(s) in"
+                f" H{source + 1}; only the top card of a house moves to {target_text}"
+            )
+        raise IllegalMoveError(
+            f"move {quote(text)}: a group of {count} cards moves only from house to house,"
+            f" not from {parsed.source} to {target_text}"
+        )
+    if source == target:
+        raise IllegalMoveError(
+            f"move {quote(text)}: the source {parsed.source} is also the target"
+            if parsed.card is None
+            else f"move {quote(text)}: {parsed.source} is already in {target_text}"
+        )
+    try:
+        return Move.play(source, target, count)
+    except InvalidMoveError as exc:
+        raise IllegalMoveError(str(exc)) from None
 
 
 def pile_name_abs(token: str) -> str:
@@ -467,7 +516,7 @@ class _Field(NamedTuple):
 
 
 def parse_position(text: str) -> GameState:
-    """Parse a line written by :func:`format_position`.
+    """Parse a line written by [`format_position`][crapette.notation.format_position].
 
     Raises:
         NotationError: malformed text (with the character position and what was expected),
@@ -490,7 +539,7 @@ def parse_position(text: str) -> GameState:
     if len(fields) > len(_FIELD_NAMES):
         extra = fields[len(_FIELD_NAMES)]
         raise NotationError(
-            f"expected the end of the position at {extra.start}, found {extra.text!r}",
+            f"expected the end of the position at {extra.start}, found {quote(extra.text)}",
             text,
             extra.start,
         )
@@ -505,6 +554,16 @@ def parse_position(text: str) -> GameState:
     to_act = _small_int(text, act_f, 1)
     foundations = _parse_piles(text, found_f, 8, "foundation")
     houses = _parse_piles(text, houses_f, 8, "house")
+    pos = houses_f.start
+    for h, pile in enumerate(houses):
+        if len(pile) > MAX_HOUSE:
+            raise NotationError(
+                f"house H{h + 1} at {pos} holds {len(pile)} cards; a house is a run from a King"
+                f" down to an Ace, at most {MAX_HOUSE} cards",
+                text,
+                pos,
+            )
+        pos += max(2 * len(pile), 1) + 1
     reserves = _parse_piles(text, res_f, 2, "reserve")
     up = _int_pair(text, up_f, None)
     hands = _parse_piles(text, hands_f, 2, "hand")
@@ -577,7 +636,9 @@ def _small_int(text: str, field: _Field, top: int) -> int:
     if len(field.text) == 1 and "0" <= field.text <= str(top):
         return int(field.text)
     raise NotationError(
-        f"expected a digit 0..{top} at {field.start}, found {field.text!r}", text, field.start
+        f"expected a digit 0..{top} at {field.start}, found {quote(field.text)}",
+        text,
+        field.start,
     )
 
 
@@ -586,7 +647,7 @@ def _natural(text: str, field: _Field) -> int:
         return int(field.text)
     raise NotationError(
         f"expected the number of moves made (decimal digits) at {field.start}, found"
-        f" {field.text!r}",
+        f" {quote(field.text)}",
         text,
         field.start,
     )
@@ -596,7 +657,7 @@ def _int_pair(text: str, field: _Field, top: int | None) -> tuple[int, int]:
     match = re.fullmatch(r"([0-9]{1,3})/([0-9]{1,3})", field.text)
     if match is None:
         raise NotationError(
-            f"expected two numbers like 1/1 at {field.start}, found {field.text!r}",
+            f"expected two numbers like 1/1 at {field.start}, found {quote(field.text)}",
             text,
             field.start,
         )
@@ -695,7 +756,7 @@ def validate_position(state: GameState, text: str = "") -> None:
         text: the text it was read from, quoted in the error (optional).
 
     Raises:
-        NotationError: naming every problem found.
+        InvalidPositionError: naming every problem found (a ``NotationError``).
     """
     problems: list[str] = []
     counts = Counter(state.cards())
@@ -740,8 +801,10 @@ def validate_position(state: GameState, text: str = "") -> None:
             f"{state.moves_made} moves made is beyond the rules' move cap of {state.rules.move_cap}"
         )
     if problems:
-        where = f" {text!r}" if text else ""
-        raise NotationError(f"impossible position{where}: " + "; ".join(problems), text, None)
+        where = f" {quote(text)}" if text else ""
+        raise InvalidPositionError(
+            f"impossible position{where}: " + "; ".join(problems), text, None
+        )
 
 
 def _foundation_ok(pile: Pile) -> bool:

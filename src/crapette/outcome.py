@@ -1,4 +1,5 @@
-"""The end of a deal: who won, why, and the scores (RULES.md "End of a deal and scoring")."""
+"""The end of a deal: who won, why, and the scores (the rules, ``docs/rules.md``, "The end
+of a deal and the score", decisions 9 to 13)."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ def _counts(state: GameState) -> tuple[int, int]:
 
 
 def outcome(state: GameState) -> Outcome | None:
-    """``None`` while the deal runs; otherwise the :class:`Outcome`.
+    """``None`` while the deal runs; otherwise the [`Outcome`][crapette.outcome.Outcome].
 
     A win scores ``win_bonus`` (30) plus 2 per card in the loser's reserve and 1 per card in
     the loser's hand and waste. A stalemate or the move cap: each player counts 2 per own

@@ -1,17 +1,23 @@
-"""The :class:`Ruleset`: every rule option as an independent field, the named presets, and
-the canonical string form (``"serbian(house_filling=immediate)"``) that round-trips."""
+"""The [`Ruleset`][crapette.rules.Ruleset]: every rule option as an independent field, the named
+presets, and the canonical string form (``"serbian(house_filling=immediate)"``) that round-trips."""
 
 from __future__ import annotations
 
+import re
+import types
+from collections.abc import Mapping
 from typing import Any, Final, Literal
 
 import attrs
 
+from crapette._quote import quote
 from crapette.errors import InvalidRulesError
 
 __all__ = [
+    "MAX_RULES_TEXT",
     "OPTIONS",
     "PRESETS",
+    "RANGES",
     "Ruleset",
 ]
 
@@ -25,7 +31,7 @@ Stop = Literal["enforced", "undo", "card"]
 
 # Every option: its kind ("bool", "int", "count_or_none" or the tuple of allowed names) and
 # one line of documentation.
-OPTIONS: Final[dict[str, tuple[str | tuple[str, ...], str]]] = {
+_OPTIONS: dict[str, tuple[str | tuple[str, ...], str]] = {
     "reserve_size": ("int", "cards dealt to each reserve (13 classic, 12 Serbian); hand = 48 - it"),
     "reserve_face_up": ("bool", "the dealt reserve top is face up (false: its owner turns it)"),
     "first_player": (
@@ -56,7 +62,33 @@ OPTIONS: Final[dict[str, tuple[str | tuple[str, ...], str]]] = {
     "match_target": ("count_or_none", "a match ends when a total reaches this (none: no target)"),
     "match_deals": ("count_or_none", "a match ends after this many deals (none: no limit)"),
 }
-"""Every option of :class:`Ruleset`: its kind and a one-line description."""
+
+OPTIONS: Final[Mapping[str, tuple[str | tuple[str, ...], str]]] = types.MappingProxyType(_OPTIONS)
+"""Every option of [`Ruleset`][crapette.Ruleset]: its kind and a one-line description
+(read-only)."""
+
+_MILLION: Final = 1_000_000
+_BILLION: Final = 1_000_000_000
+
+RANGES: Final[Mapping[str, tuple[int, int]]] = types.MappingProxyType(
+    {
+        "reserve_size": (1, 48),
+        "move_cap": (1, _BILLION),
+        "win_bonus": (0, _MILLION),
+        "reserve_points": (0, _MILLION),
+        "hand_points": (0, _MILLION),
+        "match_target": (1, _BILLION),
+        "match_deals": (1, _MILLION),
+    }
+)
+"""The allowed range (lowest, highest) of every numeric option (read-only). Values outside
+raise [`InvalidRulesError`][crapette.InvalidRulesError]."""
+
+_INT_TEXT: Final = re.compile(r"-?[0-9]+\Z")
+_BLANKS: Final = " \t"
+
+MAX_RULES_TEXT: Final = 1000
+"""The longest rules string [`Ruleset.from_string`][crapette.rules.Ruleset.from_string] reads."""
 
 
 def _check(name: str) -> Any:
@@ -70,11 +102,11 @@ def _describe(name: str) -> str:
     kind = OPTIONS[name][0]
     if isinstance(kind, tuple):
         return "one of " + ", ".join(kind)
-    return {
-        "bool": "true or false",
-        "int": "an integer",
-        "count_or_none": "a positive integer or none",
-    }[kind]
+    if kind == "bool":
+        return "true or false"
+    low, high = RANGES[name]
+    what = f"an integer from {low} to {high}"
+    return what + " or none" if kind == "count_or_none" else what
 
 
 def _is_int(value: object) -> bool:
@@ -92,7 +124,29 @@ def _validate_value(name: str, value: object) -> None:
     else:
         ok = value is None or _is_int(value)
     if not ok:
-        raise InvalidRulesError(f"option {name}={value!r} is invalid: expected {_describe(name)}")
+        raise InvalidRulesError(
+            f"option {name}={_short(value)} is invalid: expected {_describe(name)}"
+        )
+    if name in RANGES and value is not None:
+        low, high = RANGES[name]
+        assert isinstance(value, int)
+        if not low <= value <= high:
+            if name == "reserve_size":
+                raise InvalidRulesError(
+                    f"option reserve_size={_short(value)} is impossible: a pack of 52 cards"
+                    " deals 4 houses, so the reserve holds 1 to 48 cards"
+                )
+            raise InvalidRulesError(
+                f"option {name}={_short(value)} is out of range: expected {_describe(name)}"
+            )
+
+
+def _short(value: object, limit: int = 40) -> str:
+    """The repr of an option value, cut short for a huge one (a bounded excerpt)."""
+    if _is_int(value) and isinstance(value, int) and value.bit_length() > 128:
+        return f"<an integer of {value.bit_length()} bits>"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 5] + "...'"
 
 
 @attrs.frozen(slots=True, repr=False)
@@ -100,9 +154,10 @@ class Ruleset:
     """One complete set of rules. Every field is an independent option.
 
     The default value of every field is the ``classic`` preset. Build a variant with
-    :meth:`preset` and :meth:`replace`, or parse its canonical string with
-    :meth:`from_string`. Invalid values raise :class:`~crapette.InvalidRulesError`.
-    See ``docs/rules.md`` for the meaning of each option and its source.
+    [`preset`][crapette.rules.Ruleset.preset] and [`replace`][crapette.rules.Ruleset.replace], or
+    parse its canonical string with [`from_string`][crapette.rules.Ruleset.from_string]. Invalid
+    values raise [`InvalidRulesError`][crapette.InvalidRulesError]. See ``docs/rules.md`` for the
+    meaning of each option and its source.
     """
 
     reserve_size: int = attrs.field(default=13, validator=_check("reserve_size"))
@@ -150,20 +205,6 @@ class Ruleset:
     """A match ends after this many deals; ``None`` for no limit."""
 
     def __attrs_post_init__(self) -> None:
-        if not 1 <= self.reserve_size <= 48:
-            raise InvalidRulesError(
-                f"option reserve_size={self.reserve_size} is impossible: a pack of 52 cards"
-                " deals 4 houses, so the reserve holds 1 to 48 cards"
-            )
-        if self.move_cap < 1:
-            raise InvalidRulesError(f"option move_cap={self.move_cap} must be at least 1")
-        for name in ("win_bonus", "reserve_points", "hand_points"):
-            if getattr(self, name) < 0:
-                raise InvalidRulesError(f"option {name}={getattr(self, name)} must be >= 0")
-        for name in ("match_target", "match_deals"):
-            value = getattr(self, name)
-            if value is not None and value < 1:
-                raise InvalidRulesError(f"option {name}={value} must be a positive integer or none")
         if self.match_target is None and self.match_deals is None:
             raise InvalidRulesError(
                 "options match_target=none and match_deals=none: a match would never end;"
@@ -187,8 +228,9 @@ class Ruleset:
         try:
             return PRESETS[name]
         except (KeyError, TypeError):
+            shown = quote(name) if isinstance(name, str) else repr(name)
             raise InvalidRulesError(
-                f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}"
+                f"unknown preset {shown}: expected one of {', '.join(PRESETS)}"
             ) from None
 
     def replace(self, **changes: Any) -> Ruleset:
@@ -196,7 +238,7 @@ class Ruleset:
         for key in changes:
             if key not in OPTIONS:
                 raise InvalidRulesError(
-                    f"unknown option {key!r}: expected one of {', '.join(OPTIONS)}"
+                    f"unknown option {quote(key)}: expected one of {', '.join(OPTIONS)}"
                 )
         return attrs.evolve(self, **changes)
 
@@ -225,31 +267,36 @@ class Ruleset:
         """
         if not isinstance(text, str):
             raise InvalidRulesError(f"a rules string must be a str, not {type(text).__name__}")
-        body = text.strip()
+        if len(text) > MAX_RULES_TEXT:
+            raise InvalidRulesError(
+                f"rules string {quote(text)} is too long: at most {MAX_RULES_TEXT} characters"
+            )
+        body = text.strip(_BLANKS)
         name, sep, rest = body.partition("(")
-        name = name.strip()
+        name = name.strip(_BLANKS)
         base = cls.preset(name)
         if not sep:
             return base
         if not rest.endswith(")"):
-            raise InvalidRulesError(f"rules string {text!r} lacks the closing ')'")
-        inner = rest[:-1].strip()
+            raise InvalidRulesError(f"rules string {quote(text)} lacks the closing ')'")
+        inner = rest[:-1].strip(_BLANKS)
         changes: dict[str, object] = {}
         if inner:
             for item in inner.split(","):
                 key, eq, raw = item.partition("=")
-                key = key.strip()
+                key = key.strip(_BLANKS)
                 if not eq:
                     raise InvalidRulesError(
-                        f"expected option=value, got {item.strip()!r} in {text!r}"
+                        f"expected option=value, got {quote(item.strip(_BLANKS))} in {quote(text)}"
                     )
                 if key not in OPTIONS:
                     raise InvalidRulesError(
-                        f"unknown option {key!r} in {text!r}: expected one of {', '.join(OPTIONS)}"
+                        f"unknown option {quote(key)} in {quote(text)}: expected one of"
+                        f" {', '.join(OPTIONS)}"
                     )
                 if key in changes:
-                    raise InvalidRulesError(f"option {key!r} given twice in {text!r}")
-                changes[key] = _parse_value(key, raw.strip())
+                    raise InvalidRulesError(f"option {key!r} given twice in {quote(text)}")
+                changes[key] = _parse_value(key, raw.strip(_BLANKS))
         return base.replace(**changes)
 
     def __str__(self) -> str:
@@ -275,17 +322,18 @@ def _parse_value(name: str, raw: str) -> object:
         return raw == "true"
     if kind == "count_or_none" and raw == "none":
         return None
-    if kind != "bool":
-        try:
-            return int(raw)
-        except ValueError:
-            pass
-    raise InvalidRulesError(f"option {name}={raw!r} is invalid: expected {_describe(name)}")
+    if kind != "bool" and _INT_TEXT.match(raw):
+        if len(raw.lstrip("-")) > 12:
+            raise InvalidRulesError(
+                f"option {name}={quote(raw)} is out of range: expected {_describe(name)}"
+            )
+        return int(raw)
+    raise InvalidRulesError(f"option {name}={quote(raw)} is invalid: expected {_describe(name)}")
 
 
 _CLASSIC = Ruleset()
 
-PRESETS: Final[dict[str, Ruleset]] = {
+_PRESETS: dict[str, Ruleset] = {
     "classic": _CLASSIC,
     "pagat": attrs.evolve(_CLASSIC, stop="undo"),
     "g4a": attrs.evolve(_CLASSIC, match_target=150),
@@ -309,4 +357,6 @@ PRESETS: Final[dict[str, Ruleset]] = {
         match_deals=5,
     ),
 }
-"""The named presets, in the order of RULES.md's variant matrix."""
+
+PRESETS: Final[Mapping[str, Ruleset]] = types.MappingProxyType(_PRESETS)
+"""The named presets, in the order of the variant matrix in the rules (read-only)."""

@@ -1,38 +1,50 @@
-"""JSON for states, rulesets and game records.
+"""JSON for states, rulesets, game records and matches in progress.
 
 Every document is an object with ``"format": "crapette"``, a ``"version"`` (the layout of
-the document, :data:`JSON_VERSION`), the ``"behaviour"`` version of the engine that wrote it
-(:data:`~crapette.BEHAVIOUR_VERSION`) and a ``"type"``: ``"state"``, ``"rules"`` or
-``"record"``. A document of another format version is refused with a
-:class:`~crapette.NotationError`; nothing is half loaded. ``docs/notation.md`` specifies
-the layout.
+the document, [`JSON_VERSION`][crapette.serialize.JSON_VERSION]), the ``"behaviour"`` version of the
+engine that wrote it (``crapette.BEHAVIOUR_VERSION``) and a ``"type"``:
+``"state"``, ``"rules"``, ``"record"`` or ``"match"``. A document of another format version is
+refused with a [`NotationError`][crapette.NotationError]; nothing is half loaded.
+``docs/notation.md`` specifies the layout.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
-from typing import Any, Final
+import re
+import sys
+from typing import TYPE_CHECKING, Any, Final
 
+from crapette._engine import apply
+from crapette._quote import quote
+from crapette._tables import houses_key
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.cards import TEXT, Card
-from crapette.engine import apply
+from crapette.deal import new_game
 from crapette.errors import IllegalMoveError, InvalidRulesError, NotationError
+from crapette.match import DealResult, Match, _decide, deal_seed
 from crapette.moves import Move
-from crapette.notation import move_from_text, validate_position
-from crapette.records import GameRecord, record_from_dict
+from crapette.notation import MAX_HOUSE, move_from_text, validate_position
+from crapette.outcome import Outcome
 from crapette.rules import OPTIONS, Ruleset
-from crapette.state import GameState, PendingStop, Pile, houses_key
+from crapette.state import GameState, PendingStop, Pile
+
+if TYPE_CHECKING:
+    from crapette.records import GameRecord
 
 __all__ = ["JSON_VERSION", "from_json", "state_from_dict", "state_to_dict", "to_json"]
 
 JSON_VERSION: Final = 1
-"""The version of the JSON layout written by :func:`to_json` (the only one it reads)."""
+"""The version of the JSON layout written by [`to_json`][crapette.serialize.to_json] (the only one
+it reads)."""
 
 FORMAT: Final = "crapette"
+_HEX_KEY: Final = re.compile(r"[0-9a-fA-F]{1,16}\Z")
 
 
-def to_json(obj: GameState | Ruleset | GameRecord, *, indent: int | None = None) -> str:
-    """The JSON document for a state, a ruleset or a game record.
+def to_json(obj: GameState | Ruleset | GameRecord | Match, *, indent: int | None = None) -> str:
+    """The JSON document for a state, a ruleset, a game record or a match in progress.
 
     Args:
         obj: what to write.
@@ -50,19 +62,32 @@ def to_json(obj: GameState | Ruleset | GameRecord, *, indent: int | None = None)
         head["type"] = "rules"
         head["rules"] = str(obj)
         head["options"] = {name: getattr(obj, name) for name in OPTIONS}
-    elif isinstance(obj, GameRecord):
+    elif _is_record(obj):
         head["type"] = "record"
-        head["headers"] = dict(obj.headers)
-        head["moves"] = list(obj.moves)
+        head.update(_records().record_to_dict(obj))
+    elif isinstance(obj, Match):
+        head["type"] = "match"
+        head["match"] = _match_to_dict(obj)
     else:
         raise TypeError(
-            f"to_json() writes a GameState, Ruleset or GameRecord, not {type(obj).__name__}"
+            f"to_json() writes a GameState, Ruleset, GameRecord or Match, not {type(obj).__name__}"
         )
     return json.dumps(head, indent=indent, ensure_ascii=False)
 
 
-def from_json(text: str) -> GameState | Ruleset | GameRecord:
-    """Read a document written by :func:`to_json`.
+def _records() -> Any:
+    # The records subpackage builds on the core; it is loaded only for a record document.
+    return importlib.import_module("crapette.records")
+
+
+def _is_record(obj: object) -> bool:
+    records = sys.modules.get("crapette.records")
+    return records is not None and isinstance(obj, records.GameRecord)
+
+
+def from_json(text: str) -> GameState | Ruleset | GameRecord | Match:
+    """Read a document written by [`to_json`][crapette.serialize.to_json] (a match comes back ready
+    to resume).
 
     Raises:
         NotationError: not JSON (with the character position), not a crapette document, an
@@ -82,9 +107,9 @@ def from_json(text: str) -> GameState | Ruleset | GameRecord:
             'not a crapette JSON document: expected an object with "format": "crapette"'
         )
     version = data.get("version")
-    if version != JSON_VERSION or isinstance(version, bool):
+    if type(version) is not int or version != JSON_VERSION:
         raise NotationError(
-            f"unsupported crapette JSON version {version!r}: this library (behaviour"
+            f"unsupported crapette JSON version {_short(version)}: this library (behaviour"
             f" {BEHAVIOUR_VERSION}) reads version {JSON_VERSION} only"
         )
     kind = data.get("type")
@@ -93,8 +118,13 @@ def from_json(text: str) -> GameState | Ruleset | GameRecord:
     if kind == "rules":
         return _rules_from(data)
     if kind == "record":
-        return record_from_dict(data)
-    raise NotationError(f'unknown document type {kind!r}: expected "state", "rules" or "record"')
+        record: GameRecord = _records().record_from_dict(data)
+        return record
+    if kind == "match":
+        return _match_from_dict(data.get("match"), "match")
+    raise NotationError(
+        f'unknown document type {_short(kind)}: expected "state", "rules", "record" or "match"'
+    )
 
 
 def _rules_from(data: dict[str, Any]) -> Ruleset:
@@ -155,15 +185,22 @@ def _get(data: dict[str, Any], key: str, path: str) -> Any:
     return data[key]
 
 
+def _short(value: Any) -> str:
+    """A bounded quotation of a JSON value for an error message."""
+    return quote(value) if isinstance(value, str) else quote(repr(value))[1:-1]
+
+
 def _int(value: Any, path: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise NotationError(f"{path}: expected an integer from {low} to {high}, not {value!r}")
+    if type(value) is not int or not low <= value <= high:
+        raise NotationError(
+            f"{path}: expected an integer from {low} to {high}, not {_short(value)}"
+        )
     return value
 
 
 def _card(value: Any, path: str) -> Card:
     if not isinstance(value, str) or len(value) != 2:
-        raise NotationError(f"{path}: expected a card like '7H' or '7h', not {value!r}")
+        raise NotationError(f"{path}: expected a card like '7H' or '7h', not {_short(value)}")
     try:
         return Card(value)
     except NotationError as exc:
@@ -187,12 +224,19 @@ def _pair(value: Any, path: str, high: int) -> tuple[int, int]:
     return (_int(value[0], f"{path}[0]", 0, high), _int(value[1], f"{path}[1]", 0, high))
 
 
-def state_from_dict(data: Any, path: str = "state") -> GameState:
-    """Rebuild a state from :func:`state_to_dict`'s dict, checking it completely.
+def state_from_dict(data: Any, path: str = "state", *, stop: bool = True) -> GameState:
+    """Rebuild a state from [`state_to_dict`][crapette.serialize.state_to_dict]'s dict, checking it
+    completely.
+
+    Args:
+        data: the dict.
+        path: how errors name it (``"state"``).
+        stop: whether it may hold a pending Stop! (the prior state of a pending Stop! never
+            holds one, so a nested one is refused).
 
     Raises:
         NotationError: a field is missing or malformed (named by its path), or the state is
-            impossible (see :func:`~crapette.notation.validate_position`).
+            impossible (see [`validate_position`][crapette.notation.validate_position]).
     """
     if not isinstance(data, dict):
         raise NotationError(f"{path}: expected an object")
@@ -204,6 +248,12 @@ def state_from_dict(data: Any, path: str = "state") -> GameState:
     except InvalidRulesError as exc:
         raise NotationError(f"{path}.rules: {exc}") from None
     houses = _piles(_get(data, "houses", path), 8, f"{path}.houses")
+    for i, pile in enumerate(houses):
+        if len(pile) > MAX_HOUSE:
+            raise NotationError(
+                f"{path}.houses[{i}]: house H{i + 1} holds {len(pile)} cards; a house is a run"
+                f" from a King down to an Ace, at most {MAX_HOUSE} cards"
+            )
     reserves = _piles(_get(data, "reserves", path), 2, f"{path}.reserves")
     hands = _piles(_get(data, "hands", path), 2, f"{path}.hands")
     wastes = _piles(_get(data, "wastes", path), 2, f"{path}.wastes")
@@ -221,14 +271,11 @@ def state_from_dict(data: Any, path: str = "state") -> GameState:
     key = houses_key(houses)
     seen = {key}
     for i, item in enumerate(seen_value):
-        try:
-            if not isinstance(item, str) or not 1 <= len(item) <= 16:
-                raise ValueError
-            seen.add(int(item, 16))
-        except ValueError:
+        if not isinstance(item, str) or not _HEX_KEY.match(item):
             raise NotationError(
-                f"{path}.seen[{i}]: expected 1 to 16 hex digits, not {item!r}"
-            ) from None
+                f"{path}.seen[{i}]: expected 1 to 16 hex digits, not {_short(item)}"
+            )
+        seen.add(int(item, 16))
     state = GameState(
         rules=rules,
         to_act=_int(_get(data, "to_act", path), f"{path}.to_act", 0, 1),
@@ -245,17 +292,22 @@ def state_from_dict(data: Any, path: str = "state") -> GameState:
         moves_made=_int(_get(data, "moves_made", path), f"{path}.moves_made", 0, 10**12),
         houses_key=key,
     )
-    stop = _get(data, "stop", path)
-    if stop is None:
+    pending = _get(data, "stop", path)
+    if pending is None:
         validate_position(state)
         return state
-    return _with_stop(state, stop, f"{path}.stop")
+    if not stop:
+        raise NotationError(
+            f"{path}.stop: the prior state of a pending Stop! cannot itself hold a pending"
+            " Stop! (the opponent's decision comes before any other move)"
+        )
+    return _with_stop(state, pending, f"{path}.stop")
 
 
 def _with_stop(state: GameState, stop: Any, path: str) -> GameState:
     if not isinstance(stop, dict):
         raise NotationError(f"{path}: expected null or an object")
-    prior = state_from_dict(_get(stop, "prior", path), f"{path}.prior")
+    prior = state_from_dict(_get(stop, "prior", path), f"{path}.prior", stop=False)
     text = _get(stop, "move", path)
     if not isinstance(text, str):
         raise NotationError(f"{path}.move: expected a move like 'R-H3'")
@@ -300,3 +352,94 @@ def _with_stop(state: GameState, stop: Any, path: str) -> GameState:
             f"{path}: the state's fields are not the result of {text} played from {path}.prior"
         )
     return rebuilt
+
+
+_REASONS: Final = ("win", "stalemate", "move_cap")
+_SEED_LIMIT: Final = 10**40
+
+
+def _match_to_dict(match: Match) -> dict[str, Any]:
+    return {
+        "rules": str(match.rules),
+        "seed": match.seed,
+        "results": [
+            {
+                "seed": r.seed,
+                "starter": r.starter,
+                "winner": r.outcome.winner,
+                "scores": list(r.outcome.scores),
+                "reason": r.outcome.reason,
+            }
+            for r in match.results[: match.number]
+        ],
+        "starter": match.starter,
+        "state": state_to_dict(match.state),
+    }
+
+
+def _result_from_dict(data: Any, path: str, seed: int) -> DealResult:
+    if not isinstance(data, dict):
+        raise NotationError(f"{path}: expected an object")
+    written = _get(data, "seed", path)
+    if written != seed or type(written) is not int:
+        raise NotationError(f"{path}.seed: expected this deal's seed {seed}, not {_short(written)}")
+    starter = _int(_get(data, "starter", path), f"{path}.starter", 0, 1)
+    winner_value = _get(data, "winner", path)
+    winner = None if winner_value is None else _int(winner_value, f"{path}.winner", 0, 1)
+    scores = _pair(_get(data, "scores", path), f"{path}.scores", 10**15)
+    reason = _get(data, "reason", path)
+    if reason not in _REASONS:
+        raise NotationError(
+            f"{path}.reason: expected one of {', '.join(_REASONS)}, not {_short(reason)}"
+        )
+    if (reason == "win") != (winner is not None):
+        raise NotationError(f"{path}: a deal has a winner exactly when its reason is 'win'")
+    return DealResult(seed, starter, Outcome(winner, scores, reason))
+
+
+def _match_from_dict(data: Any, path: str) -> Match:
+    """Rebuild a match in progress, checking what can be checked without its moves: the deal
+    seeds, the starters the rules give, a match that was not over before its current deal,
+    and the current deal's state."""
+    if not isinstance(data, dict):
+        raise NotationError(f"{path}: expected an object")
+    rules_text = _get(data, "rules", path)
+    if not isinstance(rules_text, str):
+        raise NotationError(f"{path}.rules: expected a ruleset string")
+    try:
+        rules = Ruleset.from_string(rules_text)
+    except InvalidRulesError as exc:
+        raise NotationError(f"{path}.rules: {exc}") from None
+    seed = _get(data, "seed", path)
+    if type(seed) is not int or not -_SEED_LIMIT < seed < _SEED_LIMIT:
+        raise NotationError(f"{path}.seed: expected an integer of at most 40 digits")
+    listed = _get(data, "results", path)
+    if not isinstance(listed, list):
+        raise NotationError(f"{path}.results: expected a list of the finished deals")
+    results: tuple[DealResult, ...] = ()
+    for k, item in enumerate(listed):
+        if k and _decide(rules, results) is not None:
+            raise NotationError(f"{path}.results[{k}]: the match was over before this deal")
+        here = f"{path}.results[{k}]"
+        result = _result_from_dict(item, here, deal_seed(seed, k))
+        if result.starter != _starter(rules, seed, k, results):
+            raise NotationError(f"{here}.starter: the rules give deal {k + 1} to the other player")
+        results = (*results, result)
+    if results and _decide(rules, results) is not None:
+        raise NotationError(f"{path}.results: the finished deals already end the match")
+    number = len(results)
+    starter = _int(_get(data, "starter", path), f"{path}.starter", 0, 1)
+    if starter != _starter(rules, seed, number, results):
+        raise NotationError(f"{path}.starter: the rules give deal {number + 1} to the other player")
+    state = state_from_dict(_get(data, "state", path), f"{path}.state")
+    if state.rules != rules:
+        raise NotationError(
+            f"{path}.state: its rules ({state.rules}) are not the match's rules ({rules})"
+        )
+    return Match(rules, seed, results, state, starter)
+
+
+def _starter(rules: Ruleset, seed: int, number: int, results: tuple[DealResult, ...]) -> int:
+    if number and rules.match_starter == "alternate":
+        return 1 - results[-1].starter
+    return new_game(rules, seed=deal_seed(seed, number)).to_act

@@ -1,5 +1,5 @@
-"""The immutable :class:`GameState` of one deal. It holds data only; the rules that read
-and change it live in ``movegen``, ``legality`` and ``engine``."""
+"""The immutable [`GameState`][crapette.state.GameState] of one deal. It holds data only; the rules
+that read and change it live in ``_movegen``, ``_laws`` and ``_engine``."""
 
 from __future__ import annotations
 
@@ -7,43 +7,15 @@ from typing import TypeAlias
 
 import attrs
 
+from crapette._tables import houses_key
 from crapette.cards import Card
 from crapette.moves import Move
 from crapette.rules import Ruleset
 
-__all__ = ["HOUSE_KEYS", "GameState", "PendingStop", "Pile", "houses_key"]
+__all__ = ["GameState", "PendingStop", "Pile"]
 
 Pile: TypeAlias = tuple[Card, ...]
 """A pile of cards, bottom first: ``pile[-1]`` is the top (the exposed card)."""
-
-_DEPTHS = 16
-
-
-def _keys() -> tuple[int, ...]:
-    # SplitMix64 from a fixed seed: the same keys everywhere.
-    mask = (1 << 64) - 1
-    x = 0x5EED
-    out = []
-    for _ in range(8 * _DEPTHS * 104):
-        x = (x + 0x9E3779B97F4A7C15) & mask
-        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        out.append(z ^ (z >> 31))
-    return tuple(out)
-
-
-HOUSE_KEYS: tuple[int, ...] = _keys()
-"""Zobrist keys: ``HOUSE_KEYS[(house * 16 + depth) * 104 + card]`` for a card at that depth
-(0 = bottom) of that house."""
-
-
-def houses_key(houses: tuple[Pile, ...]) -> int:
-    """The Zobrist hash of a house layout (XOR of the key of every card at its place)."""
-    key = 0
-    for h, pile in enumerate(houses):
-        for depth, card in enumerate(pile):
-            key ^= HOUSE_KEYS[(h * _DEPTHS + depth) * 104 + card]
-    return key
 
 
 @attrs.frozen(slots=True, cache_hash=True)
@@ -69,7 +41,7 @@ class GameState:
     """One position of a deal: every card's place, whose move it is and the counters the
     rules need. Immutable, hashable and equal by value; ``apply`` returns a new one.
 
-    Piles are tuples of :class:`~crapette.Card`, bottom first, so ``pile[-1]`` is the top.
+    Piles are tuples of [`Card`][crapette.Card], bottom first, so ``pile[-1]`` is the top.
     Per-player pairs are indexed by player (0 or 1). Building a state by hand needs only the
     fields up to ``wastes`` (and ``turned``); the counters start as at the beginning of a turn
     and ``seen`` and ``houses_key`` are derived from the houses.
@@ -123,6 +95,16 @@ class GameState:
     def turn_player(self) -> int:
         """The player whose turn it is (differs from ``to_act`` during a Stop! decision)."""
         return self.stop.resume if self.stop is not None else self.to_act
+
+    def _repr_svg_(self) -> str:
+        """The table as an SVG picture (Jupyter), face-down cards as backs."""
+        from crapette.svg import board  # imported on first use
+
+        return board(self)
+
+    def _repr_html_(self) -> str:
+        """The table as inline SVG (Jupyter)."""
+        return self._repr_svg_()
 
     def cards(self) -> list[Card]:
         """Every card on the table (104 in a valid state), pile by pile."""

@@ -1,6 +1,7 @@
-"""What one player can see: :func:`observe` turns a :class:`~crapette.GameState` into a
-:class:`PlayerView`, and :func:`determinize` draws a complete state consistent with a view
-(for search bots).
+"""What one player can see: [`observe`][crapette.views.observe] turns a
+[`GameState`][crapette.GameState] into a [`PlayerView`][crapette.views.PlayerView], and
+[`determinize`][crapette.views.determinize] draws a complete state consistent with a view (for
+search bots).
 
 A view holds every face-up card (foundations, houses, the face-up part of both reserves,
 both wastes, the turned hand card), the number of face-down cards of each reserve, the size
@@ -11,14 +12,15 @@ The public counters are those the rules need and that every player can work out 
 watching the moves: ``moves_made`` (the move cap), ``passes`` (the stalemate rule),
 ``emptied`` (``house_filling="immediate"``), and ``seen``, the house layouts seen since the
 last move that cannot be undone this turn (the no-cycle rule). House layouts are face up, so
-``seen`` is public too. With them :meth:`PlayerView.legal_moves` equals
-``crapette.legal_moves`` of the state: legal moves depend on visible information only.
+``seen`` is public too. With them [`PlayerView.legal_moves`][crapette.views.PlayerView.legal_moves]
+equals ``crapette.legal_moves`` of the state: legal moves depend on visible information only.
 
 A view is the observation of the current position, not a memory of the deal: a player who
 remembers everything may know more (the order of a hand formed by turning the waste over,
 say). The one piece of history a view keeps is the position just before a violation that
-awaits a Stop! decision (:attr:`StopView.prior`), which the ``undo`` penalty returns to.
-Card backs are not modelled: a view does not say which pack a face-down card comes from.
+awaits a Stop! decision (``StopView.prior``), which the ``undo``
+penalty returns to. Card backs are not modelled: a view does not say which pack a face-down card
+comes from.
 """
 
 from __future__ import annotations
@@ -27,12 +29,12 @@ from collections.abc import Sequence
 
 import attrs
 
+from crapette._engine import apply_unchecked
+from crapette._laws import violation
+from crapette._movegen import legal_moves
 from crapette.cards import ALL_CARDS, PACK, TEXT, Card
 from crapette.deal import Rng, shuffled
-from crapette.engine import apply_unchecked
 from crapette.errors import IllegalMoveError
-from crapette.legality import violation
-from crapette.movegen import legal_moves
 from crapette.moves import RESERVE, Action, Move
 from crapette.rules import Ruleset
 from crapette.state import GameState, PendingStop, Pile
@@ -40,7 +42,8 @@ from crapette.state import GameState, PendingStop, Pile
 __all__ = ["VIEW_FORMAT", "PlayerView", "StopView", "determinize", "observe"]
 
 VIEW_FORMAT = "view/1"
-"""The first word of :meth:`PlayerView.to_string`; bumped if the string form changes."""
+"""The first word of [`PlayerView.to_string`][crapette.views.PlayerView.to_string]; bumped if the
+string form changes."""
 
 
 @attrs.frozen(slots=True, cache_hash=True)
@@ -66,7 +69,7 @@ class PlayerView:
     """What one player sees of a position. Immutable, hashable and equal by value; two
     states that differ only in hidden cards give equal views.
 
-    Piles are tuples of cards, bottom first, as in :class:`~crapette.GameState`.
+    Piles are tuples of cards, bottom first, as in [`GameState`][crapette.GameState].
 
     Attributes:
         rules: the ruleset of the deal.
@@ -146,7 +149,8 @@ class PlayerView:
 
         Args:
             move: a move of the player to act (building-legal, typically one of
-                :meth:`legal_moves`; the answer for other moves is not meaningful).
+                [`legal_moves`][crapette.views.PlayerView.legal_moves]; the answer for other moves
+                is not meaningful).
         """
         broken = violation(sketch(self), move)
         return None if broken is None else broken.reason
@@ -161,7 +165,8 @@ class PlayerView:
             ValueError: the observer is not the player to act, or the move's result
                 depends on hidden cards (turning a hand card or a reserve top, playing the
                 last face-up reserve card above face-down ones, calling "Stop!").
-            IllegalMoveError: the move is not one of :meth:`legal_moves`.
+            IllegalMoveError: the move is not one of
+            [`legal_moves`][crapette.views.PlayerView.legal_moves].
         """
         if self.to_act != self.player:
             raise ValueError(f"player {self.player} is not to act in this view")
@@ -177,6 +182,16 @@ class PlayerView:
         if hidden:
             raise ValueError(f"the result of {move} depends on hidden cards")
         return observe(apply_unchecked(sketch(self), move), p)
+
+    def _repr_svg_(self) -> str:
+        """The table as this player sees it, as an SVG picture (Jupyter)."""
+        from crapette.svg import board  # imported on first use
+
+        return board(self)
+
+    def _repr_html_(self) -> str:
+        """The table as inline SVG (Jupyter)."""
+        return self._repr_svg_()
 
     def to_string(self) -> str:
         """A stable one-line text form holding everything in the view.

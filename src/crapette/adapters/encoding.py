@@ -2,21 +2,22 @@
 observation vectors.
 
 **Actions.** Every possible move has a fixed integer code, its place in
-:data:`crapette.ALL_MOVES` (``move.index``); there are :data:`NUM_ACTIONS` codes. Actions are
-*relative to the player to act*: ``R-F`` (code of ``Move.play(RESERVE, FOUNDATION)``) means
-"my reserve to a foundation" for whichever player is to act, and ``T-OW`` loads the
-opponent's waste. Houses keep their absolute numbers (0..3 are player 0's column, 4..7
-player 1's), as in the move text ``H1``..``H8``.
+[`ALL_MOVES`][crapette.moves.ALL_MOVES] (``move.index``); there are
+[`NUM_ACTIONS`][crapette.adapters.encoding.NUM_ACTIONS] codes. Actions are *relative to the player
+to act*: ``R-F`` (code of ``Move.play(RESERVE, FOUNDATION)``) means "my reserve to a foundation" for
+whichever player is to act, and ``T-OW`` loads the opponent's waste. Houses keep their absolute
+numbers (0..3 are player 0's column, 4..7 player 1's), as in the move text ``H1``..``H8``.
 
-**Observations.** :func:`observation_vector` turns a :class:`~crapette.views.PlayerView`
-(what one player sees, never a hidden card) into a ``float32`` vector of
-:data:`OBSERVATION_SIZE` values, all in ``[0, 1]``:
+**Observations.** [`observation_vector`][crapette.adapters.encoding.observation_vector] turns a
+[`PlayerView`][crapette.views.PlayerView] (what one player sees, never a hidden card) into a
+``float32`` vector of [`OBSERVATION_SIZE`][crapette.adapters.encoding.OBSERVATION_SIZE] values, all
+in ``[0, 1]``:
 
 - for each of the 104 cards (in index order), 17 values: a one-hot of where the card lies,
-  seen by the observer (:data:`CARD_LOCATIONS`: a foundation, house 1..8, my reserve, the
-  opponent's reserve, my waste, the opponent's waste, the turned hand card, or hidden),
-  then 1 if the card is the top (exposed) card of its pile, then its depth below the top
-  of its pile divided by 104 (0 for the top card and for hidden cards);
+  seen by the observer ([`CARD_LOCATIONS`][crapette.adapters.encoding.CARD_LOCATIONS]: a foundation,
+  house 1..8, my reserve, the opponent's reserve, my waste, the opponent's waste, the turned hand
+  card, or hidden), then 1 if the card is the top (exposed) card of its pile, then its depth below
+  the top of its pile divided by 104 (0 for the top card and for hidden cards);
 - 8 scalars, counts divided by 104: face-down cards of my reserve and of the opponent's,
   cards in my hand and in the opponent's (the turned card not counted), whole reserve sizes
   (mine, the opponent's), waste sizes (mine, the opponent's);
@@ -28,18 +29,20 @@ player 1's), as in the move text ``H1``..``H8``.
 
 "My" is the observer's. Houses are absolute, like the actions; the flag "I am player 1"
 tells a learner which column is its own. The Stop! flags do not say which move broke the
-priority rule; the view's text form (:meth:`PlayerView.to_string`) does.
+priority rule; the view's text form
+([`PlayerView.to_string`][crapette.views.PlayerView.to_string]) does.
 
-``numpy`` is needed only by :func:`action_mask` and :func:`observation_vector` (install
-the ``crapette[pettingzoo]`` or ``crapette[openspiel]`` extra).
+``numpy`` is needed only by [`action_mask`][crapette.adapters.encoding.action_mask] and
+[`observation_vector`][crapette.adapters.encoding.observation_vector] (install the
+``crapette[pettingzoo]`` or ``crapette[openspiel]`` extra).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from crapette.errors import IllegalMoveError
-from crapette.movegen import legal_moves
+from crapette._movegen import legal_moves
+from crapette.errors import InvalidMoveError
 from crapette.moves import ALL_MOVES, Move
 from crapette.rules import Ruleset
 from crapette.state import GameState
@@ -101,11 +104,12 @@ _FLAGS: Final = 12
 _EMPTIED: Final = 8
 
 OBSERVATION_SIZE: Final = _CARDS_PART + _SCALARS + _FLAGS + _EMPTIED
-"""The length of :func:`observation_vector` (1796)."""
+"""The length of [`observation_vector`][crapette.adapters.encoding.observation_vector] (1796)."""
 
 
 def encode(move: Move) -> int:
-    """The integer action code of ``move`` (its ``index`` in ``crapette.ALL_MOVES``).
+    """The integer action code of ``move`` (its ``index`` in
+    [`ALL_MOVES`][crapette.moves.ALL_MOVES]).
 
     Raises:
         TypeError: ``move`` is not a ``Move``.
@@ -121,16 +125,16 @@ def decode(action: int) -> Move:
     Accepts any integer type, numpy integers included.
 
     Raises:
-        IllegalMoveError: ``action`` is not an integer in ``0 .. NUM_ACTIONS - 1``.
+        InvalidMoveError: ``action`` is not an integer in ``0 .. NUM_ACTIONS - 1``.
     """
     try:
         code = int(action.__index__())
     except (AttributeError, TypeError):
-        raise IllegalMoveError(
+        raise InvalidMoveError(
             f"action {action!r} is not an integer action code (0..{NUM_ACTIONS - 1})"
         ) from None
     if isinstance(action, bool) or not 0 <= code < NUM_ACTIONS:
-        raise IllegalMoveError(f"action {action!r} is outside 0..{NUM_ACTIONS - 1}")
+        raise InvalidMoveError(f"action {action!r} is outside 0..{NUM_ACTIONS - 1}")
     return ALL_MOVES[code]
 
 
@@ -148,8 +152,8 @@ def legal_actions(state: GameState) -> list[int]:
 
 
 def action_mask(state: GameState) -> npt.NDArray[np.int8]:
-    """A 0/1 ``int8`` array of length :data:`NUM_ACTIONS`: 1 at the code of every legal
-    move of the player to act (all zeros once the deal is over)."""
+    """A 0/1 ``int8`` array of length [`NUM_ACTIONS`][crapette.adapters.encoding.NUM_ACTIONS]: 1 at
+    the code of every legal move of the player to act (all zeros once the deal is over)."""
     import numpy as np
 
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)

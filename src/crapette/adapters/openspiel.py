@@ -12,7 +12,8 @@ crapette[openspiel]``). Importing this module registers the game with ``pyspiel`
   OpenSpiel game strings reserve ``( ) , =``, so a ruleset with options is written with
   ``[ ] ; :`` instead: ``serbian[house_filling:immediate;stop:undo]`` is
   ``serbian(house_filling=immediate, stop=undo)``. Both spellings are accepted (the usual
-  one only through a parameter dict); :func:`rules_param` converts.
+  one only through a parameter dict); [`rules_param`][crapette.adapters.openspiel.rules_param]
+  converts.
 - ``move_cap`` (int, ``0``): if positive, replaces the rules' move cap. It bounds the deal:
   ``max_game_length()`` is the move cap. Keep it small for tree search and tests.
 - ``num_deals`` (int, ``10000``) and ``deal_offset`` (int, ``0``): the deal is a **chance
@@ -22,8 +23,8 @@ crapette[openspiel]``). Importing this module registers the game with ``pyspiel`
 - ``normalize`` (bool, ``True``): divide the returns by the largest possible score (see
   below), or give raw score differences.
 
-**Actions** are the integer codes of :mod:`crapette.adapters.encoding` (791 of them),
-relative to the player to act; a player makes several moves in a row during a turn.
+**Actions** are the integer codes of [`crapette.adapters.encoding`][crapette.adapters.encoding] (791
+of them), relative to the player to act; a player makes several moves in a row during a turn.
 
 **Returns** are zero-sum and come at the end of the deal: player 0 gets
 ``(score_0 - score_1) / scale`` with the scores of ``crapette.outcome`` and
@@ -33,8 +34,9 @@ relative to the player to act; a player makes several moves in a row during a tu
 **Information.** Face-down cards are hidden from both players alike (nothing is private to
 one player), so the game is of imperfect information with only public observations:
 
-- the observation string is :meth:`PlayerView.to_string` of the player's view, and the
-  observation tensor is :func:`~crapette.adapters.encoding.observation_vector`;
+- the observation string is [`PlayerView.to_string`][crapette.views.PlayerView.to_string] of
+  the player's view, and the observation tensor is
+  [`observation_vector`][crapette.adapters.encoding.observation_vector];
 - the information-state string (perfect recall) is the player's view at the deal, then one
   line per move: the mover, the move and the cards the move turned face up with where they
   now lie (``T`` the turned hand card, ``R0``/``R1`` a reserve), e.g. ``1 draw +7h@T``.
@@ -53,6 +55,7 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
+from crapette._engine import apply_unchecked
 from crapette.adapters.encoding import (
     NUM_ACTIONS,
     OBSERVATION_SIZE,
@@ -64,7 +67,6 @@ from crapette.adapters.encoding import (
 from crapette.bots.base import Bot
 from crapette.cards import TEXT
 from crapette.deal import new_game
-from crapette.engine import apply_unchecked
 from crapette.errors import InvalidRulesError
 from crapette.moves import ALL_MOVES, RESERVE, Action, Move
 from crapette.notation import format_position, parse_position
@@ -111,7 +113,7 @@ GAME_TYPE: Final = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification=DEFAULT_PARAMS,
 )
-"""The registered :class:`pyspiel.GameType`."""
+"""The registered `pyspiel.GameType`."""
 
 _TO_SAFE: Final = str.maketrans({"(": "[", ")": "]", ",": ";", "=": ":", " ": None})
 _FROM_SAFE: Final = str.maketrans({"[": "(", "]": ")", ";": ",", ":": "="})
@@ -247,7 +249,8 @@ def _thaw(text: str) -> _Frozen:
 
 class CrapetteState(pyspiel.State):  # type: ignore[misc]
     """A state of ``python_crapette``: before the deal (a chance node), during it, or at
-    its end. The :class:`~crapette.GameState` is :attr:`game_state`."""
+    its end. The [`GameState`][crapette.GameState] is
+    [`game_state`][crapette.adapters.openspiel.CrapetteState.game_state]."""
 
     def __init__(self, game: CrapetteGame) -> None:
         super().__init__(game)
@@ -355,7 +358,8 @@ def _record_line(before: GameState, after: GameState, move: Move) -> str:
 
 class CrapetteObserver:
     """OpenSpiel's Python observer protocol: ``tensor``/``dict`` filled by
-    :meth:`set_from`, and :meth:`string_from`.
+    [`set_from`][crapette.adapters.openspiel.CrapetteObserver.set_from], and
+    [`string_from`][crapette.adapters.openspiel.CrapetteObserver.string_from].
 
     Args:
         perfect_recall: give the information-state string (and no tensor) instead of the
@@ -374,7 +378,8 @@ class CrapetteObserver:
             self.dict = {"observation": self.tensor}
 
     def set_from(self, state: CrapetteState, player: int) -> None:
-        """Write ``player``'s observation of ``state`` into :attr:`tensor` (zeros before
+        """Write ``player``'s observation of ``state`` into
+        ``tensor`` (zeros before
         the deal)."""
         if self.tensor is None:
             return

@@ -19,12 +19,12 @@ crapette[pettingzoo]``).
 so the same agent is often selected several times in a row: ``agent_selection`` always
 names the player to act (during a "Stop!" decision, the opponent who may call it).
 
-**Actions** are the integer codes of :mod:`crapette.adapters.encoding`
+**Actions** are the integer codes of [`crapette.adapters.encoding`][crapette.adapters.encoding]
 (``Discrete(791)``), relative to the player to act.
 
 **Observations** are dicts: ``"observation"``, the ``float32`` vector of
-:func:`~crapette.adapters.encoding.observation_vector` built from the agent's
-:class:`~crapette.views.PlayerView` (never a hidden card), and ``"action_mask"``, an
+[`observation_vector`][crapette.adapters.encoding.observation_vector] built from the agent's
+[`PlayerView`][crapette.views.PlayerView] (never a hidden card), and ``"action_mask"``, an
 ``int8`` 0/1 vector of the agent's legal actions (all zeros when it is not to act).
 
 **Rewards** come only at the end of the deal and are zero-sum: a player gets
@@ -52,6 +52,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]
 from pettingzoo.utils.env import AECEnv as _AECEnvType  # type: ignore[import-untyped,unused-ignore]
 
+from crapette._engine import apply
 from crapette.adapters.encoding import (
     NUM_ACTIONS,
     OBSERVATION_SIZE,
@@ -62,7 +63,6 @@ from crapette.adapters.encoding import (
 )
 from crapette.cards import TEXT
 from crapette.deal import Rng, new_game
-from crapette.engine import apply
 from crapette.outcome import outcome
 from crapette.rules import Ruleset
 from crapette.state import GameState
@@ -88,14 +88,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
     """One deal of Russian Bank as a PettingZoo AEC environment (see the module docstring).
 
     Args:
-        rules: a :class:`~crapette.Ruleset`, a rules string (``"serbian"``,
+        rules: a [`Ruleset`][crapette.Ruleset], a rules string (``"serbian"``,
             ``"classic(house_filling=none)"``) or ``None`` for ``classic``.
         render_mode: ``"ansi"`` (``render()`` returns the text) or ``"human"`` (prints it
             after every step), or ``None``.
         max_moves: if given, replaces the rules' move cap: the deal ends (as a truncation)
             after this many moves.
-        normalize: divide the rewards by :func:`reward_scale` (the default) or give raw
-            score differences.
+        normalize: divide the rewards by [`reward_scale`][crapette.adapters.pettingzoo.reward_scale]
+            (the default) or give raw score differences.
 
     Raises:
         InvalidRulesError: a bad rules string or ``max_moves``.
@@ -193,6 +193,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         whose deal has ended).
 
         Raises:
+            InvalidMoveError: the action is not an action code at all.
             IllegalMoveError: the action is not a legal move of the agent to act.
         """
         agent = self.agent_selection
@@ -272,7 +273,8 @@ def env(
 ) -> _AECEnvType:
     """The environment wrapped as PettingZoo's classic games are: an illegal action ends the
     deal with reward -1 for its author, out-of-range actions are asserted, and the
-    reset-before-use order is enforced. Arguments as for :class:`raw_env`."""
+    reset-before-use order is enforced. Arguments as for
+    [`raw_env`][crapette.adapters.pettingzoo.raw_env]."""
     game = raw_env(rules=rules, render_mode=render_mode, max_moves=max_moves, normalize=normalize)
     game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
     game = wrappers.AssertOutOfBoundsWrapper(game)

@@ -1,20 +1,25 @@
-"""Bots: players that see a :class:`~crapette.views.PlayerView` and answer a legal move.
+"""Bots: players that see a [`PlayerView`][crapette.views.PlayerView] and answer a legal move.
 
-* :class:`RandomBot`: a uniformly random legal move;
-* :class:`GreedyBot`: a documented ranking of moves (foundations first, emptying the
-  reserve, loading the opponent, keeping houses open);
-* :class:`SearchBot`: determinized Monte Carlo search with greedy rollouts, stronger with a
-  larger budget;
-* :class:`PlannerBot`: searches lines of moves within its turn, over determinizations;
-* :class:`Fallible`: any bot made to miss compulsory moves and overlook violations.
+* [`RandomBot`][crapette.bots.RandomBot]: a uniformly random legal move;
+* [`GreedyBot`][crapette.bots.GreedyBot]: a documented ranking of moves (foundations first, emptying
+  the reserve, loading the opponent, keeping houses open);
+* [`SearchBot`][crapette.bots.SearchBot]: determinized Monte Carlo search with greedy rollouts,
+  stronger with a larger budget;
+* [`PlannerBot`][crapette.bots.PlannerBot]: searches lines of moves within its turn, over
+  determinizations;
+* [`Fallible`][crapette.bots.Fallible]: any bot made to miss compulsory moves and overlook
+  violations.
 
-All are seeded (``crapette.deal.Rng``) and reproducible. :func:`get_bot` builds one from a
-bot string (``greedy``, ``search:256``, ``greedy:miss=0.1:call=0.8``); :func:`register_bot`
-adds names (another package can add its own bots).
+All are seeded (``crapette.deal.Rng``) and reproducible. [`get_bot`][crapette.bots.get_bot] builds
+one from a bot string (``greedy``, ``search:256``, ``greedy:miss=0.1:call=0.8``);
+[`register_bot`][crapette.bots.register_bot] adds names (another package can add its own bots).
 """
 
 from __future__ import annotations
 
+import re
+
+from crapette._quote import quote
 from crapette.bots.base import (
     Bot,
     UnknownBotError,
@@ -35,7 +40,7 @@ from crapette.bots.registry import (
     register_bot,
     unregister_bot,
 )
-from crapette.bots.search import SearchBot
+from crapette.bots.search import MAX_BUDGET, SearchBot
 from crapette.bots.simple import RandomBot
 
 __all__ = [
@@ -62,27 +67,29 @@ __all__ = [
 ]
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search", "planner")
-"""The shipped bot names (:func:`bot_names` lists every registered one, plug-ins
-included)."""
+"""The shipped bot names ([`bot_names`][crapette.bots.bot_names] lists every registered one,
+plug-ins included)."""
 
 
 def _budget(name: str, budget: str) -> int:
-    if not budget.isdigit() or int(budget) <= 0:
+    """A budget argument: an integer from 1 to ``MAX_BUDGET`` in ASCII digits."""
+    if not re.fullmatch(r"[0-9]{1,9}", budget) or not 0 < int(budget) <= MAX_BUDGET:
         raise UnknownBotError(
-            f"bad {name} budget {budget!r} in bot '{name}:{budget}': expected a positive integer"
+            f"bad {name} budget {quote(budget)} in bot {quote(f'{name}:{budget}')}: expected an"
+            f" integer from 1 to {MAX_BUDGET}"
         )
     return int(budget)
 
 
 def _search(seed: int, budget: str | None = None) -> SearchBot:
-    """A search bot, with ``search:BUDGET`` read as a positive integer."""
+    """A search bot, with ``search:BUDGET`` read as an integer."""
     if budget is None:
         return SearchBot(seed)
     return SearchBot(seed, budget=_budget("search", budget))
 
 
 def _planner(seed: int, budget: str | None = None) -> PlannerBot:
-    """A planner, with ``planner:BUDGET`` read as a positive integer."""
+    """A planner, with ``planner:BUDGET`` read as an integer."""
     if budget is None:
         return PlannerBot(seed)
     return PlannerBot(seed, budget=_budget("planner", budget))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from crapette.errors import CrapetteError
+from crapette.errors import UnknownBotError
 from crapette.moves import CALL_STOP, LET_STAND, Move
 from crapette.rules import Ruleset
 from crapette.views import PlayerView
@@ -19,18 +19,14 @@ __all__ = [
 ]
 
 
-class UnknownBotError(CrapetteError, ValueError):
-    """A bot string that names no registered bot (the message lists them), or a bad
-    argument or player-model parameter in it."""
-
-
 @runtime_checkable
 class Bot(Protocol):
-    """A player program: it sees a :class:`~crapette.views.PlayerView` (never the full
+    """A player program: it sees a [`PlayerView`][crapette.views.PlayerView] (never the full
     state) and answers one of ``view.legal_moves()``.
 
     Two optional hooks, for bots that plan or remember; the simulator's game loop calls
-    them when the bot has them (:func:`notify_deal_start`, :func:`notify_opponent_move`):
+    them when the bot has them ([`notify_deal_start`][crapette.bots.base.notify_deal_start],
+    [`notify_opponent_move`][crapette.bots.base.notify_opponent_move]):
 
     * ``on_deal_start(view)``: a new deal starts; ``view`` is the bot's view of the deal's
       first position.
@@ -73,7 +69,8 @@ def call_helps(rules: Ruleset, offender: int, resume: int) -> bool:
 
 def stop_decision(view: PlayerView) -> Move:
     """The default answer to an open Stop! decision: ``CALL_STOP`` when calling helps
-    (:func:`call_helps`), else ``LET_STAND``. The shipped bots decide this way.
+    ([`call_helps`][crapette.bots.base.call_helps]), else ``LET_STAND``. The shipped bots decide
+    this way.
 
     Raises:
         ValueError: no Stop! decision is open in ``view``.

@@ -3,7 +3,8 @@ violations now and then, as people do.
 
 The shipped bots never break a priority and always call "Stop!" when it helps, so under
 callable Stop! rules (``pagat``, ``serbian``) no violation ever happens and those rules
-change nothing. :class:`Fallible` wraps a bot with a player model whose parameters are
+change nothing. [`Fallible`][crapette.bots.fallible.Fallible] wraps a bot with a player model whose
+parameters are
 probabilities people can reason about:
 
 * **missing a compulsory move**, per kind. A violating move is counted under the *first*
@@ -21,7 +22,8 @@ probabilities people can reason about:
 
   At each of its decisions, for each kind that some legal move breaks, the player misses
   that kind with its probability (one draw per kind present). When it misses, it plays
-  the best move by the greedy ranking (:func:`crapette.bots.greedy.move_score`) among the
+  the best move by the greedy ranking
+  ([`crapette.bots.greedy.move_score`][crapette.bots.greedy.move_score]) among the
   legal moves that break a missed kind: what the greedy player would do if that priority
   did not exist (a pointless house shuffle is never chosen; with nothing else to play,
   the miss does not happen). Otherwise the wrapped bot decides. ``miss`` sets every kind
@@ -29,7 +31,8 @@ probabilities people can reason about:
 * **calling "Stop!"** (``call``): when the opponent's violation awaits this player's
   decision, the chance that the player notices it. A player who notices decides as the
   wrapped bot does (the shipped bots call whenever calling helps,
-  :func:`crapette.bots.stop_decision`); one who does not lets the move stand.
+  [`crapette.bots.stop_decision`][crapette.bots.stop_decision]); one who does not lets the move
+  stand.
 * **false calls** (``false_call``): the rules give a call no meaning unless a violation is
   pending (a Stop! decision opens only after a violating move), so there is nothing for a
   false call to do; the parameter exists so that a bot string can state it, and only 0
@@ -49,11 +52,11 @@ fallible player is as reproducible as any bot: the same seed, the same moves.
 
 from __future__ import annotations
 
+from crapette._laws import violation
+from crapette._movegen import legal_moves
 from crapette.bots.base import Bot
 from crapette.bots.greedy import _POINTLESS, move_score
 from crapette.deal import Rng
-from crapette.legality import violation
-from crapette.movegen import legal_moves
 from crapette.moves import (
     FOUNDATION,
     LET_STAND,
@@ -86,7 +89,8 @@ def _probability(name: str, value: object) -> float:
 
 
 def miss_kind(view: PlayerView, moves: tuple[Move, ...], move: Move) -> str | None:
-    """The kind of compulsory move (one of :data:`MISS_KINDS`) that ``move`` misses, or
+    """The kind of compulsory move (one of [`MISS_KINDS`][crapette.bots.fallible.MISS_KINDS]) that
+    ``move`` misses, or
     ``None`` when it breaks no priority.
 
     Args:
@@ -122,7 +126,8 @@ class Fallible:
 
     Attributes:
         bot: the wrapped bot.
-        miss: the chance of missing, per kind (a dict over :data:`MISS_KINDS`).
+        miss: the chance of missing, per kind (a dict over
+        [`MISS_KINDS`][crapette.bots.fallible.MISS_KINDS]).
         call: the chance of noticing the opponent's violation.
         false_call: the chance of a false call (always 0: see the module documentation).
         name: the bot string of this player, e.g. ``greedy:miss=0.1:call=0.8``.

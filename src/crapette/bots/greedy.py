@@ -28,11 +28,11 @@ move (the opponent would call it).
 
 from __future__ import annotations
 
+from crapette._laws import fits_foundation, fits_load, violation
+from crapette._movegen import legal_moves
 from crapette.bots.base import call_helps
 from crapette.cards import RANK, RED, Card
 from crapette.deal import Rng
-from crapette.legality import fits_foundation, fits_load, violation
-from crapette.movegen import legal_moves
 from crapette.moves import (
     CALL_STOP,
     FOUNDATION,

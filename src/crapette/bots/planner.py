@@ -1,18 +1,21 @@
 """The planner: a bot that plans the visible part of its turn as a whole.
 
-A turn is many moves; the search bot (:mod:`crapette.bots.search`) compares single moves
+A turn is many moves; the search bot ([`crapette.bots.search`][crapette.bots.search]) compares
+single moves
 followed by greedy play. The planner searches over *sequences* of its own moves:
 
 1. draw a complete state consistent with its view (a determinization,
-   :func:`crapette.views.determinize`);
+   [`crapette.views.determinize`][crapette.views.determinize]);
 2. from it, search every line of its own moves up to the next boundary: turning a hand
    card (new information), the end of its turn, or a won deal. At each position it tries
-   the few best moves by the greedy ranking (at most :attr:`PlannerBot.width`; never a
+   the few best moves by the greedy ranking (at most
+   [`width`][crapette.bots.planner.PlannerBot.width]; never a
    priority violation or a pointless house shuffle when something else exists; one move
    when only foundation moves compete). Positions reached by several orders of the same
    moves are searched once (a transposition table keyed by the position);
 3. at a boundary, a greedy rollout to the end of the opponent's next turn scores the line
-   (:func:`crapette.bots.search.rollout`: the opponent's count minus its own, plus or minus
+   ([`crapette.bots.search.rollout`][crapette.bots.search.rollout]: the opponent's count minus its
+   own, plus or minus
    100 for a won or lost deal), with the same rollout seed for every line of a sample
    (common random numbers);
 4. a first move is worth the best line that starts with it; its value is averaged over
@@ -26,12 +29,12 @@ choices between foundation moves only are left to the greedy ranking.
 
 from __future__ import annotations
 
+from crapette._engine import apply_unchecked
+from crapette._laws import violation
+from crapette._movegen import legal_moves
 from crapette.bots.greedy import _POINTLESS, _VIOLATION, greedy_move, move_score
 from crapette.bots.search import rollout
 from crapette.deal import Rng
-from crapette.engine import apply_unchecked
-from crapette.legality import violation
-from crapette.movegen import legal_moves
 from crapette.moves import FOUNDATION, Action, Move
 from crapette.outcome import is_over
 from crapette.state import GameState
@@ -40,7 +43,7 @@ from crapette.views import PlayerView, determinize, sketch
 __all__ = ["DEFAULT_PLANNER_BUDGET", "PlannerBot", "candidates"]
 
 DEFAULT_PLANNER_BUDGET = 128
-"""Rollouts per decision of :class:`PlannerBot` by default."""
+"""Rollouts per decision of [`PlannerBot`][crapette.bots.planner.PlannerBot] by default."""
 
 _BOUNDARY = (Action.DRAW, Action.DISCARD, Action.END_TURN)
 

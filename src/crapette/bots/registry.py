@@ -3,19 +3,22 @@
 A bot string is ``NAME[:ARG]...[:KEY=VALUE]...``, with no spaces and no commas (a comma
 separates the two bots of ``--bots``):
 
-* ``NAME`` is a registered name (:func:`bot_names`): ``random``, ``greedy``, ``search``,
-  or one added by :func:`register_bot`;
+* ``NAME`` is a registered name ([`bot_names`][crapette.bots.registry.bot_names]): ``random``,
+  ``greedy``, ``search``,
+  or one added by [`register_bot`][crapette.bots.registry.register_bot];
 * each ``ARG`` (a part without ``=``) goes to the bot's factory, in order: ``search:256``
   is a search bot with a budget of 256;
 * each ``KEY=VALUE`` sets a parameter of the fallible player model
-  (:class:`~crapette.bots.fallible.Fallible`) wrapped around the bot: ``miss``,
+  ([`Fallible`][crapette.bots.fallible.Fallible]) wrapped around the bot: ``miss``,
   ``miss_reserve``, ``miss_foundation``, ``miss_order``, ``miss_filling``, ``call`` and
   ``false_call``, each a probability. ``greedy:miss=0.1:call=0.8`` is a greedy player that
   misses a compulsory move one time in ten and calls "Stop!" on 80% of the violations it
   could call; ``search:256:miss=0.05`` a fallible search bot.
 
-:func:`get_bot` builds a bot from its string; :func:`parse_bot` reads a string without
-building anything, and :meth:`BotSpec.__str__` writes the canonical form back.
+[`get_bot`][crapette.bots.registry.get_bot] builds a bot from its string;
+[`parse_bot`][crapette.bots.registry.parse_bot] reads a string without
+building anything, and [`str(BotSpec)`][crapette.bots.registry.BotSpec] writes the canonical form
+back.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from collections.abc import Callable
 
 import attrs
 
+from crapette._quote import quote
 from crapette.bots.base import Bot, UnknownBotError
 
 __all__ = [
@@ -66,13 +70,14 @@ _REGISTRY: dict[str, _Entry] = {}
 def register_bot(
     name: str, factory: BotFactory, *, summary: str = "", replace: bool = False
 ) -> None:
-    """Make ``name`` a bot name of :func:`get_bot` (and so of ``simulate``, ``compare``,
+    """Make ``name`` a bot name of [`get_bot`][crapette.bots.registry.get_bot] (and so of
+    ``simulate``, ``compare``,
     the ladder and the command line in the same process).
 
     Args:
         name: lower-case letters, digits, ``_`` and ``-``, starting with a letter.
         factory: ``factory(seed)`` (or ``factory(seed, *args)`` for bot strings with
-            arguments, such as ``mybot:64``) returns a new :class:`~crapette.bots.Bot`.
+            arguments, such as ``mybot:64``) returns a new [`Bot`][crapette.bots.Bot].
         summary: one line for listings.
         replace: allow replacing a name already registered.
 
@@ -144,12 +149,12 @@ def parse_bot(text: str) -> BotSpec:
             parameter. The message quotes the string and lists what is allowed.
     """
     if not isinstance(text, str):
-        raise UnknownBotError(f"a bot name must be a str, not {text!r}")
+        raise UnknownBotError(f"a bot name must be a str, not {type(text).__name__}")
     parts = text.strip().split(":")
     name = parts[0]
     if name not in _REGISTRY:
         raise UnknownBotError(
-            f"unknown bot {name!r} in {text!r}: expected one of {_known()}"
+            f"unknown bot {quote(name)} in {quote(text)}: expected one of {_known()}"
             " (options as in search:256 or greedy:miss=0.1:call=0.8)"
         )
     args: list[str] = []
@@ -159,26 +164,28 @@ def parse_bot(text: str) -> BotSpec:
         if not eq:
             if params:
                 raise UnknownBotError(
-                    f"bot {text!r}: argument {part!r} after a parameter; arguments come first"
+                    f"bot {quote(text)}: argument {quote(part)} after a parameter;"
+                    " arguments come first"
                 )
             if not part:
-                raise UnknownBotError(f"bot {text!r}: an empty option between colons")
+                raise UnknownBotError(f"bot {quote(text)}: an empty option between colons")
             args.append(part)
             continue
         if key not in _FALLIBLE_KEYS:
             raise UnknownBotError(
-                f"bot {text!r}: unknown parameter {key!r}; expected one of"
+                f"bot {quote(text)}: unknown parameter {quote(key)}; expected one of"
                 f" {', '.join(_FALLIBLE_KEYS)}"
             )
         if any(k == key for k, _ in params):
-            raise UnknownBotError(f"bot {text!r}: parameter {key!r} given twice")
+            raise UnknownBotError(f"bot {quote(text)}: parameter {quote(key)} given twice")
         try:
             number = float(value)
         except ValueError:
             number = -1.0
         if not 0.0 <= number <= 1.0:
             raise UnknownBotError(
-                f"bot {text!r}: {key}={value!r} is not a probability (a number from 0 to 1)"
+                f"bot {quote(text)}: {key}={quote(value)} is not a probability"
+                " (a number from 0 to 1)"
             )
         params.append((key, number))
     return BotSpec(name, tuple(args), tuple(params))
@@ -213,13 +220,13 @@ def get_bot(name: str, seed: int = 0) -> Bot:
     if not _binds(factory, seed, *spec.args):
         what = "no arguments" if not _binds(factory, seed, "") else "fewer arguments"
         given = ":".join(spec.args)
-        raise UnknownBotError(f"bot {name!r}: {spec.name} takes {what} (given {given!r})")
+        raise UnknownBotError(f"bot {quote(name)}: {spec.name} takes {what} (given {quote(given)})")
     try:
         bot = factory(seed, *spec.args)
     except UnknownBotError:
         raise
     except ValueError as exc:
-        raise UnknownBotError(f"bad bot {name!r}: {exc}") from None
+        raise UnknownBotError(f"bad bot {quote(name)}: {exc}") from None
     if not spec.params:
         return bot
     from crapette.bots.fallible import Fallible
@@ -227,6 +234,6 @@ def get_bot(name: str, seed: int = 0) -> Bot:
     try:
         player = Fallible(bot, seed=seed, **dict(spec.params))
     except ValueError as exc:
-        raise UnknownBotError(f"bad bot {name!r}: {exc}") from None
+        raise UnknownBotError(f"bad bot {quote(name)}: {exc}") from None
     player.name = str(spec)
     return player

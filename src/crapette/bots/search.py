@@ -1,10 +1,11 @@
 """The search bot: determinized Monte Carlo search with greedy rollouts.
 
 At each decision with a real choice, the bot keeps the few best moves by the greedy
-ranking (at most :attr:`SearchBot.width`, never a priority violation or a pointless house
-shuffle when something else exists) and estimates each by rollouts:
+ranking (at most ``SearchBot.width``, never a priority
+violation or a pointless house shuffle when something else exists) and estimates each by rollouts:
 
-1. draw a complete state consistent with its view (:func:`crapette.views.determinize`);
+1. draw a complete state consistent with its view
+   ([`crapette.views.determinize`][crapette.views.determinize]);
 2. for every candidate, from that same state and with the same rollout seed (common random
    numbers, so candidates are compared on equal luck), play the move, then let both
    players follow the greedy policy to the end of the opponent's next turn;
@@ -20,20 +21,24 @@ decisions and choices between foundation moves only are left to the greedy ranki
 
 from __future__ import annotations
 
+from crapette._engine import apply_unchecked
+from crapette._laws import violation
+from crapette._movegen import legal_moves
 from crapette.bots.greedy import _POINTLESS, _VIOLATION, greedy_move, move_score
 from crapette.deal import Rng
-from crapette.engine import apply_unchecked
-from crapette.legality import violation
-from crapette.movegen import legal_moves
+from crapette.errors import UnknownBotError
 from crapette.moves import FOUNDATION, Move
 from crapette.outcome import winner
 from crapette.state import GameState
 from crapette.views import PlayerView, determinize, sketch
 
-__all__ = ["DEFAULT_BUDGET", "SearchBot"]
+__all__ = ["DEFAULT_BUDGET", "MAX_BUDGET", "SearchBot"]
 
 DEFAULT_BUDGET = 256
-"""Rollouts per decision of :class:`SearchBot` by default."""
+"""Rollouts per decision of [`SearchBot`][crapette.bots.search.SearchBot] by default."""
+
+MAX_BUDGET = 1_000_000
+"""The largest search budget (rollouts per decision) a search bot accepts."""
 
 _WIN = 100
 _ROLLOUT_CAP = 400
@@ -57,7 +62,8 @@ def evaluate(state: GameState, p: int) -> int:
 
 def rollout(state: GameState, p: int, rng: Rng) -> int:
     """Play greedy moves for both players from ``state`` to the end of the opponent's next
-    turn (or the end of the deal) and :func:`evaluate` the result for ``p``."""
+    turn (or the end of the deal) and [`evaluate`][crapette.bots.search.evaluate] the result for
+    ``p``."""
     seen_opponent = state.turn_player != p
     for _ in range(_ROLLOUT_CAP):
         moves = legal_moves(state)
@@ -85,16 +91,19 @@ class SearchBot:
 
         Args:
             seed: seeds the determinizations, rollouts and tie-breaks.
-            budget: rollouts per decision (a positive integer).
+            budget: rollouts per decision, from 1 to
+                [`MAX_BUDGET`][crapette.bots.search.MAX_BUDGET].
             width: the number of candidate moves compared (at least 2).
 
         Raises:
-            ValueError: ``budget`` is not positive or ``width`` is below 2.
+            UnknownBotError: ``budget`` is out of range or ``width`` is below 2 (a
+                ``ValueError``).
         """
-        if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
-            raise ValueError(f"budget must be a positive integer, not {budget!r}")
+        if isinstance(budget, bool) or not isinstance(budget, int) or not 0 < budget <= MAX_BUDGET:
+            shown = repr(budget) if len(repr(budget)) <= 40 else repr(budget)[:40] + "..."
+            raise UnknownBotError(f"budget must be an integer from 1 to {MAX_BUDGET}, not {shown}")
         if width < 2:
-            raise ValueError(f"width must be at least 2, not {width!r}")
+            raise UnknownBotError(f"width must be at least 2, not {width!r}")
         self.name = "search"
         self.seed = seed
         self.budget = budget

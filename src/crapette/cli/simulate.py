@@ -25,7 +25,7 @@ from rich.table import Table
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.bots import BOT_NAMES
 from crapette.rules import PRESETS, Ruleset
-from crapette.simulate import (
+from crapette.simulation import (
     DealRecord,
     SimulationError,
     SimulationResult,

@@ -2,10 +2,10 @@
 summary that answers rules questions with confidence intervals.
 
 Reproducibility: deal ``i`` of a run with seed ``s`` uses the deal seed
-:func:`crapette.match.deal_seed` ``(s, i // 2)`` (the seeds a match deals from) and the bots
-are rebuilt for every deal with seeds derived from it, so a deal's result depends on nothing
-but the run seed and its number: the same seed gives the same records whatever the number of
-workers or the backend.
+[`crapette.match.deal_seed`][crapette.match.deal_seed] ``(s, i // 2)`` (the seeds a match deals
+from) and the bots are rebuilt for every deal with seeds derived from it, so a deal's result depends
+on nothing but the run seed and its number: the same seed gives the same records whatever the number
+of workers or the backend.
 
 Fairness: deals are played in pairs on the same shuffle with the seats swapped (bot A is
 player 0 in even deals and player 1 in odd ones), so the luck of the cards and of starting
@@ -24,14 +24,14 @@ from typing import Any, Literal
 
 import attrs
 
+from crapette._engine import apply_unchecked
+from crapette._laws import why_illegal
+from crapette._movegen import legal_moves
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.bots import bot_names, get_bot, notify_deal_start, notify_opponent_move
 from crapette.deal import Rng, new_game
-from crapette.engine import apply_unchecked
-from crapette.errors import CrapetteError
-from crapette.legality import why_illegal
+from crapette.errors import BotError, SimulationError
 from crapette.match import deal_seed
-from crapette.movegen import legal_moves
 from crapette.moves import Move
 from crapette.outcome import outcome
 from crapette.rules import PRESETS, Ruleset
@@ -44,13 +44,8 @@ __all__ = [
     "SimulationError",
     "SimulationResult",
     "Summary",
-    "check_positive",
-    "check_ray_address",
     "compare",
-    "parse_bots",
-    "parse_rules",
     "play_deal",
-    "ray_session",
     "simulate",
     "summarize",
     "wilson",
@@ -61,32 +56,6 @@ Progress = Callable[[int, int], None]
 """A progress callback: ``progress(deals_done, deals_total)``."""
 
 _Z95 = 1.959963984540054
-
-
-class SimulationError(CrapetteError, ValueError):
-    """Bad simulation input (bots, rules, counts, backend) or an unreachable Ray cluster;
-    raised before any deal is played."""
-
-
-class BotError(CrapetteError):
-    """A bot returned an illegal move. The simulation stopped; the records made until then
-    are kept.
-
-    Attributes:
-        bot: the bot's name.
-        seed: the deal seed.
-        move: the illegal move.
-        records: the deal records completed before the error, in deal order.
-    """
-
-    def __init__(
-        self, message: str, bot: str, seed: int, move: object, records: Sequence[DealRecord]
-    ) -> None:
-        super().__init__(message)
-        self.bot = bot
-        self.seed = seed
-        self.move = move
-        self.records: tuple[DealRecord, ...] = tuple(records)
 
 
 @attrs.frozen(slots=True)
@@ -225,7 +194,7 @@ def _plain(_inst: object, _field: object, value: object) -> object:
 
 
 def summarize(records: Sequence[DealRecord]) -> Summary:
-    """The :class:`Summary` of some deal records."""
+    """The [`Summary`][crapette.simulation.Summary] of some deal records."""
     n = len(records)
     wins = [0, 0]
     starter_wins = 0
@@ -266,8 +235,8 @@ class SimulationResult:
         bots: the names of bot A and bot B.
         games: deals played.
         seed: the run seed.
-        records: one :class:`DealRecord` per deal, in deal order.
-        summary: the :class:`Summary` of the records.
+        records: one [`DealRecord`][crapette.simulation.DealRecord] per deal, in deal order.
+        summary: the [`Summary`][crapette.simulation.Summary] of the records.
     """
 
     rules: str
@@ -291,7 +260,7 @@ class SimulationResult:
 
 
 def parse_rules(rules: Ruleset | str) -> Ruleset:
-    """A ruleset from a :class:`~crapette.Ruleset`, a preset name or a rules string.
+    """A ruleset from a [`Ruleset`][crapette.Ruleset], a preset name or a rules string.
 
     Raises:
         InvalidRulesError: unknown preset or bad rules string.
@@ -434,9 +403,9 @@ def simulate(
     """Play ``games`` deals between two bots and summarize them.
 
     Args:
-        rules: a :class:`~crapette.Ruleset`, a preset name or a rules string.
+        rules: a [`Ruleset`][crapette.Ruleset], a preset name or a rules string.
         bots: bot A and bot B: ``"greedy,random"`` or ``("greedy", "random")`` (names of
-            :func:`crapette.bots.get_bot`).
+            [`crapette.bots.get_bot`][crapette.bots.get_bot]).
         games: how many deals (positive).
         seed: the run seed (any ``int``); the same seed gives the same records whatever
             ``workers`` and ``backend``.
@@ -630,8 +599,9 @@ def compare(
     seed: int,
     **options: Any,
 ) -> list[SimulationResult]:
-    """:func:`simulate` the same bots, games and seed under several rulesets (all are
-    checked before any deal is played); ``options`` go to :func:`simulate`."""
+    """[`simulate`][crapette.simulation.simulate] the same bots, games and seed under several
+    rulesets (all are checked before any deal is played); ``options`` go to
+    [`simulate`][crapette.simulation.simulate]."""
     parsed = [parse_rules(r) for r in rulesets]
     if not parsed:
         raise SimulationError("compare needs at least one ruleset")

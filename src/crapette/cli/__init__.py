@@ -1,19 +1,23 @@
-"""The ``crapette`` command line: one subcommand per module of ``crapette.commands``."""
+"""The ``crapette`` command line: one subcommand per module of ``crapette.cli`` (``play``, ``show``,
+``replay``, ``simulate``, ``compare``); [`crapette.cli.game`][crapette.cli.game] is the terminal
+game. The command line needs ``rich`` (``pip install 'crapette[cli]'``); the rest of the library
+never imports it."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 from collections.abc import Sequence
 
 from crapette._version import __version__
 from crapette.errors import CrapetteError
 
-__all__ = ["COMMANDS", "main"]
+__all__ = ["COMMANDS", "RICH_MISSING", "main"]
 
 COMMANDS: tuple[str, ...] = ("play", "show", "replay", "simulate", "compare", "ladder")
-"""Subcommands, each implemented by ``crapette.commands.<name>`` with ``add_parser`` and
+"""Subcommands, each implemented by ``crapette.cli.<name>`` with ``add_parser`` and
 ``run``."""
 
 
@@ -26,17 +30,27 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:
-            module = importlib.import_module(f"crapette.commands.{name}")
+            module = importlib.import_module(f"crapette.cli.{name}")
         except ModuleNotFoundError as exc:
-            if exc.name != f"crapette.commands.{name}":
+            if exc.name != f"crapette.cli.{name}":
                 raise
             continue
         module.add_parser(sub)
     return parser
 
 
+RICH_MISSING: str = (
+    "crapette: the command line needs the 'rich' package; install it with"
+    " pip install 'crapette[cli]'"
+)
+"""The one-line message printed when ``rich`` is not installed."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 success, 1 error, 2 usage)."""
+    if importlib.util.find_spec("rich") is None:
+        print(RICH_MISSING, file=sys.stderr)
+        return 1
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

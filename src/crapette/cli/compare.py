@@ -15,8 +15,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from crapette.commands.simulate import add_common_arguments, run_simulations, write_outputs
-from crapette.simulate import Estimate, SimulationResult
+from crapette.cli.simulate import add_common_arguments, run_simulations, write_outputs
+from crapette.simulation import Estimate, SimulationResult
 
 __all__ = ["add_parser", "compare_table", "run"]
 

@@ -1,12 +1,14 @@
-"""Applying moves: :func:`apply` (checked) and :func:`apply_unchecked` (the fast path for
+"""Applying moves: [`apply`][crapette._engine.apply] (checked) and
+[`apply_unchecked`][crapette._engine.apply_unchecked] (the fast path for
 bots and simulations, which trusts that the move comes from ``legal_moves``)."""
 
 from __future__ import annotations
 
+from crapette._laws import describe_illegal, fits_foundation, violation
+from crapette._movegen import foundation_ready, legal_moves
+from crapette._tables import CARD_KEYS, HOUSE_KEYS
 from crapette.cards import FACE, RANK, Card
 from crapette.errors import IllegalMoveError
-from crapette.legality import describe_illegal, fits_foundation, violation
-from crapette.movegen import CARD_KEYS, foundation_ready, legal_moves
 from crapette.moves import (
     FOUNDATION,
     HAND,
@@ -16,7 +18,7 @@ from crapette.moves import (
     Move,
 )
 from crapette.outcome import winner
-from crapette.state import HOUSE_KEYS, GameState, PendingStop, Pile
+from crapette.state import GameState, PendingStop, Pile
 
 __all__ = ["apply", "apply_unchecked"]
 
@@ -39,7 +41,7 @@ def apply(state: GameState, move: Move) -> GameState:
 
 
 def apply_unchecked(state: GameState, move: Move) -> GameState:
-    """Like :func:`apply` without the legality check: for moves taken from
+    """Like [`apply`][crapette._engine.apply] without the legality check: for moves taken from
     ``legal_moves(state)``. Anything else gives an undefined (possibly invalid) state."""
     if state.stop is not None:
         return _decide_stop(state, move)
@@ -57,7 +59,7 @@ def apply_unchecked(state: GameState, move: Move) -> GameState:
 
 def _breaks_priority(state: GameState, move: Move) -> bool:
     """Whether ``violation(state, move)`` finds a broken priority, from quick tests: the
-    rules are spelled out in ``legality.violation``, which also names the remedy; only the
+    rules are spelled out in ``_laws.violation``, which also names the remedy; only the
     rare Serbian loading case is left to it."""
     action = move.action
     if action is Action.REVEAL:

@@ -1,6 +1,6 @@
-"""The fast move generator: :func:`legal_moves`.
+"""The fast move generator: [`legal_moves`][crapette._movegen.legal_moves].
 
-It computes the same list as ``legality.reference_legal_moves`` (the tests check this on
+It computes the same list as ``crapette.testing.reference_legal_moves`` (the tests check this on
 thousands of positions) from a few lookups instead of trying every move:
 
 * a set of the faces a foundation will take next decides foundation moves, found in the
@@ -18,7 +18,19 @@ from __future__ import annotations
 
 from typing import Final
 
-from crapette.cards import FACE, RANK, RED, Card
+from crapette._tables import (
+    ACE_KEY,
+    BIT,
+    BITS,
+    CARD_KEYS,
+    FACE,
+    FNEED,
+    KIND,
+    LOADS,
+    TAKES,
+    TO_HOUSES,
+)
+from crapette.cards import Card
 from crapette.moves import (
     CALL_STOP,
     DISCARD,
@@ -37,51 +49,9 @@ from crapette.moves import (
     Move,
 )
 from crapette.outcome import winner
-from crapette.state import HOUSE_KEYS, GameState
+from crapette.state import GameState
 
 __all__ = ["foundation_ready", "legal_moves"]
-
-_ACE_KEY: Final = -2
-# FNEED[c]: the face a foundation top must show for c to go on it (_ACE_KEY for an Ace,
-# which always finds an empty foundation).
-FNEED: Final = tuple(_ACE_KEY if RANK[c] == 1 else FACE[c] - 1 for c in range(104))
-
-# Building on a house only looks at colour and rank: KIND[c] numbers the 26 colour-rank
-# pairs, and TAKES[t] is the kind of card a house top ``t`` takes (one rank lower, the other
-# colour); an Ace takes nothing, so its TAKES is the spare slot 26 that no card has.
-KIND: Final = tuple(RED[c] * 13 + RANK[c] - 1 for c in range(104))
-TAKES: Final = tuple(26 if RANK[t] == 1 else (not RED[t]) * 13 + RANK[t] - 2 for t in range(104))
-
-
-def _adjacent(face: int, wrap: bool) -> int:
-    suit, rank0 = divmod(face, 13)
-    ranks = {rank0 - 1, rank0 + 1}
-    if wrap:
-        ranks = {r % 13 for r in ranks}
-    return sum(1 << (suit * 13 + r) for r in ranks if 0 <= r < 13)
-
-
-LOADS: Final = (
-    tuple(_adjacent(f, False) for f in range(52)),
-    tuple(_adjacent(f, True) for f in range(52)),
-)
-"""LOADS[wrap][face]: the faces that may be loaded on a pile showing ``face``, as a bitmask
-(bit ``f`` for face ``f``)."""
-
-_BIT: Final = tuple(1 << h for h in range(8))
-BITS: Final = tuple(tuple(h for h in range(8) if mask >> h & 1) for mask in range(256))
-"""BITS[mask]: the houses in a bitmask of houses, in ascending order."""
-TO_HOUSES: Final = tuple(
-    tuple(tuple(PLAY[s][t] for t in BITS[mask] if t != s) for mask in range(256))
-    for s in range(WASTE + 1)
-)
-"""TO_HOUSES[source][mask]: the single-card moves from ``source`` to the houses in ``mask``."""
-
-CARD_KEYS: Final = tuple(
-    tuple(HOUSE_KEYS[slot * 104 + card] for slot in range(8 * 16)) for card in range(104)
-)
-"""CARD_KEYS[card][house * 16 + depth]: ``HOUSE_KEYS`` regrouped by card, for the no-cycle
-check (a house move changes the layout key by the card's keys at its old and new places)."""
 
 _COUNTS: Final = tuple(tuple(range(1, n + 1)) for n in range(14))
 _STOP_CHOICES: Final = (CALL_STOP, LET_STAND)
@@ -93,8 +63,8 @@ _R_F: Final = _TO_F[RESERVE]
 
 def legal_moves(state: GameState) -> tuple[Move, ...]:
     """Every legal move of the player to act (``state.to_act``), without duplicates, in the
-    fixed order of :data:`crapette.ALL_MOVES` (by source, target and count, then reveal,
-    draw, discard, end, stop, pass). Empty only when the deal is over.
+    fixed order of [`ALL_MOVES`][crapette.moves.ALL_MOVES] (by source, target and count, then
+    reveal, draw, discard, end, stop, pass). Empty only when the deal is over.
     """
     rules = state.rules
     if state.moves_made >= rules.move_cap or state.passes == _BLOCKED:
@@ -114,7 +84,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     up = state.reserve_up[p]
     enforced = rules.stop == "enforced"
     ftops = {FACE[pile[-1]] for pile in state.foundations if pile}
-    ftops.add(_ACE_KEY)
+    ftops.add(ACE_KEY)
 
     # One pass over the available cards, in source order: the foundation moves, the cards
     # outside the houses, and per kind of card the mask of houses whose top takes it.
@@ -145,9 +115,9 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
             top = pile[-1]
             if FNEED[top] in ftops:
                 found.append(_TO_F[h])
-            takers[TAKES[top]] |= _BIT[h]
+            takers[TAKES[top]] |= BIT[h]
         else:
-            empty |= _BIT[h]
+            empty |= BIT[h]
     reveal = bool(reserve) and not up
 
     if enforced:
@@ -253,7 +223,7 @@ def foundation_ready(state: GameState) -> bool:
     """Whether an available card of the player to act fits a foundation (a quick test for
     the priority rules; ``state.stop`` is ignored)."""
     ftops = {FACE[pile[-1]] for pile in state.foundations if pile}
-    ftops.add(_ACE_KEY)
+    ftops.add(ACE_KEY)
     p = state.to_act
     reserve = state.reserves[p]
     if reserve and state.reserve_up[p] and FNEED[reserve[-1]] in ftops:

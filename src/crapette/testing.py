@@ -1,4 +1,8 @@
-"""perft: count the move sequences of a given length from a position.
+"""Test helpers: the slow reference move generator and perft counts.
+
+``reference_legal_moves`` tries every move of the fixed table against the plain rule checks
+(``why_illegal``); it is the oracle the fast [`legal_moves`][crapette.legal_moves] is tested
+against. ``perft`` counts the move sequences of a given length from a position.
 
 As in chess engines, ``perft(state, depth)`` is the number of leaf nodes of the game tree
 ``depth`` moves deep (a finished deal is a leaf that counts only at depth 0). Counts from
@@ -8,12 +12,14 @@ the count by first move to find where two implementations disagree.
 
 from __future__ import annotations
 
-from crapette.engine import apply_unchecked
-from crapette.movegen import legal_moves
+from crapette._engine import apply_unchecked
+from crapette._laws import why_illegal
+from crapette._movegen import legal_moves
+from crapette.moves import ALL_MOVES, Move
 from crapette.notation import format_move
 from crapette.state import GameState
 
-__all__ = ["divide", "perft"]
+__all__ = ["divide", "perft", "reference_legal_moves"]
 
 
 def perft(state: GameState, depth: int) -> int:
@@ -34,7 +40,7 @@ def perft(state: GameState, depth: int) -> int:
 
 def divide(state: GameState, depth: int) -> dict[str, int]:
     """``perft(after, depth - 1)`` for each legal first move, keyed by the move's text
-    (:func:`~crapette.notation.format_move`), in the order of ``legal_moves``.
+    ([`format_move`][crapette.notation.format_move]), in the order of ``legal_moves``.
 
     Raises:
         ValueError: ``depth`` is less than 1.
@@ -45,3 +51,8 @@ def divide(state: GameState, depth: int) -> dict[str, int]:
         format_move(state, m): perft(apply_unchecked(state, m), depth - 1)
         for m in legal_moves(state)
     }
+
+
+def reference_legal_moves(state: GameState) -> tuple[Move, ...]:
+    """Every legal move, found by trying each move of the fixed table (slow; a test oracle)."""
+    return tuple(m for m in ALL_MOVES if why_illegal(state, m) is None)

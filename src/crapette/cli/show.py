@@ -4,14 +4,14 @@ readable board."""
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from crapette._movegen import legal_moves
 from crapette.cards import TEXT
+from crapette.cli._input import read_input
 from crapette.deal import new_game
 from crapette.errors import CrapetteError, InvalidRulesError, NotationError
-from crapette.movegen import legal_moves
 from crapette.notation import UNKNOWN_CARD, describe_move, format_move, parse_position
 from crapette.outcome import outcome
 from crapette.records import format_result
@@ -49,6 +49,13 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--moves", action="store_true", help="also list the legal moves of the player to act"
+    )
+    parser.add_argument(
+        "--svg",
+        default=None,
+        metavar="FILE",
+        help="also write the table as an SVG picture to FILE (seen by --public PLAYER, or"
+        " player 0; with --public, face-down cards as backs)",
     )
     parser.set_defaults(run=run)
 
@@ -92,8 +99,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = " ".join(args.position)
         if text == "-":
-            text = sys.stdin.read()
+            text = read_input("-")
         state = load_state(text)
+    if args.svg is not None:
+        from crapette.svg import board  # imported only when a picture is asked for
+
+        seat = 0 if args.public is None else args.public
+        picture = board(state, seat=seat, hidden=args.public is not None)
+        with open(args.svg, "w", encoding="utf-8") as file:
+            file.write(picture + "\n")
     print(board_text(state, hidden=args.public is not None))
     if args.moves:
         moves = legal_moves(state)

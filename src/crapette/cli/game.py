@@ -2,8 +2,9 @@
 
 The loop only talks to the outside world through two injected functions, so tests (and
 other frontends) can drive it: ``input_fn(prompt) -> str`` reads one line (raising
-``EOFError`` at the end of input) and a :class:`rich.console.Console` receives everything
-printed. ``crapette play`` is a thin command-line wrapper around :class:`TerminalGame`.
+``EOFError`` at the end of input) and a `rich.console.Console` receives everything
+printed. ``crapette play`` is a thin command-line wrapper around
+[`TerminalGame`][crapette.cli.game.TerminalGame].
 
 Everything here is built on the public API (``legal_moves``, ``apply``, ``outcome``, the
 notation, the bots and the game records), so it doubles as a worked example of a frontend.
@@ -20,13 +21,15 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from crapette._engine import apply
+from crapette._laws import violation, why_illegal
+from crapette._movegen import legal_moves
+from crapette._quote import quote
 from crapette.bots import get_bot
 from crapette.cards import Card
-from crapette.engine import apply
+from crapette.cli._input import read_input
 from crapette.errors import CrapetteError, IllegalMoveError, NotationError
-from crapette.legality import violation, why_illegal
 from crapette.match import Match, deal_seed, new_match
-from crapette.movegen import legal_moves
 from crapette.moves import Action, Move
 from crapette.notation import describe_move, format_move, parse_move
 from crapette.outcome import Outcome, outcome
@@ -55,8 +58,9 @@ class Chooser(Protocol):
 
 
 def get_chooser(name: str, seed: int) -> Chooser:
-    """A move chooser for the bot called ``name`` (see :func:`crapette.bots.get_bot`),
-    seeded with ``seed``. The bot sees only its player's view (:func:`crapette.observe`).
+    """A move chooser for the bot called ``name`` (see
+    [`crapette.bots.get_bot`][crapette.bots.get_bot]), seeded with ``seed``. The bot sees only its
+    player's view ([`crapette.observe`][crapette.observe]).
 
     Raises:
         UnknownBotError: an unknown bot name.
@@ -504,14 +508,14 @@ class TerminalGame:
         try:
             move = parse_move(state, text)
         except IllegalMoveError as exc:
-            raise CrapetteError(f"{text!r} is not legal here: {exc}") from None
+            raise CrapetteError(f"{quote(text)} is not legal here: {exc}") from None
         except NotationError as exc:
             raise CrapetteError(
-                f"{text!r} is neither a move nor a command: {exc} (type 'help' for help)"
+                f"{quote(text)} is neither a move nor a command: {exc} (type 'help' for help)"
             ) from None
         if move not in moves:
             reason = why_illegal(state, move) or "not a legal move here"
-            raise CrapetteError(f"{text!r} is not legal here: {reason}")
+            raise CrapetteError(f"{quote(text)} is not legal here: {reason}")
         return move
 
     def _undo(self) -> bool:
@@ -556,10 +560,7 @@ class TerminalGame:
         self._say(f"Saved {len(self.moves)} moves to {path}.")
 
     def _load(self, path: Path) -> None:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CrapetteError(f"cannot read {str(path)!r}: {exc}") from None
+        text = read_input(path)
         try:
             states, moves, _ = _load_record(text)
         except CrapetteError as exc:

@@ -1,7 +1,7 @@
 """A rating ladder: a round robin between bots, played by the simulator, and
 Bradley-Terry ratings on the Elo scale with bootstrap intervals.
 
-Every pair of bots plays ``games`` deals with :func:`crapette.simulate.simulate` (seats
+Every pair of bots plays ``games`` deals with [`simulate`][crapette.simulation.simulate] (seats
 swapped on each shuffle, the same run seed for every pairing). The ratings are the
 Bradley-Terry model's, fitted by the MM algorithm (Hunter, "MM algorithms for generalized
 Bradley-Terry models", Annals of Statistics 32, 2004) on the decided deals, and written on
@@ -25,7 +25,7 @@ import attrs
 
 from crapette.deal import Rng
 from crapette.rules import Ruleset
-from crapette.simulate import (
+from crapette.simulation import (
     DealRecord,
     SimulationError,
     SimulationResult,
@@ -72,7 +72,7 @@ class Rating:
 
 @attrs.frozen(slots=True)
 class Ladder:
-    """The result of :func:`ladder`.
+    """The result of [`ladder`][crapette.simulation.ladder.ladder].
 
     Attributes:
         rules: the ruleset's canonical string.
@@ -80,8 +80,9 @@ class Ladder:
         games: deals per pairing.
         seed: the run seed.
         bootstrap: bootstrap resamples behind the intervals.
-        ratings: one :class:`Rating` per bot, best first.
-        results: one :class:`~crapette.simulate.SimulationResult` per pairing (bot ``i``
+        ratings: one [`Rating`][crapette.simulation.ladder.Rating] per bot, best first.
+        results: one [`SimulationResult`][crapette.simulation.SimulationResult] per pairing (bot
+        ``i``
             against bot ``j`` for ``i < j``, in order).
     """
 
@@ -179,13 +180,14 @@ def ladder(
     """Play a round robin between ``bots`` and rate them.
 
     Args:
-        bots: at least two distinct bot strings (see :func:`crapette.bots.get_bot`).
-        rules: a :class:`~crapette.Ruleset`, a preset name or a rules string.
+        bots: at least two distinct bot strings (see
+        [`crapette.bots.get_bot`][crapette.bots.get_bot]).
+        rules: a [`Ruleset`][crapette.Ruleset], a preset name or a rules string.
         games: deals per pairing (positive; an even number keeps every shuffle's seat swap).
         seed: the run seed of every pairing.
         bootstrap: resamples of deal pairs behind the intervals (0: no intervals, the
             bounds equal the rating).
-        workers: processes per pairing (see :func:`~crapette.simulate.simulate`).
+        workers: processes per pairing (see [`simulate`][crapette.simulation.simulate]).
         progress: called as ``progress(pairings_done, pairings_total)``.
 
     Raises:

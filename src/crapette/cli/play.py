@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from typing import Any
 
 from crapette.bots import BOT_NAMES
+from crapette.cli.game import TerminalGame
 from crapette.errors import CrapetteError
-from crapette.play import TerminalGame
 from crapette.rules import Ruleset
 
-__all__ = ["add_parser", "run"]
+__all__ = ["MAX_DELAY", "add_parser", "run"]
+
+MAX_DELAY = 60
+"""The longest ``--delay`` in seconds (``nan`` and ``inf`` are refused too)."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -48,7 +52,7 @@ def add_parser(subparsers: Any) -> None:
         type=float,
         default=0.5,
         metavar="SECONDS",
-        help="in a demo, the pause after each turn (default: 0.5)",
+        help=f"in a demo, the pause after each turn, 0 to {MAX_DELAY} (default: 0.5)",
     )
     parser.set_defaults(run=run)
 
@@ -56,8 +60,10 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``crapette play`` with parsed arguments; returns the exit status."""
     rules = Ruleset.from_string(args.rules)
-    if args.delay < 0:
-        raise CrapetteError(f"--delay must be 0 or more seconds, not {args.delay}")
+    if not math.isfinite(args.delay) or not 0 <= args.delay <= MAX_DELAY:
+        raise CrapetteError(
+            f"--delay must be a number of seconds from 0 to {MAX_DELAY}, not {args.delay}"
+        )
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     if args.seed is None:
         print(f"seed {seed} (replay this deal with --seed {seed})", file=sys.stderr)

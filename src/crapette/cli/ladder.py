@@ -50,7 +50,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``crapette ladder``."""
-    from crapette.ladder import ladder
+    from crapette.simulation.ladder import ladder
 
     if args.json and args.json != "-":
         try:

@@ -1,18 +1,18 @@
 """The rules as plain, obviously correct checks: building rules, the turn structure, the
 compulsory priorities, the no-cycle rule, and the reason a move is illegal.
 
-``reference_legal_moves`` tries every move of the fixed table against these checks; it is
-slow and serves as the oracle the fast generator in ``movegen`` is tested against, and
-``why_illegal`` explains a rejected move.
+``crapette.testing.reference_legal_moves`` tries every move of the fixed table against these
+checks; it is slow and serves as the oracle the fast generator in ``_movegen`` is tested
+against, and ``why_illegal`` explains a rejected move.
 """
 
 from __future__ import annotations
 
 import attrs
 
+from crapette._tables import houses_key
 from crapette.cards import FACE, RANK, RED, SUIT, TEXT, Card
 from crapette.moves import (
-    ALL_MOVES,
     FOUNDATION,
     HAND,
     OPP_RESERVE,
@@ -25,7 +25,7 @@ from crapette.moves import (
     Move,
 )
 from crapette.outcome import is_over
-from crapette.state import GameState, Pile, houses_key
+from crapette.state import GameState, Pile
 
 __all__ = [
     "Violation",
@@ -34,7 +34,6 @@ __all__ = [
     "fits_load",
     "foundation_pile",
     "is_run",
-    "reference_legal_moves",
     "source_card",
     "violation",
     "why_illegal",
@@ -331,8 +330,3 @@ def describe_illegal(state: GameState, move: Move) -> str:
     """A full message for an illegal move: the move, its card, and why."""
     reason = why_illegal(state, move) or "it is not legal here"
     return f"illegal move {_label(state, move)} for player {state.to_act}: {reason}"
-
-
-def reference_legal_moves(state: GameState) -> tuple[Move, ...]:
-    """Every legal move, found by trying each move of the fixed table (slow; a test oracle)."""
-    return tuple(m for m in ALL_MOVES if why_illegal(state, m) is None)

@@ -1,9 +1,10 @@
 """Game records: the headers and moves of one deal, replayable move by move.
 
-A :class:`GameRecord` holds text only (headers and moves as written by
-:func:`~crapette.notation.format_move`), like a chess PGN. Its start position comes from
+A [`GameRecord`][crapette.records.GameRecord] holds text only (headers and moves as written by
+[`format_move`][crapette.notation.format_move]), like a chess PGN. Its start position comes from
 its ``Position`` header, or else from its ``Rules`` and ``Seed`` headers (``new_game``).
-:func:`format_record` and :func:`parse_record` write and read the text file form::
+[`format_record`][crapette.records.format_record] and
+[`parse_record`][crapette.records.parse_record] write and read the text file form::
 
     [Rules "classic"]
     [Seed "42"]
@@ -25,9 +26,10 @@ from typing import Any, Final
 
 import attrs
 
+from crapette._engine import apply, apply_unchecked
+from crapette._quote import quote
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.deal import new_game
-from crapette.engine import apply, apply_unchecked
 from crapette.errors import CrapetteError, IllegalMoveError, InvalidRulesError, NotationError
 from crapette.moves import Move
 from crapette.notation import (
@@ -47,6 +49,8 @@ __all__ = [
     "format_record",
     "format_result",
     "parse_record",
+    "record_from_dict",
+    "record_to_dict",
 ]
 
 HEADER_ORDER: Final = (
@@ -59,10 +63,12 @@ HEADER_ORDER: Final = (
     "Result",
     "Behaviour",
 )
-"""The standard headers, in the order :func:`format_record` writes them (others follow in
-their own order)."""
+"""The standard headers, in the order [`format_record`][crapette.records.format_record] writes them
+(others follow in their own order)."""
 
 _KEY_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+# A comment, a run of anything but ASCII white space and braces, or a stray brace.
+_TOKEN: Final = re.compile(r"\{[^}]*\}|[^ \t\r\n{}]+|[{}]")
 _LINE_WIDTH: Final = 79
 
 
@@ -84,10 +90,12 @@ def _headers(value: Mapping[str, str]) -> dict[str, str]:
     for key, text in value.items():
         if not isinstance(key, str) or not _KEY_RE.match(key):
             raise NotationError(
-                f"header name {key!r} must be a letter then letters, digits or _", str(key), 0
+                f"header name {quote(str(key))} must be a letter then letters, digits or _",
+                str(key),
+                0,
             )
         if not isinstance(text, str) or "\n" in text or "\r" in text:
-            raise NotationError(f"header {key} must be one line of text, not {text!r}")
+            raise NotationError(f"header {key} must be one line of text, not {quote(str(text))}")
         out[key] = text
     return out
 
@@ -98,7 +106,9 @@ def _moves(value: Iterable[str]) -> tuple[str, ...]:
     out = tuple(value)
     for i, text in enumerate(out, 1):
         if not isinstance(text, str) or not text or any(ch.isspace() for ch in text):
-            raise NotationError(f"move {i} must be a non-empty text without spaces: {text!r}")
+            raise NotationError(
+                f"move {i} must be a non-empty text without spaces: {quote(str(text))}"
+            )
     return out
 
 
@@ -109,10 +119,11 @@ class GameRecord:
     Attributes:
         headers: ``Rules`` (the ruleset string), ``Seed`` (the ``new_game`` seed) or
             ``Position`` (an explicit start position, see
-            :func:`~crapette.notation.format_position`), ``Player0``, ``Player1``, ``Date``,
-            ``Result`` (see :func:`format_result`), ``Behaviour`` (the
-            :data:`~crapette.BEHAVIOUR_VERSION` it was recorded with), and any others.
-        moves: each move's text as :func:`~crapette.notation.format_move` writes it for the
+            [`format_position`][crapette.notation.format_position]), ``Player0``, ``Player1``,
+            ``Date``, ``Result`` (see [`format_result`][crapette.records.format_result]),
+            ``Behaviour`` (the ``crapette.BEHAVIOUR_VERSION`` it was recorded
+            with), and any others.
+        moves: each move's text as [`format_move`][crapette.notation.format_move] writes it for the
             position it was played in.
     """
 
@@ -143,7 +154,8 @@ class GameRecord:
         rules = str(start.rules)
         if "Rules" in heads and _same_rules(heads["Rules"]) != start.rules:
             raise NotationError(
-                f"header Rules {heads['Rules']!r} does not match the start position's {rules!r}"
+                f"header Rules {quote(heads['Rules'])} does not match the start position's"
+                f" {rules!r}"
             )
         heads["Rules"] = rules
         seeded = False
@@ -180,7 +192,7 @@ class GameRecord:
             state = parse_position(self.headers["Position"])
             if rules is not None and state.rules != rules:
                 raise NotationError(
-                    f"header Rules {rules_text!r} differs from the rules of the Position"
+                    f"header Rules {quote(str(rules_text))} differs from the rules of the Position"
                     f" header ({state.rules})"
                 )
             return state
@@ -209,7 +221,8 @@ class GameRecord:
         return states
 
     def final_state(self) -> GameState:
-        """The state after the last move (see :meth:`replay` for the errors)."""
+        """The state after the last move (see [`replay`][crapette.records.GameRecord.replay] for
+        the errors)."""
         return self.replay()[-1]
 
 
@@ -222,7 +235,7 @@ def _same_rules(text: str) -> Ruleset:
 
 def _seed(text: str) -> int:
     if not re.fullmatch(r"-?[0-9]{1,40}", text):
-        raise NotationError(f"header Seed must be an integer, not {text!r}", text, 0)
+        raise NotationError(f"header Seed must be an integer, not {quote(text)}", text, 0)
     return int(text)
 
 
@@ -279,15 +292,17 @@ def format_record(record: GameRecord) -> str:
 
 
 def parse_record(text: str) -> GameRecord:
-    """Read the text file form written by :func:`format_record`.
+    """Read the text file form written by [`format_record`][crapette.records.format_record].
 
     Header lines ``[Key "value"]`` (``\\"`` and ``\\\\`` escape a quote and a backslash)
     come first; then the moves, separated by white space. Move numbers (``12.``) and
     comments in braces (``{like this}``) are skipped. The moves' syntax is checked here;
-    their legality only on :meth:`GameRecord.replay`.
+    their legality only on [`GameRecord.replay`][crapette.records.GameRecord.replay].
 
     Raises:
         NotationError: malformed text, with the character position and what was expected.
+            Its ``text`` is always the whole record and its ``position`` an offset into it,
+            also for a malformed move (the message quotes the move).
     """
     if not isinstance(text, str):
         raise TypeError(f"a record must be a str, not {type(text).__name__}")
@@ -301,9 +316,9 @@ def parse_record(text: str) -> GameRecord:
             break
         pos = _header(text, pos, headers)
     moves: list[str] = []
-    for match in re.finditer(r"\{[^}]*\}|[^\s{}]+|[{}]", text[pos:]):
+    for match in _TOKEN.finditer(text, pos):
         token = match.group(0)
-        at = pos + match.start()
+        at = match.start()
         if token.startswith("{"):
             if not token.endswith("}") or len(token) == 1:
                 raise NotationError(f"unclosed comment '{{' at {at}", text, at)
@@ -316,7 +331,10 @@ def parse_record(text: str) -> GameRecord:
             raise NotationError(
                 f"unexpected header at {at}: headers come before the moves", text, at
             )
-        check_move_text(token, at)
+        try:
+            check_move_text(token, at)
+        except NotationError as exc:
+            raise NotationError(str(exc), text, exc.position) from None
         moves.append(token)
     return GameRecord(headers, tuple(moves))
 
@@ -365,6 +383,12 @@ def _header(text: str, pos: int, headers: dict[str, str]) -> int:
         raise NotationError(f"expected ']' closing header {key} at {i}", text, i)
     headers[key] = "".join(value)
     return i + 1
+
+
+def record_to_dict(record: GameRecord) -> dict[str, Any]:
+    """The JSON payload of a record: ``{"headers": {...}, "moves": [...]}`` (the inverse of
+    [`record_from_dict`][crapette.records.record_from_dict])."""
+    return {"headers": dict(record.headers), "moves": list(record.moves)}
 
 
 def record_from_dict(data: Mapping[str, Any]) -> GameRecord:

@@ -6,8 +6,9 @@ import argparse
 import sys
 from typing import Any
 
-from crapette.commands.show import board_text, load_document
-from crapette.engine import apply_unchecked
+from crapette._engine import apply_unchecked
+from crapette.cli._input import read_input
+from crapette.cli.show import board_text, load_document
 from crapette.errors import CrapetteError
 from crapette.notation import describe_move, parse_move
 from crapette.outcome import outcome
@@ -43,14 +44,7 @@ def load_record(text: str) -> GameRecord:
 
 def run(args: argparse.Namespace) -> int:
     """Replay the record; returns the exit status."""
-    try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CrapetteError(f"cannot read {args.file}: {exc}") from None
+    text = read_input(args.file)
     record = load_record(text)
     if not args.quiet:
         for key, value in record.headers.items():
