@@ -24,8 +24,8 @@ from crapette.views import observe
 _REASON_WORDS = {
     "reserve": "your reserve top",
     "foundation": "a foundation move",
-    "order": "can be built on house",
-    "filling": "house",
+    "order": "the tableau comes before loading",
+    "filling": "fill",
 }
 
 

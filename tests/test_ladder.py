@@ -93,3 +93,13 @@ def test_ladder_command(capsys: pytest.CaptureFixture[str], tmp_path: object) ->
     assert "cannot write --json" in capsys.readouterr().err
     assert main(["ladder", "--bots", "random,nobody", "--games", "2"]) == 1
     assert "unknown bot 'nobody'" in capsys.readouterr().err
+
+
+def test_bootstrap_intervals_have_width() -> None:
+    # Mixed results give intervals that contain the rating strictly inside.
+    bots = ["greedy", "greedy:miss=0.05:call=0.5"]
+    result = ladder(bots, "pagat", games=8, seed=2, bootstrap=100)
+    won = [r.wins for r in result.ratings]
+    assert all(won), won  # each side won some deals
+    for r in result.ratings:
+        assert r.low < r.rating < r.high
