@@ -33,19 +33,21 @@ CORE = {
     "rules",
     "serialize",
     "state",
+    "text",
     "views",
 }
-OPTIONAL = ("records", "testing", "bots", "simulation", "adapters", "svg", "cli")
+OPTIONAL = ("records", "testing", "bots", "simulation", "adapters", "svg", "cli", "web")
 # What each part may not import (besides the core, which every part may import).
 FORBIDDEN = {
     "core": set(OPTIONAL),
-    "records": {"testing", "bots", "simulation", "adapters", "cli"},
-    "testing": {"records", "bots", "simulation", "adapters", "cli"},
-    "bots": {"records", "testing", "simulation", "adapters", "cli"},
-    "simulation": {"records", "testing", "adapters", "cli"},
-    "adapters": {"records", "testing", "simulation", "cli"},
-    "svg": {"records", "testing", "bots", "simulation", "adapters", "cli"},
+    "records": {"testing", "bots", "simulation", "adapters", "cli", "web"},
+    "testing": {"records", "bots", "simulation", "adapters", "cli", "web"},
+    "bots": {"records", "testing", "simulation", "adapters", "cli", "web"},
+    "simulation": {"records", "testing", "adapters", "cli", "web"},
+    "adapters": {"records", "testing", "simulation", "cli", "web"},
+    "svg": {"records", "testing", "bots", "simulation", "adapters", "cli", "web"},
     "cli": set(),
+    "web": {"testing", "simulation", "adapters", "cli"},
 }
 
 

@@ -15,20 +15,22 @@ from crapette.bots import (
     SearchBot,
     UnknownBotError,
     get_bot,
+    play_deal,
 )
 from crapette.views import PlayerView, observe
 
 
 def _play(rules: c.Ruleset, bots: tuple[Bot, Bot], seed: int) -> list[c.Move]:
-    """A deal between two bots, checking every move; the moves played."""
-    state = c.new_game(rules, seed=seed)
-    played = []
-    while not c.is_over(state):
-        p = state.to_act
-        move = bots[p].choose(observe(state, p))
-        assert move in c.legal_moves(state), (bots[p].name, str(move), seed)
+    """A deal between two bots through the one game loop (which checks every move); the
+    moves played, each checked again with ``apply``."""
+    played: list[c.Move] = []
+
+    def check(before: c.GameState, move: c.Move, after: c.GameState) -> None:
+        assert c.apply(before, move) == after, (str(move), seed)
         played.append(move)
-        state = c.apply(state, move)
+
+    end = play_deal(c.new_game(rules, seed=seed), bots, on_move=check)
+    assert c.is_over(end) and len(played) == end.moves_made
     return played
 
 
@@ -50,27 +52,28 @@ def test_search_bot_plays_only_legal_moves(preset: str) -> None:
 def test_greedy_calls_stop_when_it_helps() -> None:
     rules = c.Ruleset.preset("pagat").replace(move_cap=2000)
     calls = 0
+
+    def watch(before: c.GameState, move: c.Move, _after: c.GameState) -> None:
+        nonlocal calls
+        stop = before.stop
+        if stop is not None and before.to_act == 1 and stop.resume == stop.offender:
+            assert move == c.CALL_STOP
+            calls += 1
+
     for seed in range(3):
-        state = c.new_game(rules, seed=seed)
-        bots = (RandomBot(seed), GreedyBot(seed))
-        while not c.is_over(state):
-            p = state.to_act
-            move = bots[p].choose(observe(state, p))
-            if state.stop is not None and p == 1 and state.stop.resume == state.stop.offender:
-                assert move == c.CALL_STOP
-                calls += 1
-            state = c.apply(state, move)
+        play_deal(c.new_game(rules, seed=seed), (RandomBot(seed), GreedyBot(seed)), on_move=watch)
     assert calls > 0
 
 
 def test_greedy_never_violates_under_callable_stop() -> None:
     for preset in ("pagat", "serbian"):
         rules = c.Ruleset.preset(preset).replace(move_cap=400)
-        state = c.new_game(rules, seed=5)
-        bots = (GreedyBot(1), GreedyBot(2))
-        while not c.is_over(state):
-            state = c.apply(state, bots[state.to_act].choose(observe(state, state.to_act)))
-            assert state.stop is None
+        end = play_deal(
+            c.new_game(rules, seed=5),
+            (GreedyBot(1), GreedyBot(2)),
+            on_move=lambda _b, _m, after: after.stop is not None,  # stop at a violation
+        )
+        assert end.stop is None and c.is_over(end)
 
 
 @pytest.mark.parametrize("name", BOT_NAMES)
@@ -83,17 +86,12 @@ def test_bots_are_reproducible(name: str) -> None:
 def test_greedy_beats_random() -> None:
     wins = 0
     for seed in range(4):
-        state = c.new_game(seed=seed)
-        bots = (
+        bots: tuple[Bot, Bot] = (
             (GreedyBot(seed), RandomBot(seed))
             if seed % 2 == 0
             else (RandomBot(seed), GreedyBot(seed))
         )
-        while not c.is_over(state):
-            state = c.apply_unchecked(
-                state, bots[state.to_act].choose(observe(state, state.to_act))
-            )
-        result = c.outcome(state)
+        result = c.outcome(play_deal(c.new_game(seed=seed), bots))
         assert result is not None
         wins += result.winner == seed % 2
     assert wins == 4
@@ -123,9 +121,8 @@ def test_get_bot() -> None:
 
 def test_search_bot_answers_at_any_budget() -> None:
     # The search bot answers a legal move at every budget, the same one for the same seed.
-    state = c.new_game(seed=21)
-    for _ in range(30):
-        state = c.apply(state, GreedyBot(0).choose(observe(state, state.to_act)))
+    state = play_deal(c.new_game(seed=21), (GreedyBot(0), GreedyBot(0)), max_moves=30)
+    assert state.moves_made == 30
     view = observe(state, state.to_act)
     for budget in (1, 8, 32):
         a = SearchBot(3, budget=budget).choose(view)

@@ -9,6 +9,13 @@ a long time) is preceded, on the line just above its fence, by the HTML comment:
 
 which the rendered site does not show. Blocks in other languages (``bash``, ``text``, ...)
 are never run.
+
+A block that shows its output does so in comments that begin ``# ->``, one per printed line
+(after the statement that prints it); the test checks that the block prints exactly those
+lines (trailing spaces aside)::
+
+    print(crapette.format_move(crapette.DRAW))
+    # -> draw
 """
 
 from __future__ import annotations
@@ -28,6 +35,21 @@ SKIP = "<!-- test: skip -->"
 _FENCE = re.compile(
     r"^(?P<indent>[ ]*)```(?P<lang>[\w+-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```", re.M | re.S
 )
+
+
+_OUTPUT = re.compile(r"^[ ]*# ->(?: (?P<text>.*))?$", re.M)
+
+
+def expected_output(code: str) -> list[str] | None:
+    """The lines a block says it prints (its ``# ->`` comments), or ``None`` if it shows
+    no output."""
+    found = [(m.group("text") or "").rstrip() for m in _OUTPUT.finditer(code)]
+    return found or None
+
+
+def test_expected_output_extraction() -> None:
+    assert expected_output("x = 1\nprint(x)\n") is None
+    assert expected_output("print(1)\n# -> 1\nprint('')\n# ->\n") == ["1", ""]
 
 
 def code_blocks(text: str) -> list[tuple[int, str, bool]]:
@@ -81,7 +103,8 @@ def test_page_code_blocks_run(page: Path, tmp_path: Path, monkeypatch: pytest.Mo
     namespace: dict[str, object] = {"__name__": "__docs__"}
     for line, code in blocks:
         source = "\n" * (line - 1) + code  # tracebacks point at the page's own lines
-        with contextlib.redirect_stdout(io.StringIO()):
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
             try:
                 exec(compile(source, str(page), "exec"), namespace)
             except ModuleNotFoundError as exc:
@@ -90,6 +113,10 @@ def test_page_code_blocks_run(page: Path, tmp_path: Path, monkeypatch: pytest.Mo
                 pytest.skip(f"needs the optional dependency {exc.name}")
             except Exception as exc:  # pragma: no cover - the failure report
                 raise AssertionError(f"{page.name}, block at line {line} failed: {exc!r}") from exc
+        expected = expected_output(code)
+        if expected is not None:
+            shown = [row.rstrip() for row in printed.getvalue().splitlines()]
+            assert shown == expected, f"{page.name}, block at line {line} printed other output"
 
 
 def documented_modules() -> set[str]:

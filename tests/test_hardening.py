@@ -312,7 +312,7 @@ def test_move_text_allows_only_ascii_white_space(text: str, position: int) -> No
 def test_move_text_allows_ascii_white_space_around() -> None:
     state = walk("classic", 0)[0]
     move = c.legal_moves(state)[0]
-    text = c.format_move(state, move)
+    text = c.format_move(move)
     for padded in (f" {text}", f"{text}\t", f"\r\n {text} \n"):
         assert c.parse_move(state, padded) == move
 

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 import crapette as c
 from crapette.deal import Rng
-from crapette.testing import reference_legal_moves
+from crapette.outcome import winner
+from crapette.testing import reference_legal_moves, violation
 from strategies import play_rulesets, random_position, random_walk
 
 PRESETS = tuple(c.PRESETS)
@@ -89,11 +90,9 @@ def test_oracle_at_decisions_and_ends() -> None:
 @pytest.mark.parametrize("name", PRESETS)
 def test_quick_priority_test_agrees_with_violation(name: str, stop: str) -> None:
     """``apply_unchecked`` opens a Stop! decision from a quick test; it must agree with the
-    spelled-out ``legality.violation`` for every legal move of played and random positions
-    (RULES.md "What counts as a violation")."""
-    from crapette._engine import _breaks_priority
-    from crapette._laws import violation
-
+    spelled-out ``violation`` of the plain rules (``crapette.testing``) for every legal move
+    of played and random positions (RULES.md "What counts as a violation"); a violating
+    move that wins the deal ends it with no decision."""
     rules = c.Ruleset.preset(name).replace(stop=stop)
     rng = Rng(7)
     states = [before for before, _ in random_walk(c.new_game(rules, seed=3), Rng(3), 800)]
@@ -104,6 +103,10 @@ def test_quick_priority_test_agrees_with_violation(name: str, stop: str) -> None
             continue
         for move in c.legal_moves(state):
             expected = violation(state, move) is not None
-            assert _breaks_priority(state, move) == expected, (str(move), state)
+            after = c.apply_unchecked(state, move)
+            assert (after.stop is not None) == (expected and winner(after) is None), (
+                str(move),
+                state,
+            )
             broken += expected
     assert broken > 0

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 
-import attrs
 import pytest
 
 import crapette as c
@@ -14,10 +13,10 @@ from crapette.deal import Rng
 from crapette.notation import (
     UNKNOWN_CARD,
     check_move_text,
-    describe_move,
     format_public_position,
     move_from_text,
 )
+from crapette.text import describe_move
 
 PRESETS = list(c.PRESETS)
 
@@ -55,9 +54,9 @@ def test_position_round_trip(name: str) -> None:
 def test_move_round_trip(name: str) -> None:
     for state in sample_states(name)[::7]:
         for move in c.legal_moves(state):
-            text = c.format_move(state, move)
+            text = c.format_move(move)
+            assert text == str(move)
             assert c.parse_move(state, text) == move, text
-            assert c.parse_move(state, str(move)) == move
             assert c.parse_move(state, text.lower()) == move
             assert c.parse_move(state, f"  {text.upper()} ") == move
             assert move_from_text(str(move)) == move
@@ -107,28 +106,49 @@ def test_describe_examples() -> None:
     state = hand_state()
     move = c.parse_move(state, "R-F")
     assert describe_move(state, move) == "7♥ from your reserve to a foundation"
-    assert c.format_move(state, move) == "R-F"
+    assert c.format_move(move) == str(move) == "R-F"
     assert c.parse_move(state, "7H-F") == move
     assert describe_move(state, c.DRAW) == "turn the top card of your hand"
-    turned = attrs.evolve(
-        state, turned=state.hands[0][-1], hands=(state.hands[0][:-1], state.hands[1])
-    )
+    turned = state.replace(turned=state.hands[0][-1], hands=(state.hands[0][:-1], state.hands[1]))
     assert describe_move(turned, c.DISCARD) == "put Q♥ on your waste, ending your turn"
 
 
-def test_format_move_uses_absolute_opponent_piles() -> None:
+def test_one_move_text_relative_opponent_piles() -> None:
+    assert c.format_move(c.Move.play(c.HAND, c.OPP_WASTE)) == "T-OW"
+    assert c.format_move(c.Move.play(c.RESERVE, c.OPP_RESERVE)) == "R-OR"
+    assert c.format_move(c.Move.play(1, 4, 3)) == "H2-H5x3"
+    assert c.format_move(c.CALL_STOP) == "stop"
     for p in (0, 1):
-        state = attrs.evolve(c.new_game(seed=3), to_act=p)
+        state = c.new_game(seed=3).replace(to_act=p)
         q = 1 - p
-        assert c.format_move(state, c.Move.play(c.HAND, c.OPP_WASTE)) == f"T-W{q}"
-        assert c.format_move(state, c.Move.play(c.RESERVE, c.OPP_RESERVE)) == f"R-R{q}"
-        assert c.format_move(state, c.Move.play(1, 4, 3)) == "H2-H5x3"
-        assert c.format_move(state, c.CALL_STOP) == "stop"
+        # parse_move still reads the absolute spellings of the opponent's piles.
+        for text, relative in ((f"T-W{q}", "T-OW"), (f"R-R{q}", "R-OR")):
+            with pytest.raises(c.IllegalMoveError):
+                c.parse_move(state, text)  # not legal in this position, but a move
+            with pytest.raises(c.IllegalMoveError):
+                c.parse_move(state, relative)
+
+
+def test_the_old_two_argument_format_move_warns_once_and_gives_the_one_text() -> None:
+    import warnings
+
+    from crapette import notation
+
+    notation._warned.clear()
+    state = c.new_game(seed=3)
+    move = c.Move.play(c.RESERVE, c.OPP_RESERVE)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert c.format_move(state, move) == "R-OR"  # type: ignore[call-overload]
+        assert c.format_move(state, move) == "R-OR"  # type: ignore[call-overload]
+    assert [w.category for w in caught] == [DeprecationWarning]
+    with pytest.raises(TypeError, match="needs a Move"):
+        c.format_move("R-F")  # type: ignore[call-overload]
 
 
 def test_first_moves_of_a_seeded_deal() -> None:
     state = c.new_game(c.Ruleset.preset("pagat"), seed=3)
-    assert [c.format_move(state, m) for m in c.legal_moves(state)] == ["H3-H4", "draw"]
+    assert [c.format_move(m) for m in c.legal_moves(state)] == ["H3-H4", "draw"]
     assert describe_move(state, c.legal_moves(state)[0]) == "Q♠ from house 3 to house 4"
 
 

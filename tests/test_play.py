@@ -10,12 +10,12 @@ import pytest
 from rich.console import Console
 
 import crapette as c
-from crapette._laws import violation
 from crapette.cli import main
 from crapette.cli.game import TerminalGame, get_chooser, render_board
 from crapette.deal import Rng
 from crapette.moves import ALL_MOVES
-from crapette.notation import describe_move
+from crapette.testing import violation
+from crapette.text import board, describe_move
 
 
 def make_game(
@@ -288,3 +288,62 @@ def test_cli_play_with_no_input_quits(
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "--seed", "2", "--player", "1"]) == 0
     assert "Bye." in capsys.readouterr().out
+
+
+def test_the_board_is_redrawn_after_the_humans_own_move() -> None:
+    """Issue 14 item 15: after a move that keeps the turn, the board shows the new position."""
+    game, _ = make_game([])
+    first = c.legal_moves(game.state)[0]
+    after = c.apply(game.state, first)
+    assert after.to_act == game.human  # the seed's first move keeps the turn
+    game, out = make_game(["1"])
+    game.run()
+    text = out.getvalue()
+    boards = text.count("Totals:")
+    assert boards >= 2
+    assert f"move {after.moves_made} ·" in text.split(str(first), 1)[1]
+
+
+def test_the_board_explains_the_reserve_counts() -> None:
+    state = c.new_game(seed=1)
+    console = Console(file=io.StringIO(), width=120, color_system=None)
+    console.print(render_board(state))
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "[12 face down]" in text and "(+" not in text
+    assert text.splitlines() == board(state, hidden=True).splitlines()  # one layout
+
+    loaded = state.replace(reserve_up=(6, 1))  # say 5 cards were loaded on reserve 0
+    line = next(row for row in board(loaded).splitlines() if row.startswith("player 0"))
+    assert "[7 face down] [+2 more face up]" in line
+
+
+@pytest.mark.parametrize("preset", ["pagat", "serbian"])
+@pytest.mark.parametrize("answer", ["stop", "pass"])
+def test_after_a_stop_decision_the_game_says_what_happened(preset: str, answer: str) -> None:
+    rules = c.Ruleset.preset(preset)
+    pending = _state_with_a_pending_stop(rules)
+    assert pending.stop is not None
+    game, out = make_game([answer], rules=rules, human=pending.to_act)
+    game.states = [pending]
+    game.run()
+    text = out.getvalue()
+    offender = game.names[pending.stop.offender]
+    if answer == "pass":
+        assert f"you let {offender}'s {pending.stop.move} stand" in text
+    elif rules.stop == "undo":
+        assert f'"Stop!" called by you: {offender}\'s {pending.stop.move} was taken back' in text
+    else:
+        assert f"{offender}'s {pending.stop.move} stands and you gave {offender} a" in text
+    assert "to play." in text
+
+
+def test_loading_a_position_file_in_the_game(tmp_path: Path) -> None:
+    """Issue 14 item 13: a position line or a JSON state loads as a deal with no moves."""
+    state = c.new_game(c.Ruleset.preset("g4a"), seed=6)
+    for name, text in (("p.txt", c.format_position(state) + "\n"), ("p.json", c.to_json(state))):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        game, out = make_game([f"load {path}"], human=state.to_act)
+        game.run()
+        assert "Loaded 0 moves" in out.getvalue(), out.getvalue()
+        assert game.states[0] == state and game.rules == state.rules

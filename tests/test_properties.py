@@ -17,6 +17,22 @@ from crapette.moves import ALL_MOVES
 from strategies import play_rulesets, random_walk, rulesets, seeds, states
 
 ALL = list(c.ALL_CARDS)
+FIELDS = (
+    "rules",
+    "to_act",
+    "foundations",
+    "houses",
+    "reserves",
+    "reserve_up",
+    "hands",
+    "wastes",
+    "turned",
+    "stop",
+    "emptied",
+    "seen",
+    "passes",
+    "moves_made",
+)
 
 
 def check_state(state: c.GameState) -> tuple[c.Move, ...]:
@@ -77,12 +93,14 @@ def test_apply_never_mutates_its_input(state: c.GameState) -> None:
     """Issue 2: "``apply`` never mutates its input": the state equals its deep copy and a
     re-created twin after every legal move is applied to it."""
     twin = copy.deepcopy(state)
-    fields = {a.name: getattr(state, a.name) for a in c.GameState.__attrs_attrs__}
+    snapshot = c.to_json(state)
+    fields = {name: getattr(state, name) for name in FIELDS}
     recreated = c.GameState(**fields)
     for move in c.legal_moves(state):
         c.apply(state, move)
         c.apply_unchecked(state, move)
     assert state == twin == recreated
+    assert c.to_json(state) == snapshot  # the full snapshot, every field
     assert hash(state) == hash(twin)
     assert c.legal_moves(state) == c.legal_moves(twin)
 
@@ -92,6 +110,7 @@ def test_moves_not_legal_raise_and_change_nothing(state: c.GameState, move: c.Mo
     """Issue 2: "a move not in ``legal_moves`` raises ``IllegalMoveError`` and changes
     nothing"; the message names the move and says why (``why_illegal``)."""
     twin = copy.deepcopy(state)
+    snapshot = c.to_json(state)
     if move in c.legal_moves(state):
         assert c.why_illegal(state, move) is None
         return
@@ -100,7 +119,7 @@ def test_moves_not_legal_raise_and_change_nothing(state: c.GameState, move: c.Mo
     with pytest.raises(c.IllegalMoveError) as info:
         c.apply(state, move)
     assert str(move) in str(info.value) and reason in str(info.value)
-    assert state == twin
+    assert state == twin and c.to_json(state) == snapshot
 
 
 @given(states(max_steps=100))
@@ -117,12 +136,17 @@ def test_bad_objects_are_type_errors() -> None:
     ``TypeError``."""
     state = c.new_game(seed=1)
     twin = copy.deepcopy(state)
-    for thing in ("R-F", 3, None):
-        with pytest.raises((TypeError, c.IllegalMoveError), match="Move"):
+    snapshot = c.to_json(state)
+    for thing in (3, None, b"R-F"):
+        with pytest.raises(TypeError, match="Move"):
             c.apply(state, thing)  # type: ignore[arg-type]
+    with pytest.raises(c.IllegalMoveError, match="R-F"):
+        c.apply(state, "R-F")  # move text: parsed, then refused as illegal here
+    with pytest.raises(c.NotationError, match="R-Q"):
+        c.apply(state, "R-Q")
     with pytest.raises(TypeError, match="GameState"):
         c.apply("state", c.DRAW)  # type: ignore[arg-type]
-    assert state == twin
+    assert state == twin and c.to_json(state) == snapshot
     for seed in ("1", 1.5, None, True):
         with pytest.raises(TypeError, match="seed"):
             c.new_game(seed=seed)  # type: ignore[arg-type]

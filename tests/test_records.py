@@ -11,6 +11,7 @@ import crapette as c
 from crapette.cli import main
 from crapette.deal import Rng
 from crapette.records import GameRecord, format_record, format_result, parse_record
+from crapette.text import board
 
 PRESETS = list(c.PRESETS)
 
@@ -41,7 +42,8 @@ def test_random_games_record_and_replay(name: str) -> None:
     assert back == record
     assert hash(back) == hash(record)
     assert format_record(back) == text
-    states = back.replay()
+    states = [state for state, _ in back.replay()]
+    assert [move for _, move in back.replay()] == [None, *moves]
     assert len(states) == len(moves) + 1
     expected = start
     assert states[0] == expected
@@ -61,7 +63,7 @@ def test_record_from_a_position() -> None:
     texts = []
     state = middle
     for move in moves[60:]:
-        texts.append(c.format_move(state, move))
+        texts.append(c.format_move(move))
         state = c.apply(state, move)
     record = GameRecord.from_moves(middle, texts, {"Date": "2024.01.02"})
     assert record.headers["Position"] == c.format_position(middle)
@@ -70,7 +72,7 @@ def test_record_from_a_position() -> None:
     assert record.headers["Result"] == "*"
 
 
-def test_record_text_layout() -> None:
+def test_record_headers_escaped() -> None:
     start, moves = random_game(c.Ruleset(), seed=4, limit=60)
     record = GameRecord.from_moves(start, moves, {"Seed": "4", "Event": 'a "b" \\ c'})
     text = format_record(record)
@@ -118,10 +120,9 @@ def test_replay_fails_loudly_naming_the_move() -> None:
     record = GameRecord.from_moves(start, moves, {"Seed": "2"})
     broken = GameRecord(record.headers, (*record.moves[:10], "R-R0", *record.moves[11:]))
     with pytest.raises(c.IllegalMoveError, match=r"move 11 \(R-R0\)"):
-        broken.replay()
-    garbled = GameRecord(record.headers, (*record.moves[:4], "Q-F"))
-    with pytest.raises(c.NotationError, match=r"move 5 \(Q-F\)"):
-        garbled.replay()
+        list(broken.replay())
+    with pytest.raises(c.NotationError, match=r"move 5 \('Q-F'\) is not a move"):
+        GameRecord(record.headers, (*record.moves[:4], "Q-F"))
     with pytest.raises(c.IllegalMoveError, match="move 1"):
         GameRecord.from_moves(start, ["discard"])
     with pytest.raises(c.NotationError, match="Seed"):
@@ -164,21 +165,84 @@ def test_cli_replay_illegal_move_exits_1(
     assert main(["replay", str(tmp_path / "missing.txt")]) == 1
 
 
-def test_cli_show(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_show(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     state = c.new_game(c.Ruleset.preset("serbian"), seed=12)
     line = c.format_position(state)
     assert main(["show", line]) == 0
     out = capsys.readouterr().out
-    assert "Player 0" in out and "H8:" in out and "to act" in out
+    assert out == str(state) + "\n"  # the one board renderer
+    assert "player 0" in out and "H8 " in out and "to act" in out and "♠" in out
     # split into words, the position must follow "--" (its fields may start with "-")
     assert main(["show", "--public", "1", "--moves", "--", *line.split(" ")]) == 0
     out = capsys.readouterr().out
-    assert "??" in out and "Legal moves" in out
-    assert main(["show", "--seed", "12", "--rules", "serbian"]) == 0
-    assert "??" not in capsys.readouterr().out
+    assert out.startswith(board(state, hidden=True, bottom=1)) and "Legal moves" in out
+    assert "face down (top last)" not in out
+    assert main(["show", "--deal-seed", "12", "--rules", "serbian", "--ascii"]) == 0
+    out = capsys.readouterr().out
+    assert out == board(state, ascii=True) + "\n" and "♠" not in out
     assert main(["show", c.to_json(state)]) == 0
+    assert capsys.readouterr().out == str(state) + "\n"
     assert main(["show", "not a position"]) == 1
     assert "crapette show:" in capsys.readouterr().err
+
+
+def test_cli_show_reads_files_and_says_when_one_is_missing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    state = c.new_game(c.Ruleset.preset("g4a"), seed=5)
+    for name, text in (
+        ("pos.txt", c.format_position(state) + "\n"),
+        ("pos.json", c.to_json(state)),
+    ):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        assert main(["show", str(path)]) == 0
+        assert capsys.readouterr().out == str(state) + "\n"
+    assert main(["show", str(tmp_path / "missing.txt")]) == 1
+    err = capsys.readouterr().err
+    assert "No such file" in err and "missing.txt" in err
+    assert main(["show", str(tmp_path)]) == 1
+    assert "Is a directory" in capsys.readouterr().err
+
+
+def test_seed_means_the_same_deals_on_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 14 item 12: ``--seed S`` names a series of deals, deal K shuffled from
+    ``deal_seed(S, K - 1)``: the deals of ``play --seed S``'s match and ``simulate --seed S``
+    (each played twice); ``--deal-seed N`` is the deal of ``new_game(seed=N)``."""
+    from crapette.cli.game import TerminalGame
+    from crapette.match import deal_seed
+
+    for k in (1, 2):
+        assert main(["show", "--seed", "42", "--deal", str(k)]) == 0
+        expected = c.new_game(seed=deal_seed(42, k - 1))
+        assert capsys.readouterr().out == str(expected) + "\n"
+    game = TerminalGame(c.Ruleset(), seed=42, human=0)
+    assert game.state == c.new_game(seed=deal_seed(42, 0))
+    assert c.new_match(seed=42).state == game.state
+    assert main(["show", "--deal-seed", "42"]) == 0
+    assert capsys.readouterr().out == str(c.new_game(seed=42)) + "\n"
+    assert main(["show", "--seed", "1", "--deal-seed", "2"]) == 1
+    assert "not both" in capsys.readouterr().err
+
+
+def test_show_piped_into_head_prints_no_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14 item 14: ``crapette show --seed 3 | head -1``: the reader has gone when the
+    board is written; the command stops quietly (status 1, nothing on stderr)."""
+    import io
+    import os
+    import sys
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader went away
+    stdout = open(write_end, "w", encoding="utf-8")  # noqa: SIM115
+    stderr = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", stdout)
+    monkeypatch.setattr(sys, "stderr", stderr)
+    try:
+        assert main(["show", "--seed", "3", "--moves"]) == 1
+    finally:
+        stdout.close()
+    assert stderr.getvalue() == ""
 
 
 def test_docs_record_example_replays() -> None:
@@ -186,4 +250,59 @@ def test_docs_record_example_replays() -> None:
     block = doc.split("## Game records", 1)[1].split("```", 2)[1]
     record = parse_record(block)
     assert record.headers["Seed"] == "42"
-    assert len(record.replay()) == len(record.moves) + 1 == 15
+    assert len(list(record.replay())) == len(record.moves) + 1 == 15
+
+
+LAYOUT = """\
+[Rules "classic"]
+[Seed "42"]
+[Player0 "greedy"]
+[Player1 "greedy"]
+[Result "*"]
+[Behaviour "2"]
+[Event "layout"]
+
+1. H7-F R-H8 R-H7 R-H6 R-H2 H1-H3 R-H1 draw discard
+2. H3-OW draw T-F draw discard
+3. draw discard
+4. H3-OW R-H3 draw discard
+5. H4-OW R-H4 R-F R-F H8-F H8-F R-H8 R-F H8-F R-OR R-F R-H8 H3-H8 draw T-F draw
+   T-H6 draw T-F draw T-H3 draw discard
+6. draw discard
+7. draw T-H2 draw T-OW H3-OW draw T-H3 draw T-H7 draw T-F draw discard
+8. H2-OW draw
+"""
+
+
+def test_record_text_layout_to_the_character() -> None:
+    """The whole text of a record, to the character: the standard headers in their order,
+    then the others; a blank line; one numbered line per run of moves by one player, wrapped
+    before column 80 with the continuation indented under the first move."""
+    from crapette.bots import GreedyBot, play_deal
+
+    start = c.new_game(seed=42)
+    moves: list[c.Move] = []
+    play_deal(
+        start, (GreedyBot(1), GreedyBot(2)), on_move=lambda b, m, a: moves.append(m), max_moves=60
+    )
+    headers = {"Event": "layout", "Seed": "42", "Player1": "greedy", "Player0": "greedy"}
+    record = GameRecord.from_moves(start, moves, headers)
+    assert str(record) == format_record(record) == LAYOUT
+    assert max(len(line) for line in LAYOUT.splitlines()) < 80
+    assert parse_record(LAYOUT) == record
+    assert GameRecord.from_dict(record.to_dict()) == record
+    assert GameRecord.from_json(record.to_json()) == record
+
+
+def test_record_headers_are_immutable_and_move_texts_checked() -> None:
+    """Issue 14 item 6."""
+    record = GameRecord({"Seed": "1"}, ("draw",))
+    with pytest.raises(TypeError):
+        record.headers["Seed"] = "2"  # type: ignore[index]
+    assert hash(record) == hash(GameRecord({"Seed": "1"}, ("draw",)))
+    assert record.headers == {"Seed": "1"}
+    for bad in ("{x}", "12.", "[Seed", "R-Q"):
+        with pytest.raises(c.NotationError, match="is not a move"):
+            GameRecord({"Seed": "1"}, ("draw", bad))
+    with pytest.raises(c.NotationError, match="is not a move"):
+        GameRecord.from_dict({"headers": {"Seed": "1"}, "moves": ["12."]})

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import attrs
 import pytest
 
 import crapette as c
@@ -143,7 +142,7 @@ def test_breaks_priority_is_what_enforced_rules_forbid(rules: str) -> None:
     for state in _positions(rules):
         if state.stop is not None:
             continue
-        enforced = c.legal_moves(attrs.evolve(state, rules=state.rules.replace(stop="enforced")))
+        enforced = c.legal_moves(state.replace(rules=state.rules.replace(stop="enforced")))
         view = observe(state, state.to_act)
         for move in view.legal_moves():
             broken = view.breaks_priority(move)

@@ -17,12 +17,12 @@ def illegal(state: c.GameState, text: str, reason: str) -> None:
     """The move is not legal, ``apply`` raises naming the move and the reason, and the
     state is unchanged."""
     move = mv(text)
-    before = hash(state), state
+    before = c.to_json(state)  # the full snapshot
     assert move not in c.legal_moves(state)
     with pytest.raises(c.IllegalMoveError, match=reason) as info:
         c.apply(state, move)
     assert str(move) in str(info.value)
-    assert (hash(state), state) == before
+    assert c.to_json(state) == before
 
 
 # --- Available cards -------------------------------------------------------------------

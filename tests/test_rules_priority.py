@@ -18,10 +18,12 @@ SERBIAN_ORDER = CLASSIC.replace(priority="serbian")
 def rejected(state: c.GameState, text: str, reason: str) -> None:
     """Not in ``legal_moves``; ``apply`` says why; the state is unchanged."""
     move = mv(text)
+    before = c.to_json(state)  # the full snapshot
     assert move not in c.legal_moves(state)
     assert c.why_illegal(state, move) is not None
     with pytest.raises(c.IllegalMoveError, match=reason):
         c.apply(state, move)
+    assert c.to_json(state) == before
 
 
 # --- pagat's priority (default) --------------------------------------------------------

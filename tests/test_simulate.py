@@ -178,3 +178,24 @@ def test_cli_compare_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compare", "--bots", "greedy,zz", "--games", "2"]) == 1
     assert "unknown bot 'zz'" in capsys.readouterr().err
     assert main(["simulate", "--ray-address", "x:1", "--games", "2"]) == 1
+
+
+def test_piped_compare_is_not_wrapped_and_its_help_agrees(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 14 item 14: piped output keeps each ruleset's name and interval on one line;
+    ``compare --help`` names one default."""
+    rules = [FAST, "g4a(move_cap=400)", "serbian(move_cap=400)", "belarusian(move_cap=400)"]
+    argv = ["compare", "--games", "2", "--bots", "greedy,greedy"]
+    for r in rules:
+        argv += ["--rules", r]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = next(line for line in lines if FAST in line)
+    assert all(r in header for r in rules)
+    rate = next(line for line in lines if "A (greedy) win rate" in line)
+    assert rate.count("%") == len(rules)
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "default: every preset" in text and "default: classic" not in text

@@ -304,9 +304,9 @@ def test_import_crapette_does_not_load_svg() -> None:
 def test_show_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     full = tmp_path / "full.svg"
     public = tmp_path / "public.svg"
-    assert main(["show", "--seed", "3", "--svg", str(full)]) == 0
-    assert main(["show", "--seed", "3", "--public", "1", "--svg", str(public)]) == 0
-    assert "Player 1" in capsys.readouterr().out  # the text board is still printed
+    assert main(["show", "--deal-seed", "3", "--svg", str(full)]) == 0
+    assert main(["show", "--deal-seed", "3", "--public", "1", "--svg", str(public)]) == 0
+    assert "player 1" in capsys.readouterr().out  # the text board is still printed
     state = c.new_game(seed=3)
     assert full.read_text("utf-8") == svg.board(state, hidden=False) + "\n"
     assert public.read_text("utf-8") == svg.board(c.observe(state, 1)) + "\n"

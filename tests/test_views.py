@@ -51,8 +51,7 @@ def _with_hidden_shuffled(state: c.GameState, seed: int) -> c.GameState:
         reserves.append(tuple(pool[: downs[p]]) + state.reserves[p][downs[p] :])
         pool = pool[downs[p] :]
     n0 = len(state.hands[0])
-    return attrs.evolve(
-        state,
+    return state.replace(
         reserves=(reserves[0], reserves[1]),
         hands=(tuple(pool[:n0]), tuple(pool[n0:])),
     )

@@ -26,7 +26,7 @@ from crapette._engine import apply, apply_unchecked
 from crapette._laws import why_illegal
 from crapette._movegen import legal_moves
 from crapette._version import BEHAVIOUR_VERSION, __version__
-from crapette.cards import ALL_CARDS, Card, parse_card
+from crapette.cards import ALL_CARDS, Card, format_card, parse_card
 from crapette.deal import deal, new_game
 from crapette.errors import (
     CrapetteError,
@@ -62,10 +62,11 @@ from crapette.notation import (
     validate_position,
 )
 from crapette.outcome import Outcome, is_over, outcome
-from crapette.rules import OPTIONS, PRESETS, Ruleset
+from crapette.rules import OPTIONS, PRESETS, Ruleset, format_rules, parse_rules
 from crapette.serialize import from_json, to_json
 from crapette.state import GameState, PendingStop
-from crapette.views import PlayerView, StopView, determinize, observe
+from crapette.text import describe_move
+from crapette.views import PlayerView, StopView, observe
 
 __all__ = [
     "ALL_CARDS",
@@ -107,9 +108,11 @@ __all__ = [
     "apply",
     "apply_unchecked",
     "deal",
-    "determinize",
+    "describe_move",
+    "format_card",
     "format_move",
     "format_position",
+    "format_rules",
     "from_json",
     "is_over",
     "legal_moves",
@@ -120,6 +123,7 @@ __all__ = [
     "parse_card",
     "parse_move",
     "parse_position",
+    "parse_rules",
     "to_json",
     "validate_position",
     "why_illegal",
@@ -143,7 +147,7 @@ _MOVED: dict[str, tuple[str, str]] = {
     "Summary": ("crapette.simulation", "Summary"),
     "UnknownBotError": ("crapette.errors", "UnknownBotError"),
     "deal_seed": ("crapette.match", "deal_seed"),
-    "describe_move": ("crapette.notation", "describe_move"),
+    "determinize": ("crapette.views", "determinize"),
     "divide": ("crapette.testing", "divide"),
     "format_public_position": ("crapette.notation", "format_public_position"),
     "format_record": ("crapette.records", "format_record"),

@@ -4,38 +4,47 @@ bots and simulations, which trusts that the move comes from ``legal_moves``)."""
 
 from __future__ import annotations
 
-from crapette._laws import describe_illegal, fits_foundation, violation
-from crapette._movegen import foundation_ready, legal_moves
-from crapette._tables import CARD_KEYS, HOUSE_KEYS
-from crapette.cards import FACE, RANK, Card
-from crapette.errors import IllegalMoveError
-from crapette.moves import (
-    FOUNDATION,
-    HAND,
-    OPP_RESERVE,
-    RESERVE,
-    Action,
-    Move,
+from crapette._laws import (
+    breaks_priority,
+    describe_illegal,
+    foundation_pile,
+    is_legal,
+    layout_key_after,
+    violation,
 )
+from crapette._tables import HOUSE_KEYS
+from crapette.errors import IllegalMoveError
+from crapette.moves import FOUNDATION, HAND, OPP_RESERVE, RESERVE, Action, Move
 from crapette.outcome import winner
-from crapette.state import GameState, PendingStop, Pile
+from crapette.state import GameState, PendingStop, Pile, SeenLog, make_state
 
 __all__ = ["apply", "apply_unchecked"]
 
 
-def apply(state: GameState, move: Move) -> GameState:
+def apply(state: GameState, move: Move | str) -> GameState:
     """The state after ``move``; ``state`` itself is never changed.
 
+    ``move`` is a [`Move`][crapette.Move] or its text in move notation, read by
+    [`parse_move`][crapette.parse_move]: ``apply(state, "R-F")`` plays by text in one step.
+
     Raises:
-        TypeError: ``state`` is not a ``GameState`` or ``move`` not a ``Move``.
+        TypeError: ``state`` is not a ``GameState`` or ``move`` neither a ``Move`` nor a str.
+        NotationError: ``move`` is a malformed move text.
         IllegalMoveError: the move is not in ``legal_moves(state)``; the message names the
             move and says why.
+
+    The check looks at this one move (``_laws.is_legal``), not at the whole list of legal
+    moves.
     """
     if not isinstance(state, GameState):
         raise TypeError(f"apply() needs a GameState, not {type(state).__name__}")
+    if isinstance(move, str):
+        from crapette.notation import parse_move  # notation sits above the engine (lazy)
+
+        return apply_unchecked(state, parse_move(state, move))
     if not isinstance(move, Move):
         raise TypeError(f"apply() needs a Move, not {move!r} ({type(move).__name__})")
-    if move not in legal_moves(state):
+    if not is_legal(state, move):
         raise IllegalMoveError(describe_illegal(state, move))
     return apply_unchecked(state, move)
 
@@ -45,49 +54,15 @@ def apply_unchecked(state: GameState, move: Move) -> GameState:
     ``legal_moves(state)``. Anything else gives an undefined (possibly invalid) state."""
     if state.stop is not None:
         return _decide_stop(state, move)
-    if state.rules.stop != "enforced" and _breaks_priority(state, move):
+    if state.rules.stop != "enforced" and breaks_priority(state, move):
         after = _play(state, move)
         if winner(after) is not None:
             return after
-        return _with(
-            after,
+        return after.replace(
             to_act=1 - state.to_act,
             stop=PendingStop(state, move, state.to_act, after.to_act),
         )
     return _play(state, move)
-
-
-def _breaks_priority(state: GameState, move: Move) -> bool:
-    """Whether ``violation(state, move)`` finds a broken priority, from quick tests: the
-    rules are spelled out in ``_laws.violation``, which also names the remedy; only the
-    rare Serbian loading case is left to it."""
-    action = move.action
-    if action is Action.REVEAL:
-        return False
-    rules = state.rules
-    p = state.to_act
-    target = move.target
-    if target == FOUNDATION:
-        # A foundation move only breaks pagat's "the reserve goes first".
-        if rules.priority != "pagat" or move.source == RESERVE:
-            return False
-        reserve = state.reserves[p]
-        return (
-            bool(reserve)
-            and state.reserve_up[p] > 0
-            and fits_foundation(state.foundations, reserve[-1])
-        )
-    if foundation_ready(state):
-        return True
-    if rules.priority == "serbian" and target >= OPP_RESERVE:
-        return violation(state, move) is not None
-    if state.reserves[p]:
-        if rules.house_filling == "before_hand" and action is Action.DRAW:
-            return not all(state.houses)
-        if rules.house_filling == "immediate" and state.emptied:
-            # Anything but filling an emptied house from the reserve.
-            return not (move.source == RESERVE and target < 8 and state.emptied >> target & 1)
-    return False
 
 
 def _set(piles: tuple[Pile, ...], i: int, value: Pile) -> tuple[Pile, ...]:
@@ -98,38 +73,6 @@ def _set(piles: tuple[Pile, ...], i: int, value: Pile) -> tuple[Pile, ...]:
 
 def _pair(pair: tuple[Pile, Pile], p: int, value: Pile) -> tuple[Pile, Pile]:
     return (value, pair[1]) if p == 0 else (pair[0], value)
-
-
-def _foundation_for(foundations: tuple[Pile, ...], card: Card) -> int:
-    if RANK[card] == 1:
-        return foundations.index(())
-    need = FACE[card] - 1
-    for i, pile in enumerate(foundations):
-        if pile and FACE[pile[-1]] == need:
-            return i
-    raise AssertionError(f"no foundation takes {card!r}")  # pragma: no cover
-
-
-def _with(state: GameState, **changes: object) -> GameState:
-    fields = {
-        "rules": state.rules,
-        "to_act": state.to_act,
-        "foundations": state.foundations,
-        "houses": state.houses,
-        "reserves": state.reserves,
-        "reserve_up": state.reserve_up,
-        "hands": state.hands,
-        "wastes": state.wastes,
-        "turned": state.turned,
-        "stop": state.stop,
-        "emptied": state.emptied,
-        "seen": state.seen,
-        "passes": state.passes,
-        "moves_made": state.moves_made,
-        "houses_key": state.houses_key,
-    }
-    fields.update(changes)
-    return GameState(**fields)  # type: ignore[arg-type]
 
 
 def _play(state: GameState, move: Move) -> GameState:
@@ -149,7 +92,8 @@ def _play(state: GameState, move: Move) -> GameState:
     passes = state.passes
     to_act = p
     action = move.action
-    seen: frozenset[int] | None = None
+    seen_log: SeenLog | None = None
+    seen_size = 0
     key = state.houses_key
 
     if action is Action.PLAY:
@@ -177,7 +121,8 @@ def _play(state: GameState, move: Move) -> GameState:
             cards = pile[-1:]
             wastes = _pair(wastes, p, pile[:-1])
         if target == FOUNDATION:
-            i = _foundation_for(foundations, cards[0])
+            i = foundation_pile(foundations, cards[0])
+            assert i is not None, f"no foundation takes {cards[0]!r}"
             foundations = _set(foundations, i, foundations[i] + cards)
         elif target < 8:
             key ^= _key_delta(target, len(houses[target]), cards)
@@ -200,7 +145,7 @@ def _play(state: GameState, move: Move) -> GameState:
         if source >= 8:
             passes = (0, 0)
         if source < 8 and target < 8:
-            seen = state.seen | {key}
+            seen_log, seen_size = _extend(state, key)
     elif action is Action.DRAW:
         hand = hands[p]
         if not hand:
@@ -223,23 +168,38 @@ def _play(state: GameState, move: Move) -> GameState:
         raise AssertionError(f"{move} is not a move of play")
     if to_act != p:
         emptied = 0
-    return GameState(
-        state.rules,
-        to_act,
-        foundations,
-        houses,
-        reserves,
-        reserve_up,
-        hands,
-        wastes,
-        turned,
-        None,
-        emptied,
-        seen if seen is not None else frozenset((key,)),
-        passes,
-        state.moves_made + 1,
-        key,
+    # Positional (field order) for speed: see make_state.
+    return make_state(
+        state.rules,  # rules
+        to_act,  # to_act
+        foundations,  # foundations
+        houses,  # houses
+        reserves,  # reserves
+        reserve_up,  # reserve_up
+        hands,  # hands
+        wastes,  # wastes
+        turned,  # turned
+        None,  # stop
+        emptied,  # emptied
+        passes,  # passes
+        state.moves_made + 1,  # moves_made
+        key,  # houses_key
+        seen_log,  # seen_log
+        seen_size,  # seen_size
     )
+
+
+def _extend(state: GameState, key: int) -> tuple[SeenLog | None, int]:
+    """The layouts seen this turn (log and size), after a house move to layout ``key``."""
+    log = state.seen_log
+    if log is None:
+        if key == state.houses_key:
+            return None, 0
+        return SeenLog([state.houses_key, key]), 2
+    size = state.seen_size
+    if log.holds(size, key):
+        return log, size
+    return log.extended(size, key), size + 1
 
 
 def _house_to_house(state: GameState, source: int, target: int, count: int) -> GameState:
@@ -253,33 +213,29 @@ def _house_to_house(state: GameState, source: int, target: int, count: int) -> G
     items = list(houses)
     items[source] = pile[:depth]
     items[target] = dest + cards
-    # Each moved card's key leaves its old place and arrives at its new one.
-    key = state.houses_key
-    old, new = source * 16 + depth, target * 16 + len(dest)
-    for card in cards:
-        keys = CARD_KEYS[card]
-        key ^= keys[old] ^ keys[new]
-        old += 1
-        new += 1
+    key = layout_key_after(state, source, target, count)
     emptied = state.emptied & ~(1 << target)
+    seen_log, seen_size = _extend(state, key)
     if not depth:
         emptied |= 1 << source
-    return GameState(
-        state.rules,
-        state.to_act,
-        state.foundations,
-        tuple(items),
-        state.reserves,
-        state.reserve_up,
-        state.hands,
-        state.wastes,
-        state.turned,
-        None,
-        emptied,
-        state.seen | {key},
-        state.passes,
-        state.moves_made + 1,
-        key,
+    # Positional (field order) for speed: see make_state.
+    return make_state(
+        state.rules,  # rules
+        state.to_act,  # to_act
+        state.foundations,  # foundations
+        tuple(items),  # houses
+        state.reserves,  # reserves
+        state.reserve_up,  # reserve_up
+        state.hands,  # hands
+        state.wastes,  # wastes
+        state.turned,  # turned
+        None,  # stop
+        emptied,  # emptied
+        state.passes,  # passes
+        state.moves_made + 1,  # moves_made
+        key,  # houses_key
+        seen_log,  # seen_log
+        seen_size,  # seen_size
     )
 
 
@@ -305,7 +261,7 @@ def _decide_stop(state: GameState, move: Move) -> GameState:
     assert pending is not None
     moves_made = state.moves_made + 1
     if move.action is Action.LET_STAND:
-        return _with(state, to_act=pending.resume, stop=None, moves_made=moves_made)
+        return state.replace(to_act=pending.resume, stop=None, moves_made=moves_made)
     caller = state.to_act
     offender = pending.offender
     if state.rules.stop == "undo":
@@ -315,7 +271,7 @@ def _decide_stop(state: GameState, move: Move) -> GameState:
         for remedy in broken.remedy:
             after = _play(after, remedy)
         return _pass_turn(after, offender, caller, moves_made)
-    after = _with(state, stop=None)
+    after = state.replace(stop=None)
     hands, wastes = after.hands, after.wastes
     if hands[caller]:
         penalty, hands = hands[caller][0], _pair(hands, caller, hands[caller][1:])
@@ -324,7 +280,7 @@ def _decide_stop(state: GameState, move: Move) -> GameState:
     else:
         return _pass_turn(after, offender, caller, moves_made)
     hands = _pair(hands, offender, (penalty, *hands[offender]))
-    after = _with(after, hands=hands, wastes=wastes)
+    after = after.replace(hands=hands, wastes=wastes)
     return _pass_turn(after, offender, caller, moves_made)
 
 
@@ -334,13 +290,12 @@ def _pass_turn(state: GameState, offender: int, caller: int, moves_made: int) ->
     hands = state.hands
     if state.turned is not None:
         hands = _pair(hands, offender, (*hands[offender], state.turned))
-    return _with(
-        state,
+    return state.replace(
         to_act=caller,
         hands=hands,
         turned=None,
         stop=None,
         emptied=0,
-        seen=frozenset((state.houses_key,)),
+        seen=None,
         moves_made=moves_made,
     )

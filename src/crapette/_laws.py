@@ -1,17 +1,31 @@
-"""The rules as plain, obviously correct checks: building rules, the turn structure, the
-compulsory priorities, the no-cycle rule, and the reason a move is illegal.
+"""The rules of play, each written once: building rules (foundation, house, loading, group
+size), the turn structure, the compulsory priorities with their remedy, the no-cycle rule,
+and the reason a move is illegal.
 
-``crapette.testing.reference_legal_moves`` tries every move of the fixed table against these
-checks; it is slow and serves as the oracle the fast generator in ``_movegen`` is tested
-against, and ``why_illegal`` explains a rejected move.
+Every other module asks these predicates: ``apply`` (``is_legal``, the quick exact
+``breaks_priority``), notation and position validation, views and bots. The fast move
+generator in ``_movegen`` reads the same tables (``_tables``) in a batched form and is tested
+against ``crapette.testing.reference_legal_moves``, which tries every move of the fixed table
+against ``why_illegal`` (the plain form: ``violation`` spelled out in full).
 """
 
 from __future__ import annotations
 
-import attrs
+from typing import TYPE_CHECKING, NamedTuple
 
-from crapette._tables import houses_key
-from crapette.cards import FACE, RANK, RED, SUIT, TEXT, Card
+from crapette._tables import (
+    ACE_KEY,
+    CARD_KEYS,
+    FACE,
+    FNEED,
+    KIND,
+    MOST_CARDS,
+    RANK,
+    SUIT,
+    TAKES,
+    TEXT,
+)
+from crapette.cards import Card
 from crapette.moves import (
     FOUNDATION,
     HAND,
@@ -25,15 +39,27 @@ from crapette.moves import (
     Move,
 )
 from crapette.outcome import is_over
-from crapette.state import GameState, Pile
+
+if TYPE_CHECKING:
+    from crapette.rules import Ruleset
+    from crapette.state import GameState, Pile
 
 __all__ = [
     "Violation",
+    "breaks_priority",
+    "builds_on",
+    "describe_illegal",
     "fits_foundation",
     "fits_house",
     "fits_load",
     "foundation_pile",
+    "foundation_ready",
+    "is_foundation_run",
+    "is_legal",
     "is_run",
+    "layout_key_after",
+    "most_cards",
+    "recreates_layout",
     "source_card",
     "violation",
     "why_illegal",
@@ -71,30 +97,52 @@ def source_card(state: GameState, source: int) -> Card | None:
     return house[-1] if house else None
 
 
+# --------------------------------------------------------------------------------------
+# Building rules
+
+
+def foundation_pile(foundations: tuple[Pile, ...], card: Card) -> int | None:
+    """The leftmost foundation that takes the card: an empty one for an Ace, else one whose
+    top is the same suit one rank lower (``_tables.FNEED``: the face the top must show)."""
+    need = FNEED[card]
+    for i, pile in enumerate(foundations):
+        if pile:
+            if FACE[pile[-1]] == need:
+                return i
+        elif need == ACE_KEY:
+            return i
+    return None
+
+
 def fits_foundation(foundations: tuple[Pile, ...], card: Card) -> bool:
     """Whether some foundation takes the card (an Ace always finds an empty one)."""
     return foundation_pile(foundations, card) is not None
 
 
-def foundation_pile(foundations: tuple[Pile, ...], card: Card) -> int | None:
-    """The leftmost foundation that takes the card: an empty one for an Ace, else one whose
-    top is the same suit one rank lower."""
-    for i, pile in enumerate(foundations):
-        if not pile:
-            if RANK[card] == 1:
-                return i
-        elif FACE[pile[-1]] == FACE[card] - 1 and RANK[card] > 1:
-            return i
-    return None
+def is_foundation_run(pile: Pile) -> bool:
+    """Whether a foundation pile (bottom first) is its Ace and the next ranks in suit."""
+    return (
+        bool(pile)
+        and FNEED[pile[0]] == ACE_KEY
+        and all(FNEED[pile[i]] == FACE[pile[i - 1]] for i in range(1, len(pile)))
+    )
+
+
+def builds_on(top: Card, card: Card) -> bool:
+    """Whether a house showing ``top`` takes ``card``: one rank lower, the other colour
+    (``_tables.TAKES``/``KIND``)."""
+    return TAKES[top] == KIND[card]
 
 
 def fits_house(house: Pile, card: Card) -> bool:
     """Whether the card may go on the house: any card on an empty house, else one rank
     lower in the other colour."""
-    if not house:
-        return True
-    top = house[-1]
-    return RANK[top] == RANK[card] + 1 and RED[top] != RED[card]
+    return not house or TAKES[house[-1]] == KIND[card]
+
+
+def is_run(cards: Pile) -> bool:
+    """Whether the cards (bottom first) descend one rank at a time in alternating colours."""
+    return all(TAKES[cards[i]] == KIND[cards[i + 1]] for i in range(len(cards) - 1))
 
 
 def fits_load(top: Card, card: Card, wrap: bool) -> bool:
@@ -106,9 +154,41 @@ def fits_load(top: Card, card: Card, wrap: bool) -> bool:
     return gap == 1 or (wrap and gap == 12)
 
 
-def is_run(cards: Pile) -> bool:
-    """Whether the cards (bottom first) descend one rank at a time in alternating colours."""
-    return all(fits_house(cards[i : i + 1], cards[i + 1]) for i in range(len(cards) - 1))
+def most_cards(rules: Ruleset, free: int) -> int:
+    """The most cards one house-to-house move may carry with ``free`` empty houses besides
+    the destination: 1 (``group_moves="single"``), ``2**free`` (``"supermove"``) or a whole
+    run (``"sequences"``); the table ``_tables.MOST_CARDS``."""
+    return MOST_CARDS[rules.group_moves][free]
+
+
+# --------------------------------------------------------------------------------------
+# The no-cycle rule
+
+
+def layout_key_after(state: GameState, source: int, target: int, count: int) -> int:
+    """The layout key (``houses_key``) after ``count`` cards go from house ``source`` to
+    house ``target``: each moved card's Zobrist key leaves its place and arrives at the new
+    one."""
+    houses = state.houses
+    pile = houses[source]
+    depth = len(pile) - count
+    key = state.houses_key
+    old, new = source * 16 + depth, target * 16 + len(houses[target])
+    for card in pile[depth:]:
+        keys = CARD_KEYS[card]
+        key ^= keys[old] ^ keys[new]
+        old += 1
+        new += 1
+    return key
+
+
+def recreates_layout(state: GameState, move: Move) -> bool:
+    """Whether a house-to-house move recreates a layout already seen this turn (docs/rules.md
+    decision 12; every other move is exempt or cannot recreate one)."""
+    log = state.seen_log
+    if log is None or move.action is not Action.PLAY or move.source >= 8 or move.target >= 8:
+        return False
+    return log.holds(state.seen_size, layout_key_after(state, move.source, move.target, move.count))
 
 
 def _label(state: GameState, move: Move) -> str:
@@ -173,7 +253,7 @@ def _play_reason(state: GameState, move: Move) -> str | None:
         card = house[-count]
         if rules.group_moves == "supermove":
             free = sum(1 for h, pile in enumerate(state.houses) if not pile and h != target)
-            if count > 2**free:
+            if count > most_cards(rules, free):
                 return (
                     f"{count} cards need {count.bit_length() - 1} empty houses besides the"
                     f" destination; there are {free}"
@@ -206,10 +286,14 @@ def _play_reason(state: GameState, move: Move) -> str | None:
     return None
 
 
-@attrs.frozen(slots=True)
-class Violation:
+class Violation(NamedTuple):
     """A broken priority rule: why, and the compulsory move(s) that were missed (made by
-    the ``undo`` Stop! penalty)."""
+    the ``undo`` Stop! penalty).
+
+    Attributes:
+        reason: why the move breaks a priority rule.
+        remedy: the compulsory move(s) that were missed.
+    """
 
     reason: str
     remedy: tuple[Move, ...]
@@ -292,15 +376,78 @@ def _fill(state: GameState, house: int) -> tuple[Move, ...]:
 
 
 def _cycle_reason(state: GameState, move: Move) -> str | None:
-    if move.action is not Action.PLAY or move.source >= 8 or move.target >= 8:
-        return None
-    houses = list(state.houses)
-    moved = houses[move.source][-move.count :]
-    houses[move.source] = houses[move.source][: -move.count]
-    houses[move.target] = houses[move.target] + moved
-    if houses_key(tuple(houses)) in state.seen:
+    if recreates_layout(state, move):
         return "it recreates a layout already seen this turn (no cycles within a turn)"
     return None
+
+
+def foundation_ready(state: GameState) -> bool:
+    """Whether an available card of the player to act fits a foundation (a quick test for
+    the priority rules; ``state.stop`` is ignored)."""
+    ftops = {FACE[pile[-1]] for pile in state.foundations if pile}
+    ftops.add(ACE_KEY)
+    p = state.to_act
+    reserve = state.reserves[p]
+    if reserve and state.reserve_up[p] and FNEED[reserve[-1]] in ftops:
+        return True
+    if state.turned is not None and FNEED[state.turned] in ftops:
+        return True
+    waste = state.wastes[p]
+    if waste and state.rules.own_waste_playable and FNEED[waste[-1]] in ftops:
+        return True
+    for pile in state.houses:  # noqa: SIM110 - a plain loop is faster than any()
+        if pile and FNEED[pile[-1]] in ftops:
+            return True
+    return False
+
+
+def breaks_priority(state: GameState, move: Move) -> bool:
+    """Whether ``violation(state, move)`` finds a broken priority, from quick tests (for
+    ``apply``): the rules are spelled out in ``violation``, which also names the
+    remedy; only the rare Serbian loading case is left to it. ``move`` must obey the
+    building rules."""
+    action = move.action
+    if action is Action.REVEAL or action is Action.CALL_STOP or action is Action.LET_STAND:
+        return False
+    rules = state.rules
+    p = state.to_act
+    target = move.target
+    if target == FOUNDATION:
+        # A foundation move only breaks pagat's "the reserve goes first".
+        if rules.priority != "pagat" or move.source == RESERVE:
+            return False
+        reserve = state.reserves[p]
+        return (
+            bool(reserve)
+            and state.reserve_up[p] > 0
+            and fits_foundation(state.foundations, reserve[-1])
+        )
+    if foundation_ready(state):
+        return True
+    if rules.priority == "serbian" and target >= OPP_RESERVE:
+        return violation(state, move) is not None
+    if state.reserves[p]:
+        if rules.house_filling == "before_hand" and action is Action.DRAW:
+            return not all(state.houses)
+        if rules.house_filling == "immediate" and state.emptied:
+            # Anything but filling an emptied house from the reserve.
+            return not (move.source == RESERVE and target < 8 and state.emptied >> target & 1)
+    return False
+
+
+def is_legal(state: GameState, move: Move) -> bool:
+    """Whether ``move`` is legal in ``state``: the same answer as ``move in
+    legal_moves(state)`` and ``why_illegal(state, move) is None``, checking this one move
+    only (the priorities by ``breaks_priority``)."""
+    if state.stop is not None:
+        return (move.action is Action.CALL_STOP or move.action is Action.LET_STAND) and not (
+            is_over(state)
+        )
+    if is_over(state) or _building_reason(state, move) is not None:
+        return False
+    if state.rules.stop == "enforced" and breaks_priority(state, move):
+        return False
+    return not recreates_layout(state, move)
 
 
 def why_illegal(state: GameState, move: object) -> str | None:

@@ -11,11 +11,16 @@ thousands of positions) from a few lookups instead of trying every move:
 * under enforced priorities a reserve-to-foundation or any foundation move ends the search
   early, since nothing else is legal then;
 * the no-cycle rule only needs checking once a house move was made since the last move that
-  cannot be undone (until then the seen set holds only the current layout).
+  cannot be undone (until then ``state.seen_log`` is ``None``: only the current layout was
+  seen).
+
+The rules it applies are those of ``_laws`` (the building predicates, ``most_cards``, the
+priorities, the no-cycle rule), in their table form from ``_tables``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import Final
 
 from crapette._tables import (
@@ -27,6 +32,7 @@ from crapette._tables import (
     FNEED,
     KIND,
     LOADS,
+    MOST_CARDS,
     TAKES,
     TO_HOUSES,
 )
@@ -51,7 +57,7 @@ from crapette.moves import (
 from crapette.outcome import winner
 from crapette.state import GameState
 
-__all__ = ["foundation_ready", "legal_moves"]
+__all__ = ["legal_moves"]
 
 _COUNTS: Final = tuple(tuple(range(1, n + 1)) for n in range(14))
 _STOP_CHOICES: Final = (CALL_STOP, LET_STAND)
@@ -153,17 +159,20 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
             if waste_loads >> face & 1:
                 append(PLAY[source][OPP_WASTE])
 
-    seen = state.seen if len(state.seen) > 1 else None
+    log = state.seen_log
+    seen: Container[int] | None = None
+    if log is not None:  # SeenLog.first, inlined for a line of play (the usual case)
+        if len(log) == state.seen_size:
+            seen = log if log.positions is None else log.positions
+        else:
+            seen = log.first(state.seen_size)
     # The most cards one house-to-house move may carry, onto a built house and onto an empty
     # one; a group is a tail of the house's end run (in play every house is one run, since
     # cards only arrive by building on it or on an empty house; hand-built ones may not be).
-    if rules.group_moves == "single":
-        most_built = most_empty = 1
-    elif rules.group_moves == "supermove":
-        free = len(BITS[empty])
-        most_built, most_empty = 1 << free, 1 << (free - 1) if free else 0
-    else:
-        most_built = most_empty = 13
+    free = len(BITS[empty])
+    most = MOST_CARDS[rules.group_moves]
+    most_built = most[free]
+    most_empty = most[free - 1] if free else most[0]
     if rules.load_from != "any":
         loadable = 0  # only cards from your own piles may load the opponent
     for h, pile in enumerate(houses):
@@ -219,32 +228,12 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-def foundation_ready(state: GameState) -> bool:
-    """Whether an available card of the player to act fits a foundation (a quick test for
-    the priority rules; ``state.stop`` is ignored)."""
-    ftops = {FACE[pile[-1]] for pile in state.foundations if pile}
-    ftops.add(ACE_KEY)
-    p = state.to_act
-    reserve = state.reserves[p]
-    if reserve and state.reserve_up[p] and FNEED[reserve[-1]] in ftops:
-        return True
-    if state.turned is not None and FNEED[state.turned] in ftops:
-        return True
-    waste = state.wastes[p]
-    if waste and state.rules.own_waste_playable and FNEED[waste[-1]] in ftops:
-        return True
-    for pile in state.houses:  # noqa: SIM110 - a plain loop is faster than any()
-        if pile and FNEED[pile[-1]] in ftops:
-            return True
-    return False
-
-
 def _group_moves(
     state: GameState,
     source: int,
     takers: list[int],
     empty: int,
-    seen: frozenset[int] | None,
+    seen: Container[int] | None,
     moves: list[Move],
     most_built: int,
     most_empty: int,
@@ -280,7 +269,7 @@ def _group_moves(
             continue
         dst = t * 16 + len(houses[t])
         for count in counts:
-            # The layout key after the move: each moved card's key leaves and arrives.
+            # _laws.layout_key_after, inlined: each moved card's key leaves and arrives.
             key = state.houses_key
             src = source * 16 + size - count
             at = dst

@@ -23,6 +23,7 @@ __all__ = [
     "HOUSE_KEYS",
     "KIND",
     "LOADS",
+    "MOST_CARDS",
     "PACK",
     "RANK",
     "RED",
@@ -106,3 +107,11 @@ CARD_KEYS: Final = tuple(
 )
 """CARD_KEYS[card][house * 16 + depth]: ``HOUSE_KEYS`` regrouped by card, for the no-cycle
 check (a house move changes the layout key by the card's keys at its old and new places)."""
+
+MOST_CARDS: Final = {
+    "single": (1,) * 9,
+    "supermove": tuple(1 << free for free in range(9)),
+    "whole": (13,) * 9,
+}
+"""MOST_CARDS[group_moves][free]: the most cards one house-to-house move may carry with
+``free`` empty houses besides the destination (read by ``_laws.most_cards``)."""

@@ -27,7 +27,9 @@ __all__ = [
     "SUIT_CHARS",
     "SUIT_SYMBOLS",
     "Card",
+    "format_card",
     "full_pack",
+    "parse_card",
 ]
 
 RANK_CHARS: Final = "A23456789TJQK"
@@ -88,7 +90,7 @@ class Card(int):
     @property
     def symbol(self) -> str:
         """A human-readable form with the suit symbol, ``"7♥"`` (the pack is not shown)."""
-        return RANK_NAMES[RANK[self] - 1] + SUIT_SYMBOLS[SUIT[self]]
+        return SYMBOL[self]
 
     def __str__(self) -> str:
         return TEXT[self]
@@ -118,6 +120,11 @@ SUIT: Final[tuple[int, ...]] = tuple(i % 52 // 13 for i in range(104))
 RANK: Final[tuple[int, ...]] = tuple(i % 13 + 1 for i in range(104))
 RED: Final[tuple[bool, ...]] = tuple(SUIT[i] in (HEARTS, DIAMONDS) for i in range(104))
 TEXT: Final[tuple[str, ...]] = tuple(_text(i) for i in range(104))
+SYMBOL: Final[tuple[str, ...]] = tuple(
+    RANK_NAMES[i % 13] + SUIT_SYMBOLS[i % 52 // 13] for i in range(104)
+)
+"""The suit-symbol form of each card (``"7♥"``), as
+[`format_card`][crapette.cards.format_card] writes it with ``symbol=True``."""
 FACE: Final[tuple[int, ...]] = tuple(i % 52 for i in range(104))
 """The card's face (suit and rank) with the pack forgotten: ``suit * 13 + rank - 1``."""
 
@@ -155,6 +162,19 @@ def parse_card(text: str) -> Card:
     raise NotationError(
         f"unexpected text at {2 + shift} in card {quote(text, 2 + shift)}", text, 2 + shift
     )
+
+
+def format_card(card: Card | int, *, symbol: bool = False) -> str:
+    """The text of a card: its short form (``"7H"``, ``"7h"``), which
+    [`parse_card`][crapette.cards.parse_card] reads back, or with ``symbol=True`` the
+    suit-symbol form shown on screens (``"7♥"``, ``"10♠"``; the pack is not shown).
+
+    Raises:
+        TypeError: ``card`` is not a card index 0..103.
+    """
+    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 104:
+        raise TypeError(f"a card must be an int from 0 to 103, not {card!r}")
+    return SYMBOL[card] if symbol else TEXT[card]
 
 
 def full_pack(pack: int) -> tuple[Card, ...]:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from crapette.cards import ALL_CARDS, PACK, RANK, TEXT, Card, full_pack
 from crapette.errors import InvalidPositionError
-from crapette.rules import Ruleset
+from crapette.rules import Ruleset, as_ruleset
 from crapette.state import GameState
 
 __all__ = ["Rng", "deal", "first_player", "new_game", "shuffled"]
@@ -69,15 +69,17 @@ def shuffled(cards: Iterable[Card], rng: Rng) -> tuple[Card, ...]:
     return tuple(out)
 
 
-def new_game(rules: Ruleset | None = None, *, seed: int) -> GameState:
+def new_game(rules: Ruleset | str | None = None, *, seed: int) -> GameState:
     """A new deal, shuffled from an integer seed; the same seed always gives the same deal.
 
     Args:
-        rules: the ruleset (default: ``classic``).
+        rules: a [`Ruleset`][crapette.Ruleset], a preset name (``"serbian"``) or a rules string
+            (``"serbian(house_filling=immediate)"``); default ``classic``.
         seed: any ``int``.
 
     Raises:
         TypeError: the seed is not an ``int``.
+        InvalidRulesError: a bad rules string.
     """
     rules = _rules(rules)
     rng = Rng(seed)
@@ -170,12 +172,8 @@ def first_player(
     return 0
 
 
-def _rules(rules: Ruleset | None) -> Ruleset:
-    if rules is None:
-        return Ruleset()
-    if not isinstance(rules, Ruleset):
-        raise TypeError(f"rules must be a Ruleset or None, not {type(rules).__name__}")
-    return rules
+def _rules(rules: Ruleset | str | None) -> Ruleset:
+    return as_ruleset(rules)
 
 
 def _check_pack(pack: Sequence[Card | int | str], owner: int) -> tuple[Card, ...]:

@@ -17,7 +17,7 @@ from crapette.deal import Rng, new_game
 from crapette.errors import MatchError
 from crapette.moves import Move
 from crapette.outcome import Outcome, outcome
-from crapette.rules import Ruleset
+from crapette.rules import Ruleset, as_ruleset
 from crapette.state import GameState
 
 __all__ = ["DealResult", "Match", "MatchOutcome", "deal_seed", "new_match"]
@@ -135,18 +135,19 @@ class Match:
         return Match(self.rules, self.seed, results, state, starter)
 
 
-def new_match(rules: Ruleset | None = None, *, seed: int) -> Match:
+def new_match(rules: Ruleset | str | None = None, *, seed: int) -> Match:
     """A new match and its first deal.
 
     Args:
-        rules: the ruleset (default ``classic``: a race to 300).
+        rules: a [`Ruleset`][crapette.Ruleset], a preset name or a rules string (default
+            ``classic``: a race to 300).
         seed: any ``int``; the whole match is determined by it (and the moves played).
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"a seed must be an int, not {type(seed).__name__}")
-    rules = rules if rules is not None else Ruleset()
-    state, starter = _deal(rules, seed, 0, ())
-    return Match(rules, seed, (), state, starter)
+    ruleset = as_ruleset(rules)
+    state, starter = _deal(ruleset, seed, 0, ())
+    return Match(ruleset, seed, (), state, starter)
 
 
 def _deal(
@@ -158,7 +159,7 @@ def _deal(
     state = new_game(rules, seed=deal_seed(seed, number))
     if number and rules.match_starter == "alternate":
         starter = 1 - results[-1].starter
-        state = attrs.evolve(state, to_act=starter)
+        state = state.replace(to_act=starter)
     return state, state.to_act
 
 

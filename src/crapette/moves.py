@@ -104,6 +104,17 @@ class Move:
     count: int = 1
 
     def __attrs_post_init__(self) -> None:
+        if not isinstance(self.action, Action):
+            raise InvalidMoveError(
+                f"no such move: action must be an Action (like Action.PLAY), not {self.action!r}"
+            )
+        for name in ("source", "target", "count"):
+            value = getattr(self, name)
+            # Exactly int: a float or a bool would compare equal to a real move.
+            if type(value) is not int:
+                raise InvalidMoveError(
+                    f"no such move: {name} must be an int, not {value!r} ({type(value).__name__})"
+                )
         if _TABLE_READY and (self.action, self.source, self.target, self.count) not in _INDEX:
             raise InvalidMoveError(
                 f"no such move: {self.action.value} source={self.source} target={self.target}"

@@ -4,14 +4,15 @@ Cards have their short form in [`crapette.cards`][crapette.cards] (``7H`` of pac
 1). This module adds:
 
 * **moves**: [`format_move`][crapette.notation.format_move] /
-  [`parse_move`][crapette.notation.parse_move] (``R-F``, ``H3-H5``, ``T-W1``, ``H2-H5x3``, ``draw``
-  ...) and [`describe_move`][crapette.notation.describe_move] (``"7♥ from your reserve to a
-  foundation"``);
+  [`parse_move`][crapette.notation.parse_move] (``R-F``, ``H3-H5``, ``T-OW``, ``H2-H5x3``,
+  ``draw`` ...); ``format_move(move)`` is ``str(move)``, the one move notation
+  ([`describe_move`][crapette.text.describe_move] turns a move into a sentence);
 * **positions**: [`format_position`][crapette.notation.format_position] /
   [`parse_position`][crapette.notation.parse_position], one line that holds a complete
   [`GameState`][crapette.GameState] (like chess's FEN),
-  [`format_public_position`][crapette.notation.format_public_position] (hidden cards written ``??``)
-  and [`validate_position`][crapette.notation.validate_position].
+  [`format_public_position`][crapette.notation.format_public_position] (hidden cards
+  written ``??``); [`validate_position`][crapette.state.validate_position] (defined
+  beside ``GameState`` in ``crapette.state``) is importable from here too.
 
 ``docs/notation.md`` specifies every format precisely.
 """
@@ -19,19 +20,17 @@ Cards have their short form in [`crapette.cards`][crapette.cards] (``7H`` of pac
 from __future__ import annotations
 
 import re
-from collections import Counter
-from typing import Final, NamedTuple
+import warnings
+from typing import Final, NamedTuple, overload
 
 from crapette._engine import apply
-from crapette._laws import describe_illegal, pile_name, source_card
+from crapette._laws import describe_illegal, source_card
 from crapette._movegen import legal_moves
 from crapette._quote import quote
-from crapette._tables import houses_key
-from crapette.cards import FACE, PACK, RANK, RED, SUIT, TEXT, Card, parse_card
+from crapette.cards import TEXT, Card, parse_card
 from crapette.errors import (
     IllegalMoveError,
     InvalidMoveError,
-    InvalidPositionError,
     InvalidRulesError,
     NotationError,
 )
@@ -49,16 +48,14 @@ from crapette.moves import (
     RESERVE,
     REVEAL,
     WASTE,
-    Action,
     Move,
 )
 from crapette.rules import Ruleset
-from crapette.state import GameState, Pile
+from crapette.state import GameState, Pile, validate_position
 
 __all__ = [
     "UNKNOWN_CARD",
     "check_move_text",
-    "describe_move",
     "format_move",
     "format_position",
     "format_public_position",
@@ -351,73 +348,46 @@ def _locate(state: GameState, card: Card) -> tuple[int, int]:
     )
 
 
-def format_move(state: GameState, move: Move) -> str:
-    """The short text of ``move`` for the player to act in ``state``.
+@overload
+def format_move(move: Move, /) -> str: ...
+@overload
+def format_move(state: GameState, move: Move, /) -> str: ...
+def format_move(first: Move | GameState, move: Move | None = None, /) -> str:
+    """The move notation of ``move``: the same text as ``str(move)``, which
+    [`parse_move`][crapette.notation.parse_move] reads back
+    (``parse_move(state, format_move(move)) == move`` for every legal move of ``state``).
 
-    Own piles are relative (``R`` reserve, ``T`` turned card, ``W`` waste), houses are
-    ``H1``..``H8``, a foundation is ``F`` and the opponent's piles carry their player
-    number (``R1``, ``W0``); a group move ends in ``xN``. Other moves are their keyword
-    (``draw``, ``discard``, ``end``, ``reveal``, ``stop``, ``pass``).
-    ``parse_move(state, format_move(state, move)) == move`` for every legal move.
+    Own piles are relative (``R`` your reserve, ``T`` your turned card, ``W`` your waste),
+    houses are ``H1``..``H8``, a foundation is ``F``, and the opponent's reserve and waste
+    are ``OR`` and ``OW``; a group move ends in ``xN`` (``H2-H5x3``). Other moves are their
+    keyword (``draw``, ``discard``, ``end``, ``reveal``, ``stop``, ``pass``).
+
+    The form ``format_move(state, move)`` of earlier releases still works, with a
+    ``DeprecationWarning``: the text no longer depends on the position.
+
+    Raises:
+        TypeError: ``move`` is not a [`Move`][crapette.Move].
     """
-    if move.action is not Action.PLAY:
-        return move.action.value
-    src = {RESERVE: "R", HAND: "T", WASTE: "W"}.get(move.source) or f"H{move.source + 1}"
-    q = 1 - state.to_act
-    tgt = {FOUNDATION: "F", OPP_RESERVE: f"R{q}", OPP_WASTE: f"W{q}"}.get(move.target) or (
-        f"H{move.target + 1}"
-    )
-    text = f"{src}-{tgt}"
-    return f"{text}x{move.count}" if move.count > 1 else text
-
-
-def describe_move(state: GameState, move: Move) -> str:
-    """A sentence describing ``move`` from the mover's side, such as ``"7♥ from your reserve
-    to a foundation"`` or ``"turn the top card of your hand"``."""
-    p = state.to_act
-    action = move.action
-    if action is Action.DRAW:
-        if state.hands[p]:
-            return "turn the top card of your hand"
-        return "turn your waste over as your new hand and turn its top card"
-    if action is Action.DISCARD:
-        card = state.turned
-        what = _symbol(card) if card is not None else "your turned card"
-        return f"put {what} on your waste, ending your turn"
-    if action is Action.END_TURN:
-        return "end your turn (your hand and waste are empty)"
-    if action is Action.REVEAL:
-        return "turn the top card of your reserve face up"
-    if action in (Action.CALL_STOP, Action.LET_STAND):
-        pending = state.stop
-        what = (
-            f"{format_move(pending.prior, pending.move)} ("
-            f"{describe_move(pending.prior, pending.move)})"
-            if pending is not None
-            else "move"
+    if move is None:
+        move_ = first
+    else:
+        _warn_once(
+            "format_move(state, move) is deprecated: the move text does not depend on the"
+            " position; use format_move(move) or str(move)"
         )
-        if action is Action.CALL_STOP:
-            return f'call "Stop!" on your opponent\'s {what}'
-        return f"let your opponent's {what} stand"
-    cards: Pile = ()
-    if move.source < 8:
-        cards = state.houses[move.source][-move.count :]
-    else:
-        top = source_card(state, move.source)
-        cards = (top,) if top is not None else ()
-    if not cards:
-        what = "a card"
-    elif len(cards) == 1:
-        what = _symbol(cards[0])
-    else:
-        what = f"{' '.join(_symbol(c) for c in cards)} ({len(cards)} cards)"
-    joint = "onto" if move.target in (OPP_RESERVE, OPP_WASTE) else "to"
-    return f"{what} from {pile_name(move.source)} {joint} {pile_name(move.target)}"
+        move_ = move
+    if not isinstance(move_, Move):
+        raise TypeError(f"format_move() needs a Move, not {move_!r}")
+    return str(move_)
 
 
-def _symbol(card: Card) -> str:
-    symbol: str = Card(card).symbol
-    return symbol
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, DeprecationWarning, stacklevel=3)
 
 
 # --------------------------------------------------------------------------------------
@@ -590,7 +560,6 @@ def parse_position(text: str) -> GameState:
                 text,
                 stop_f.start,
             ) from None
-    key = houses_key(houses)
     state = GameState(
         rules=rules,
         to_act=to_act,
@@ -602,10 +571,9 @@ def parse_position(text: str) -> GameState:
         wastes=(wastes[0], wastes[1]),
         turned=turned,
         emptied=emptied,
-        seen=seen | {key},
+        seen=seen,
         passes=passes,
         moves_made=moves_made,
-        houses_key=key,
     )
     validate_position(state, text)
     if stop_move is not None:
@@ -745,78 +713,3 @@ def _parse_cards(text: str, part: str, start: int) -> Pile:
             )
         cards.append(Card(chunk))
     return tuple(cards)
-
-
-def validate_position(state: GameState, text: str = "") -> None:
-    """Check that ``state`` could occur in a deal: every card once, foundations built up
-    in suit from their Ace, houses descending in alternating colours, possible counts.
-
-    Args:
-        state: the state to check.
-        text: the text it was read from, quoted in the error (optional).
-
-    Raises:
-        InvalidPositionError: naming every problem found (a ``NotationError``).
-    """
-    problems: list[str] = []
-    counts = Counter(state.cards())
-    missing = [TEXT[c] for c in range(104) if c not in counts]
-    doubled = [TEXT[c] for c in sorted(counts) if counts[c] > 1]
-    if missing:
-        problems.append("missing cards: " + " ".join(missing))
-    if doubled:
-        problems.append("cards written more than once: " + " ".join(doubled))
-    for i, pile in enumerate(state.foundations):
-        if pile and not _foundation_ok(pile):
-            problems.append(
-                f"foundation {i + 1} ({_pile(pile)}) is not a run up in suit from its Ace"
-            )
-    for i, pile in enumerate(state.houses):
-        if not _house_ok(pile):
-            problems.append(
-                f"house H{i + 1} ({_pile(pile)}) does not descend one rank at a time in"
-                " alternating colours"
-            )
-    for p in (0, 1):
-        reserve, up = state.reserves[p], state.reserve_up[p]
-        if up > len(reserve):
-            problems.append(
-                f"player {p}'s reserve has {len(reserve)} cards, fewer than its {up} face-up cards"
-            )
-        elif reserve and up == 0 and state.rules.reserve_face_up:
-            problems.append(
-                f"player {p}'s reserve top is face down, but these rules deal it face up"
-            )
-        foreign = [TEXT[c] for c in reserve[: max(len(reserve) - up, 0)] if PACK[c] != p]
-        if foreign:
-            problems.append(
-                f"face-down cards of player {p}'s reserve come from the other pack: "
-                + " ".join(foreign)
-            )
-    for h in range(8):
-        if state.emptied >> h & 1 and state.houses[h]:
-            problems.append(f"house H{h + 1} is marked emptied this turn but holds cards")
-    if state.moves_made > state.rules.move_cap:
-        problems.append(
-            f"{state.moves_made} moves made is beyond the rules' move cap of {state.rules.move_cap}"
-        )
-    if problems:
-        where = f" {quote(text)}" if text else ""
-        raise InvalidPositionError(
-            f"impossible position{where}: " + "; ".join(problems), text, None
-        )
-
-
-def _foundation_ok(pile: Pile) -> bool:
-    if RANK[pile[0]] != 1:
-        return False
-    return all(FACE[pile[i]] == FACE[pile[0]] + i for i in range(len(pile))) and all(
-        SUIT[c] == SUIT[pile[0]] for c in pile
-    )
-
-
-def _house_ok(pile: Pile) -> bool:
-    return all(
-        RANK[pile[i + 1]] == RANK[pile[i]] - 1 and RED[pile[i + 1]] != RED[pile[i]]
-        for i in range(len(pile) - 1)
-    )

@@ -3,11 +3,12 @@ of a deal and the score", decisions 9 to 13)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import attrs
 
-from crapette.state import GameState
+if TYPE_CHECKING:
+    from crapette.state import GameState
 
 __all__ = ["Outcome", "is_over", "outcome", "winner"]
 
@@ -67,6 +68,8 @@ def outcome(state: GameState) -> Outcome | None:
     the loser's hand and waste. A stalemate or the move cap: each player counts 2 per own
     reserve card and 1 per own hand and waste card; the lower count scores the difference.
     """
+    if not is_over(state):
+        return None
     won = winner(state)
     counts = _counts(state)
     if won is not None:
@@ -75,9 +78,7 @@ def outcome(state: GameState) -> Outcome | None:
         return Outcome(won, (scores[0], scores[1]), "win")
     if state.passes == (2, 2):
         reason: Reason = "stalemate"
-    elif state.moves_made >= state.rules.move_cap:
-        reason = "move_cap"
     else:
-        return None
+        reason = "move_cap"
     diff = counts[1] - counts[0]
     return Outcome(None, (max(diff, 0), max(-diff, 0)), reason)

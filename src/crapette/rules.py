@@ -19,6 +19,8 @@ __all__ = [
     "PRESETS",
     "RANGES",
     "Ruleset",
+    "format_rules",
+    "parse_rules",
 ]
 
 FirstPlayer = Literal["reserve", "reserve_first_house", "cut"]
@@ -360,3 +362,41 @@ _PRESETS: dict[str, Ruleset] = {
 
 PRESETS: Final[Mapping[str, Ruleset]] = types.MappingProxyType(_PRESETS)
 """The named presets, in the order of the variant matrix in the rules (read-only)."""
+
+
+def parse_rules(text: str) -> Ruleset:
+    """Parse a rules string: a preset name (``"serbian"``) or a preset with options
+    (``"serbian(house_filling=immediate)"``), as [`format_rules`][crapette.rules.format_rules]
+    writes it. ``Ruleset.from_string`` is the same function.
+
+    Raises:
+        InvalidRulesError: an unknown preset or option, or a bad value.
+    """
+    return Ruleset.from_string(text)
+
+
+def format_rules(rules: Ruleset) -> str:
+    """The canonical rules string of ``rules`` (``str(rules)``, ``rules.to_string()``):
+    the nearest preset, then the options that differ from it."""
+    if not isinstance(rules, Ruleset):
+        raise TypeError(f"format_rules() needs a Ruleset, not {type(rules).__name__}")
+    return rules.to_string()
+
+
+def as_ruleset(rules: Ruleset | str | None, default: str = "classic") -> Ruleset:
+    """A ruleset from a [`Ruleset`][crapette.rules.Ruleset], a preset name or a rules string
+    (``None``: the ``default`` preset). Every function that takes rules accepts these three
+    forms.
+
+    Raises:
+        InvalidRulesError: a bad rules string, or something that is none of these.
+    """
+    if isinstance(rules, Ruleset):
+        return rules
+    if rules is None:
+        return PRESETS[default]
+    if not isinstance(rules, str):
+        raise InvalidRulesError(
+            f"rules must be a Ruleset, a preset name or a rules string, not {rules!r}"
+        )
+    return Ruleset.from_string(rules)

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 from crapette._engine import apply
 from crapette._quote import quote
-from crapette._tables import houses_key
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.cards import TEXT, Card
 from crapette.deal import new_game
@@ -240,13 +239,7 @@ def state_from_dict(data: Any, path: str = "state", *, stop: bool = True) -> Gam
     """
     if not isinstance(data, dict):
         raise NotationError(f"{path}: expected an object")
-    rules_text = _get(data, "rules", path)
-    if not isinstance(rules_text, str):
-        raise NotationError(f"{path}.rules: expected a ruleset string")
-    try:
-        rules = Ruleset.from_string(rules_text)
-    except InvalidRulesError as exc:
-        raise NotationError(f"{path}.rules: {exc}") from None
+    rules = _rules_field(data, path)
     houses = _piles(_get(data, "houses", path), 8, f"{path}.houses")
     for i, pile in enumerate(houses):
         if len(pile) > MAX_HOUSE:
@@ -268,8 +261,7 @@ def state_from_dict(data: Any, path: str = "state", *, stop: bool = True) -> Gam
     seen_value = _get(data, "seen", path)
     if not isinstance(seen_value, list):
         raise NotationError(f"{path}.seen: expected a list of hex layout keys")
-    key = houses_key(houses)
-    seen = {key}
+    seen: set[int] = set()
     for i, item in enumerate(seen_value):
         if not isinstance(item, str) or not _HEX_KEY.match(item):
             raise NotationError(
@@ -290,7 +282,6 @@ def state_from_dict(data: Any, path: str = "state", *, stop: bool = True) -> Gam
         seen=frozenset(seen),
         passes=_pair(_get(data, "passes", path), f"{path}.passes", 2),
         moves_made=_int(_get(data, "moves_made", path), f"{path}.moves_made", 0, 10**12),
-        houses_key=key,
     )
     pending = _get(data, "stop", path)
     if pending is None:
@@ -345,7 +336,6 @@ def _with_stop(state: GameState, stop: Any, path: str) -> GameState:
         seen=state.seen,
         passes=state.passes,
         moves_made=state.moves_made,
-        houses_key=state.houses_key,
     )
     if written != rebuilt:
         raise NotationError(
@@ -397,19 +387,24 @@ def _result_from_dict(data: Any, path: str, seed: int) -> DealResult:
     return DealResult(seed, starter, Outcome(winner, scores, reason))
 
 
+def _rules_field(data: dict[str, Any], path: str) -> Ruleset:
+    """The ruleset named by the ``rules`` field of the object at ``path``."""
+    rules_text = _get(data, "rules", path)
+    if not isinstance(rules_text, str):
+        raise NotationError(f"{path}.rules: expected a ruleset string")
+    try:
+        return Ruleset.from_string(rules_text)
+    except InvalidRulesError as exc:
+        raise NotationError(f"{path}.rules: {exc}") from None
+
+
 def _match_from_dict(data: Any, path: str) -> Match:
     """Rebuild a match in progress, checking what can be checked without its moves: the deal
     seeds, the starters the rules give, a match that was not over before its current deal,
     and the current deal's state."""
     if not isinstance(data, dict):
         raise NotationError(f"{path}: expected an object")
-    rules_text = _get(data, "rules", path)
-    if not isinstance(rules_text, str):
-        raise NotationError(f"{path}.rules: expected a ruleset string")
-    try:
-        rules = Ruleset.from_string(rules_text)
-    except InvalidRulesError as exc:
-        raise NotationError(f"{path}.rules: {exc}") from None
+    rules = _rules_field(data, path)
     seed = _get(data, "seed", path)
     if type(seed) is not int or not -_SEED_LIMIT < seed < _SEED_LIMIT:
         raise NotationError(f"{path}.seed: expected an integer of at most 40 digits")

@@ -57,12 +57,12 @@ from crapette import (
     NotationError,
     PlayerView,
     apply_unchecked,
-    determinize,
     legal_moves,
     outcome,
 )
 from crapette.deal import Rng
 from crapette.moves import ALL_MOVES
+from crapette.views import determinize
 
 __all__ = ["PILE_NAMES", "board", "card", "move_piles"]
 

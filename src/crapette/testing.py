@@ -2,7 +2,9 @@
 
 ``reference_legal_moves`` tries every move of the fixed table against the plain rule checks
 (``why_illegal``); it is the oracle the fast [`legal_moves`][crapette.legal_moves] is tested
-against. ``perft`` counts the move sequences of a given length from a position.
+against. [`violation`][crapette.testing.violation] is the priority rules spelled out in full,
+which the quick test inside ``apply`` is tested against. ``perft`` counts the move sequences
+of a given length from a position.
 
 As in chess engines, ``perft(state, depth)`` is the number of leaf nodes of the game tree
 ``depth`` moves deep (a finished deal is a leaf that counts only at depth 0). Counts from
@@ -13,13 +15,12 @@ the count by first move to find where two implementations disagree.
 from __future__ import annotations
 
 from crapette._engine import apply_unchecked
-from crapette._laws import why_illegal
+from crapette._laws import Violation, violation, why_illegal
 from crapette._movegen import legal_moves
 from crapette.moves import ALL_MOVES, Move
-from crapette.notation import format_move
 from crapette.state import GameState
 
-__all__ = ["divide", "perft", "reference_legal_moves"]
+__all__ = ["Violation", "divide", "perft", "reference_legal_moves", "violation"]
 
 
 def perft(state: GameState, depth: int) -> int:
@@ -40,17 +41,14 @@ def perft(state: GameState, depth: int) -> int:
 
 def divide(state: GameState, depth: int) -> dict[str, int]:
     """``perft(after, depth - 1)`` for each legal first move, keyed by the move's text
-    ([`format_move`][crapette.notation.format_move]), in the order of ``legal_moves``.
+    (``str(move)``, the move notation), in the order of ``legal_moves``.
 
     Raises:
         ValueError: ``depth`` is less than 1.
     """
     if depth < 1:
         raise ValueError(f"divide depth must be >= 1, not {depth}")
-    return {
-        format_move(state, m): perft(apply_unchecked(state, m), depth - 1)
-        for m in legal_moves(state)
-    }
+    return {str(m): perft(apply_unchecked(state, m), depth - 1) for m in legal_moves(state)}
 
 
 def reference_legal_moves(state: GameState) -> tuple[Move, ...]:

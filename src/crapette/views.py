@@ -107,6 +107,7 @@ class PlayerView:
     passes: tuple[int, int]
     moves_made: int
     houses_key: int
+    _legal: tuple[Move, ...] | None = attrs.field(default=None, eq=False, repr=False)
 
     @property
     def turn_player(self) -> int:
@@ -140,6 +141,8 @@ class PlayerView:
         """The legal moves of the player to act: the same as ``crapette.legal_moves`` of any
         state this view was observed from (legal moves depend on visible information only).
         """
+        if self._legal is not None:
+            return self._legal  # handed over by the one game loop, which listed them already
         return legal_moves(sketch(self))
 
     def breaks_priority(self, move: Move) -> str | None:
@@ -249,11 +252,18 @@ def observe(state: GameState, player: int) -> PlayerView:
         raise ValueError(f"player must be 0 or 1, not {player!r}")
     if not isinstance(state, GameState):
         raise TypeError(f"observe() needs a GameState, not {type(state).__name__}")
+    return _observe(state, player, None)
+
+
+def _observe(state: GameState, player: int, legal: tuple[Move, ...] | None) -> PlayerView:
+    """[`observe`][crapette.views.observe] without the argument checks; ``legal`` is
+    ``legal_moves(state)`` when the caller already has it (the view then answers
+    ``legal_moves()`` without listing them again)."""
     stop = None
     if state.stop is not None:
         pending = state.stop
         stop = StopView(
-            pending.move, pending.offender, pending.resume, observe(pending.prior, player)
+            pending.move, pending.offender, pending.resume, _observe(pending.prior, player, None)
         )
     reserves = state.reserves
     up0, up1 = state.reserve_up
@@ -275,6 +285,7 @@ def observe(state: GameState, player: int) -> PlayerView:
         state.passes,
         state.moves_made,
         state.houses_key,
+        legal,
     )
 
 
@@ -306,22 +317,27 @@ def sketch(view: PlayerView) -> GameState:
         return _realize(view, view.hidden_cards())
     d0, d1 = view.reserves_down
     n0, n1 = view.hand_sizes
+    reserves = (_PAD[:d0] + view.reserves_up[0], _PAD[:d1] + view.reserves_up[1])
+    return _state_of(view, reserves, (_PAD[:n0], _PAD[:n1]))
+
+
+def _state_of(view: PlayerView, reserves: tuple[Pile, Pile], hands: tuple[Pile, Pile]) -> GameState:
+    """The state of ``view`` (with no open Stop! decision) holding these reserves and hands."""
     return GameState(
-        view.rules,
-        view.to_act,
-        view.foundations,
-        view.houses,
-        (_PAD[:d0] + view.reserves_up[0], _PAD[:d1] + view.reserves_up[1]),
-        (len(view.reserves_up[0]), len(view.reserves_up[1])),
-        (_PAD[:n0], _PAD[:n1]),
-        view.wastes,
-        view.turned,
-        None,
-        view.emptied,
-        view.seen,
-        view.passes,
-        view.moves_made,
-        view.houses_key,
+        rules=view.rules,
+        to_act=view.to_act,
+        foundations=view.foundations,
+        houses=view.houses,
+        reserves=reserves,
+        reserve_up=(len(view.reserves_up[0]), len(view.reserves_up[1])),
+        hands=hands,
+        wastes=view.wastes,
+        turned=view.turned,
+        emptied=view.emptied,
+        seen=view.seen,
+        passes=view.passes,
+        moves_made=view.moves_made,
+        houses_key=view.houses_key,
     )
 
 
@@ -368,25 +384,8 @@ def _realize(view: PlayerView, pool: Sequence[Card]) -> GameState:
             hands.append(tuple(cards[:n]))
             cards = cards[n:]
     reserves = (downs[0] + view.reserves_up[0], downs[1] + view.reserves_up[1])
-    up = (len(view.reserves_up[0]), len(view.reserves_up[1]))
     if view.stop is None:
-        return GameState(
-            view.rules,
-            view.to_act,
-            view.foundations,
-            view.houses,
-            reserves,
-            up,
-            (hands[0], hands[1]),
-            view.wastes,
-            view.turned,
-            None,
-            view.emptied,
-            view.seen,
-            view.passes,
-            view.moves_made,
-            view.houses_key,
-        )
+        return _state_of(view, reserves, (hands[0], hands[1]))
     return _with_stop(view, view.stop, reserves, (hands[0], hands[1]))
 
 
@@ -406,25 +405,24 @@ def _with_stop(
         assert view.turned is not None
         prior_hands[off] = hands[off] + (view.turned,) if prior.hand_sizes[off] else ()
     before = GameState(
-        prior.rules,
-        prior.to_act,
-        prior.foundations,
-        prior.houses,
-        prior_reserves,
-        (len(prior.reserves_up[0]), len(prior.reserves_up[1])),
-        (prior_hands[0], prior_hands[1]),
-        prior.wastes,
-        prior.turned,
-        None,
-        prior.emptied,
-        prior.seen,
-        prior.passes,
-        prior.moves_made,
-        prior.houses_key,
+        rules=prior.rules,
+        to_act=prior.to_act,
+        foundations=prior.foundations,
+        houses=prior.houses,
+        reserves=prior_reserves,
+        reserve_up=(len(prior.reserves_up[0]), len(prior.reserves_up[1])),
+        hands=(prior_hands[0], prior_hands[1]),
+        wastes=prior.wastes,
+        turned=prior.turned,
+        emptied=prior.emptied,
+        seen=prior.seen,
+        passes=prior.passes,
+        moves_made=prior.moves_made,
+        houses_key=prior.houses_key,
     )
     after = apply_unchecked(before, stop.move)
     if after.stop is None:  # pragma: no cover - the view is not one of a real position
-        after = attrs.evolve(
-            after, stop=PendingStop(before, stop.move, off, stop.resume), to_act=view.to_act
+        after = after.replace(
+            stop=PendingStop(before, stop.move, off, stop.resume), to_act=view.to_act
         )
     return after

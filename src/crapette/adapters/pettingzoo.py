@@ -61,11 +61,11 @@ from crapette.adapters.encoding import (
     observation_vector,
     reward_scale,
 )
-from crapette.cards import TEXT
 from crapette.deal import Rng, new_game
 from crapette.outcome import outcome
 from crapette.rules import Ruleset
 from crapette.state import GameState
+from crapette.text import board
 from crapette.views import PlayerView, observe
 
 __all__ = ["AGENTS", "env", "raw_env", "reward_scale"]
@@ -226,11 +226,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self.render()
 
     def render(self) -> str | None:
-        """The position as text: returned for ``"ansi"``, printed for ``"human"``. Only
-        what the players see is shown (face-down cards are counted, not named)."""
+        """The position as text ([`board`][crapette.text.board], the library's one board, in
+        its ASCII card spelling): returned for ``"ansi"``, printed for ``"human"``. Only what
+        the players see is shown (face-down cards are counted, not named)."""
         if self.render_mode is None:
             return None
-        text = render_text(self._state())
+        text = board(self._state(), hidden=True, ascii=True, names=AGENTS)
         if self.render_mode == "human":
             print(text)
             return None
@@ -238,31 +239,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release (text rendering only)."""
-
-
-def _pile(pile: tuple[int, ...]) -> str:
-    return " ".join(TEXT[c] for c in pile) if pile else "-"
-
-
-def render_text(state: GameState) -> str:
-    """A plain-text picture of the public part of ``state``: foundations, houses, each
-    player's reserve (face-down cards counted), hand size, waste and the turned card."""
-    view = observe(state, 0)
-    lines = [
-        f"{state.rules} · move {view.moves_made} · {AGENTS[view.to_act]} to act"
-        + (" (Stop! decision)" if view.stop is not None else ""),
-        "F  " + " | ".join(TEXT[p[-1]] if p else "-" for p in view.foundations),
-    ]
-    for h, pile in enumerate(view.houses):
-        lines.append(f"H{h + 1} {_pile(pile)}")
-    for p in (0, 1):
-        lines.append(
-            f"{AGENTS[p]}: reserve {view.reserves_down[p]} down + {_pile(view.reserves_up[p])}"
-            f" · hand {view.hand_sizes[p]} · waste {_pile(view.wastes[p])}"
-        )
-    turned = TEXT[view.turned] if view.turned is not None else "-"
-    lines.append(f"turned: {turned} ({AGENTS[view.turn_player]}'s turn)")
-    return "\n".join(lines)
 
 
 def env(

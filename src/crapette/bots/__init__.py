@@ -13,6 +13,8 @@
 All are seeded (``crapette.deal.Rng``) and reproducible. [`get_bot`][crapette.bots.get_bot] builds
 one from a bot string (``greedy``, ``search:256``, ``greedy:miss=0.1:call=0.8``);
 [`register_bot`][crapette.bots.register_bot] adds names (another package can add its own bots).
+[`play_deal`][crapette.bots.play_deal] is the one game loop (bots against each
+other from any state).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import re
 
 from crapette._quote import quote
+from crapette.bots._loop import MoveHook, play_deal
 from crapette.bots.base import (
     Bot,
     UnknownBotError,
@@ -51,6 +54,7 @@ __all__ = [
     "BotSpec",
     "Fallible",
     "GreedyBot",
+    "MoveHook",
     "PlannerBot",
     "RandomBot",
     "SearchBot",
@@ -61,6 +65,7 @@ __all__ = [
     "notify_deal_start",
     "notify_opponent_move",
     "parse_bot",
+    "play_deal",
     "register_bot",
     "stop_decision",
     "unregister_bot",

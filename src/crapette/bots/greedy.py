@@ -1,26 +1,34 @@
 """The greedy bot: a fixed, documented ranking of moves, looking one move ahead.
 
 Every legal move gets a score and the bot plays the best (ties broken at random, from its
-seed). The ranking, highest first:
+seed). The ranking, highest first (every move of a line ranks above every move of the later
+lines; ``tests/test_bot_ranking.py`` checks it line by line):
 
 1. **Stop! decisions**: call "Stop!" when it helps: always under the ``card`` penalty (the
    offender takes a card and the turn passes), and under ``undo`` when the violation did not
    already end the offender's turn (calling wins the turn); otherwise let it stand.
 2. Turning a face-down reserve top (free information).
-3. **Foundations first**: any move to a foundation, the reserve's card before the turned
-   hand card, the waste's and the houses' (a house emptied by it ranks higher).
-4. **Emptying the reserve**: the reserve top loaded on the opponent (reserve before waste),
-   built on a house, or put on an empty house.
-5. **Loading the opponent** with the turned hand card or the waste top, then building them
-   on a house; putting the turned card on an empty house ranks last among these (an open
-   house is worth keeping for the reserve).
-6. Loading the opponent from a house (more when it empties the house).
-7. **House to house** only when the move helps, looking one move ahead: it empties a house
+3. **Foundations first**: the reserve's card, then the turned hand card, then the waste's,
+   then a house's (one that empties its house first).
+4. **Emptying the reserve**: the reserve top loaded on the opponent's reserve, then on the
+   opponent's waste, then built on a house.
+5. **Loading the opponent** with the turned hand card or the waste top (reserve before
+   waste).
+6. The reserve top put on an empty house.
+7. The turned hand card or the waste top built on a house.
+8. Loading the opponent from a house: emptying the house first, the opponent's reserve
+   before their waste.
+9. **House to house** only when the move helps, looking one move ahead: it empties a house
    onto another, or the card it uncovers takes more of your own cards (reserve top, turned
    card, waste top) than the covered top did, goes to a foundation or loads the opponent
-   (using up an empty house counts against it). A move that does none of this is a
-   pointless shuffle and ranks below drawing and discarding, so the bot never plays one.
-8. Turning a hand card; then discarding it or ending the turn.
+   (using up an empty house counts against it). Putting the turned card or the waste top
+   on an empty house ranks here too when your reserve is empty.
+10. The turned card or the waste top on an empty house while your reserve has cards (an
+    open house is worth keeping for the reserve).
+11. Turning a hand card; then discarding it or ending the turn.
+12. A house move that does none of the above (a pointless shuffle, or a lone card or run
+    moved to an empty house) ranks below everything, so the bot never plays one while
+    anything else is legal.
 
 Under callable Stop! rules a move that breaks the priority rules ranks below every other
 move (the opponent would call it).
@@ -28,10 +36,10 @@ move (the opponent would call it).
 
 from __future__ import annotations
 
-from crapette._laws import fits_foundation, fits_load, violation
+from crapette._laws import builds_on, fits_foundation, fits_load, violation
 from crapette._movegen import legal_moves
 from crapette.bots.base import call_helps
-from crapette.cards import RANK, RED, Card
+from crapette.cards import Card
 from crapette.deal import Rng
 from crapette.moves import (
     CALL_STOP,
@@ -68,11 +76,6 @@ def _own_cards(state: GameState) -> list[Card]:
     return out
 
 
-def _takes(top: Card, card: Card) -> bool:
-    """Whether a house showing ``top`` takes ``card``."""
-    return RANK[top] == RANK[card] + 1 and RED[top] != RED[card]
-
-
 def _shuffle_gain(state: GameState, move: Move) -> int:
     """What a house-to-house move that does not empty its house opens up, looking one move
     ahead: own cards that may then be built on the uncovered card, plus the uncovered card
@@ -81,12 +84,12 @@ def _shuffle_gain(state: GameState, move: Move) -> int:
     pile = state.houses[source]
     exposed = pile[-move.count - 1]
     own = _own_cards(state)
-    gain = sum(1 for card in own if _takes(exposed, card))
+    gain = sum(1 for card in own if builds_on(exposed, card))
     if fits_foundation(state.foundations, exposed):
         gain += 2
     covered = state.houses[target]
     if covered:
-        gain -= sum(1 for card in own if _takes(covered[-1], card))
+        gain -= sum(1 for card in own if builds_on(covered[-1], card))
     else:
         gain -= 1  # an empty house used up
     q = 1 - state.to_act
@@ -194,7 +197,7 @@ class GreedyBot:
 
     def choose(self, view: PlayerView) -> Move:
         """The best-ranked legal move of the position seen by ``view``."""
-        return greedy_move(sketch(view), self._rng)
+        return greedy_move(sketch(view), self._rng, view.legal_moves())
 
     def __repr__(self) -> str:
         return f"GreedyBot(seed={self.seed})"

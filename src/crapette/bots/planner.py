@@ -155,7 +155,7 @@ class _Search:
             or is_over(state)
         ):
             self.rollouts += 1
-            result = float(rollout(state, p, Rng(self.seed)))
+            result = float(rollout(state, p, Rng(self.seed))[0])
         else:
             moves = legal_moves(state)
             self.table[state] = float("-inf")  # (no cycles within a turn: never read)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from crapette._engine import apply_unchecked
 from crapette._laws import violation
-from crapette._movegen import legal_moves
+from crapette.bots._loop import run_deal
 from crapette.bots.greedy import _POINTLESS, _VIOLATION, greedy_move, move_score
 from crapette.deal import Rng
 from crapette.errors import UnknownBotError
@@ -60,21 +60,30 @@ def evaluate(state: GameState, p: int) -> int:
     return value
 
 
-def rollout(state: GameState, p: int, rng: Rng) -> int:
+def rollout(state: GameState, p: int, rng: Rng) -> tuple[int, int]:
     """Play greedy moves for both players from ``state`` to the end of the opponent's next
-    turn (or the end of the deal) and [`evaluate`][crapette.bots.search.evaluate] the result for
-    ``p``."""
+    turn (or the end of the deal), through the loop of
+    [`play_deal`][crapette.bots.play_deal] (greedy moves on the full sampled state); returns
+    the [`evaluate`][crapette.bots.search.evaluate] value of the result for ``p`` and the
+    number of moves played."""
     seen_opponent = state.turn_player != p
-    for _ in range(_ROLLOUT_CAP):
-        moves = legal_moves(state)
-        if not moves:
-            break
-        state = apply_unchecked(state, greedy_move(state, rng, moves))
-        if state.turn_player != p:
+    played = 0
+
+    def turn_over(_before: GameState, _move: Move, after: GameState) -> bool:
+        nonlocal seen_opponent, played
+        played += 1
+        if after.turn_player != p:
             seen_opponent = True
-        elif seen_opponent:
-            break
-    return evaluate(state, p)
+            return False
+        return seen_opponent
+
+    def greedy(position: GameState, moves: tuple[Move, ...]) -> Move:
+        return greedy_move(position, rng, moves)
+
+    end = run_deal(
+        state, (greedy, greedy), ("greedy", "greedy"), on_move=turn_over, max_moves=_ROLLOUT_CAP
+    )
+    return evaluate(end, p), played
 
 
 class SearchBot:
@@ -84,6 +93,9 @@ class SearchBot:
     Attributes:
         budget: rollouts per decision.
         width: how many candidate moves are searched at most.
+        rollouts: how many rollouts the last decision ran (0 when it had nothing to search).
+        positions: how many positions the last decision's rollouts reached (the moves they
+            played, the candidate moves included).
     """
 
     def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, width: int = 4) -> None:
@@ -108,12 +120,14 @@ class SearchBot:
         self.seed = seed
         self.budget = budget
         self.width = width
+        self.rollouts = 0
+        self.positions = 0
         self._rng = Rng(seed)
 
     def candidates(self, view: PlayerView) -> list[Move]:
         """The moves worth searching, best greedy rank first (one move: nothing to search)."""
         state = sketch(view)
-        moves = legal_moves(state)
+        moves = view.legal_moves()
         if len(moves) == 1 or state.stop is not None:
             return [greedy_move(state, self._rng, moves)]
         callable_stop = state.rules.stop != "enforced"
@@ -132,6 +146,7 @@ class SearchBot:
 
     def choose(self, view: PlayerView) -> Move:
         """The move with the best mean rollout value among the candidates."""
+        self.rollouts = self.positions = 0
         cands = self.candidates(view)
         if len(cands) == 1:
             return cands[0]
@@ -142,7 +157,10 @@ class SearchBot:
             start = determinize(view, self._rng)
             seed = self._rng.next64()
             for i, move in enumerate(cands):
-                totals[i] += rollout(apply_unchecked(start, move), p, Rng(seed))
+                value, played = rollout(apply_unchecked(start, move), p, Rng(seed))
+                totals[i] += value
+                self.rollouts += 1
+                self.positions += played + 1
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return cands[best]
 

@@ -1,13 +1,14 @@
 """The ``crapette`` command line: one subcommand per module of ``crapette.cli`` (``play``, ``show``,
-``replay``, ``simulate``, ``compare``); [`crapette.cli.game`][crapette.cli.game] is the terminal
-game. The command line needs ``rich`` (``pip install 'crapette[cli]'``); the rest of the library
-never imports it."""
+``replay``, ``simulate``, ``compare``, ``serve``); [`crapette.cli.game`][crapette.cli.game] is
+the terminal game. The command line needs ``rich`` (``pip install 'crapette[cli]'``); the rest
+of the library never imports it."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 
@@ -16,7 +17,7 @@ from crapette.errors import CrapetteError
 
 __all__ = ["COMMANDS", "RICH_MISSING", "main"]
 
-COMMANDS: tuple[str, ...] = ("play", "show", "replay", "simulate", "compare", "ladder")
+COMMANDS: tuple[str, ...] = ("play", "show", "replay", "simulate", "compare", "ladder", "serve")
 """Subcommands, each implemented by ``crapette.cli.<name>`` with ``add_parser`` and
 ``run``."""
 
@@ -58,11 +59,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         result: int = args.run(args)
+        sys.stdout.flush()
     except CrapetteError as exc:
         print(f"crapette {args.command}: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (``crapette show ... | head -1``): stop quietly. Python
+        # flushes stdout again at exit, so point it at devnull first.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return result
 
 

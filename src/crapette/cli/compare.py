@@ -9,6 +9,7 @@ Example::
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,9 +28,9 @@ def add_parser(subparsers: Any) -> None:
         "compare",
         help="the same bots under several rulesets, side by side",
         description="Simulate the same bots, games and seed under each ruleset and show"
-        " the summaries side by side (default rulesets: every preset).",
+        " the summaries side by side.",
     )
-    add_common_arguments(parser)
+    add_common_arguments(parser, rules_default="every preset")
     parser.set_defaults(run=run)
 
 
@@ -70,5 +71,7 @@ def run(args: argparse.Namespace) -> int:
         args.rules = ["classic", "pagat", "g4a", "belarusian", "serbian"]
     results = run_simulations(args)
     if not write_outputs(args, results):
-        Console().print(compare_table(results))
+        # Piped output is not a terminal: do not wrap the table at 80 columns.
+        console = Console() if sys.stdout.isatty() else Console(width=1000)
+        console.print(compare_table(results))
     return 0

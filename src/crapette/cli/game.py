@@ -25,17 +25,19 @@ from crapette._engine import apply
 from crapette._laws import violation, why_illegal
 from crapette._movegen import legal_moves
 from crapette._quote import quote
-from crapette.bots import get_bot
-from crapette.cards import Card
+from crapette.bots import Bot, get_bot, play_deal
+from crapette.cards import SYMBOL, TEXT, Card
 from crapette.cli._input import read_input
 from crapette.errors import CrapetteError, IllegalMoveError, NotationError
 from crapette.match import Match, deal_seed, new_match
 from crapette.moves import Action, Move
-from crapette.notation import describe_move, format_move, parse_move
+from crapette.notation import parse_move, parse_position
 from crapette.outcome import Outcome, outcome
 from crapette.records import GameRecord, format_record, parse_record
 from crapette.rules import OPTIONS, Ruleset
+from crapette.serialize import from_json
 from crapette.state import GameState
+from crapette.text import board, describe_move
 from crapette.views import observe
 
 __all__ = [
@@ -43,6 +45,7 @@ __all__ = [
     "TerminalGame",
     "card_text",
     "get_chooser",
+    "load_game_file",
     "render_board",
 ]
 
@@ -65,8 +68,10 @@ def get_chooser(name: str, seed: int) -> Chooser:
     Raises:
         UnknownBotError: an unknown bot name.
     """
-    bot = get_bot(name, seed)
+    return _chooser(get_bot(name, seed))
 
+
+def _chooser(bot: Bot) -> Chooser:
     def choose(state: GameState, /) -> Move:
         return bot.choose(observe(state, state.to_act))
 
@@ -79,55 +84,14 @@ def _third_person(text: str, other: str) -> str:
     return text.replace("your opponent's", "\0").replace("your ", "their ").replace("\0", other)
 
 
-def card_text(card: Card) -> Text:
-    """A card as coloured text: ``7♥`` in red, ``7♠`` in bold."""
-    return Text(card.symbol, style="bold red" if card.red else "bold")
+def card_text(card: Card, *, ascii: bool = False) -> Text:
+    """A card as coloured text: ``7♥`` in red, ``7♠`` in bold (``7H``/``7S`` with ``ascii``)."""
+    red = bool(card.red)
+    return Text(TEXT[card] if ascii else SYMBOL[card], style="bold red" if red else "bold")
 
 
-def _cards(pile: Sequence[Card], *, up: int | None = None) -> Text:
-    """A pile bottom to top; with ``up``, only the top ``up`` cards are face up."""
-    out = Text()
-    down = len(pile) - (len(pile) if up is None else up)
-    if down:
-        out.append(f"{down}▒", style="dim")
-    for card in pile[down:]:
-        if out:
-            out.append(" ")
-        out.append_text(card_text(card))
-    if not out:
-        out.append("·", style="dim")
-    return out
-
-
-def _player_line(state: GameState, player: int, name: str) -> Text:
-    line = Text()
-    turn = state.turn_player == player
-    line.append(("▶ " if turn else "  ") + name, style="bold cyan" if turn else "cyan")
-    reserve = state.reserves[player]
-    line.append("   reserve ")
-    up = min(state.reserve_up[player], len(reserve))
-    if reserve:
-        shown = min(up, 3)
-        hidden_up = up - shown
-        if len(reserve) - up:
-            line.append(f"{len(reserve) - up}▒ ", style="dim")
-        if hidden_up:
-            line.append(f"(+{hidden_up}) ", style="dim")
-        line.append_text(_cards(reserve[len(reserve) - shown :]) if shown else Text("(face down)"))
-    else:
-        line.append("empty", style="dim")
-    line.append(f"   hand {len(state.hands[player])}")
-    waste = state.wastes[player]
-    line.append("   waste ")
-    if waste:
-        line.append_text(card_text(waste[-1]))
-        line.append(f" ({len(waste)})")
-    else:
-        line.append("empty", style="dim")
-    if turn and state.turned is not None:
-        line.append("   turned ")
-        line.append_text(card_text(state.turned))
-    return line
+_RED_CARD = r"(?<![\w])(?:10|[2-9AJQK])[♥♦]|(?<![\w])[2-9TAJQK][HDhd](?![\w])"
+_BLACK_CARD = r"(?<![\w])(?:10|[2-9AJQK])[♠♣]|(?<![\w])[2-9TAJQK][SCsc](?![\w])"
 
 
 def render_board(
@@ -136,58 +100,65 @@ def render_board(
     bottom: int = 0,
     names: tuple[str, str] = ("player 0", "player 1"),
     header: str = "",
+    ascii: bool = False,
 ) -> RenderableType:
-    """The whole table as a rich renderable.
+    """The table as a rich renderable: the board of [`board`][crapette.text.board] (what the
+    players can see), coloured.
 
     Args:
         state: the position to draw.
         bottom: the player drawn at the bottom (the human, usually).
         names: how to call each player.
         header: a line printed above the table (deal number, totals, ...).
+        ascii: write cards ``7S`` instead of ``7♠``.
     """
-    top = 1 - bottom
-    grid = Table(show_header=True, box=None, padding=(0, 1), expand=False)
-    grid.add_column(f"H1-H4 ({names[0]})", justify="right")
-    grid.add_column("foundations", justify="center", no_wrap=True)
-    grid.add_column(f"H5-H8 ({names[1]})", justify="left")
-    for row in range(4):
-        left = Text(f"H{row + 1} ", style="dim")
-        left.append_text(_cards(state.houses[row]))
-        right = Text(f"H{row + 5} ", style="dim")
-        right.append_text(_cards(state.houses[row + 4]))
-        middle = Text()
-        for f in (2 * row, 2 * row + 1):
-            if f % 2:
-                middle.append("  ")
-            pile = state.foundations[f]
-            middle.append_text(card_text(pile[-1]) if pile else Text("··", style="dim"))
-        grid.add_row(left, middle, right)
-    parts: list[RenderableType] = []
+    text = Text(board(state, hidden=True, ascii=ascii, bottom=bottom, names=names))
+    text.highlight_regex(_RED_CARD, "bold red")
+    text.highlight_regex(_BLACK_CARD, "bold")
+    text.highlight_regex(r"▶.*?(?=reserve)", "bold cyan")
+    text.highlight_regex(r"\[[^\]]*\]", "dim")
     if header:
-        parts.append(Text(header, style="bold"))
-    parts += [
-        _player_line(state, top, names[top]),
-        grid,
-        _player_line(state, bottom, names[bottom]),
-    ]
-    return Group(*parts)
+        return Group(Text(header, style="bold"), text)
+    return text
 
 
 # ----------------------------------------------------------------------------- records
 
 
-def _load_record(text: str) -> tuple[list[GameState], list[Move], dict[str, str]]:
-    """The states, the moves and the headers of a saved game record."""
-    record = parse_record(text)
-    states = record.replay()
-    moves = [parse_move(state, move) for state, move in zip(states, record.moves, strict=False)]
-    return states, moves, dict(record.headers)
+def load_game_file(text: str) -> tuple[list[GameState], list[Move]]:
+    """The states and moves of a saved game: a game record (its text or JSON form) or a
+    single position (a position line or a JSON state, with no moves yet).
+
+    Raises:
+        CrapetteError: the text is none of these; the message says what it was read as.
+    """
+    body = text.strip()
+    if body.startswith("{"):
+        obj = from_json(body)
+        if isinstance(obj, GameState):
+            return [obj], []
+        if not isinstance(obj, GameRecord):
+            raise NotationError("the JSON document is neither a game record nor a state")
+        record = obj
+    elif body.startswith("[") or "\n" in body:
+        record = parse_record(text)
+    else:
+        return [parse_position(body)], []
+    states: list[GameState] = []
+    moves: list[Move] = []
+    for state, move in record.replay():
+        states.append(state)
+        if move is not None:
+            moves.append(move)
+    return states, moves
 
 
 # ----------------------------------------------------------------------------- the game
 
 HELP = """\
-Type the number of a move, or a move in notation (R-F, T-H3, H2-H5x2, draw, discard, ...).
+Type the number of a move, or a move in notation (R-F, T-H3, H2-H5x2, R-OR, draw, ...).
+On the board, [12 face down] counts a reserve's face-down cards and [+2 more face up]
+the face-up cards (loaded on it) below the ones shown.
 A deal seed saved with the game lets it be replayed.
 Commands:
   undo         take back everything since your previous decision
@@ -196,7 +167,7 @@ Commands:
   board        draw the table again
   rules        the ruleset and its options
   save FILE    save this deal as a game record
-  load FILE    load a saved game record
+  load FILE    load a saved game record or a position (line or JSON)
   help         this text
   quit         leave the game (end of input quits too)"""
 
@@ -221,6 +192,7 @@ class TerminalGame:
         input_fn: how to read a line (default: ``console.input``).
         delay: in a demo, seconds to pause after each turn.
         sleep: the pause function (tests pass a no-op).
+        ascii: write cards ``7S`` instead of ``7♠``.
     """
 
     def __init__(
@@ -234,6 +206,7 @@ class TerminalGame:
         input_fn: InputFn | None = None,
         delay: float = 0.0,
         sleep: Callable[[float], None] = time.sleep,
+        ascii: bool = False,
     ) -> None:
         if human not in (0, 1, None):
             raise CrapetteError(f"the human plays seat 0 or 1, not {human!r}")
@@ -245,7 +218,9 @@ class TerminalGame:
         self.input_fn: InputFn = input_fn if input_fn is not None else self.console.input
         self.delay = delay
         self.sleep = sleep
-        self.bots: tuple[Chooser, Chooser] = (get_chooser(bot, seed), get_chooser(bot, seed + 1))
+        self.ascii = ascii
+        self.players: tuple[Bot, Bot] = (get_bot(bot, seed), get_bot(bot, seed + 1))
+        self.bots: tuple[Chooser, Chooser] = (_chooser(self.players[0]), _chooser(self.players[1]))
         self.match = new_match(rules, seed=seed)
         self.states: list[GameState] = [self.match.state]
         self.moves: list[Move] = []
@@ -271,10 +246,6 @@ class TerminalGame:
         """The number of the current deal, from 1."""
         return self.match.number + 1
 
-    def _push(self, move: Move) -> None:
-        self.states.append(apply(self.state, move))
-        self.moves.append(move)
-
     def _header(self) -> str:
         rules = self.rules
         match = []
@@ -292,7 +263,13 @@ class TerminalGame:
         """Print the table."""
         bottom = 0 if self.human is None else self.human
         self.console.print(
-            render_board(self.state, bottom=bottom, names=self.names, header=self._header())
+            render_board(
+                self.state,
+                bottom=bottom,
+                names=self.names,
+                header=self._header(),
+                ascii=self.ascii,
+            )
         )
 
     def _say(self, text: str, style: str = "") -> None:
@@ -317,15 +294,25 @@ class TerminalGame:
 
     def _demo(self) -> None:
         self.show_board()
-        while outcome(self.state) is None:
-            player = self.state.to_act
-            move = self.bots[player](self.state)
-            self._report(player, move)
-            self._push(move)
-            if self.state.to_act != player and self.state.stop is None:
+
+        def watch(before: GameState, move: Move, after: GameState) -> None:
+            self._played(before, move, after)
+            if after.to_act != before.to_act and after.stop is None and outcome(after) is None:
                 self.show_board()
                 self.sleep(self.delay)
+
+        play_deal(self.state, self.players, on_move=watch)
         self._finish()
+
+    def _played(self, before: GameState, move: Move, after: GameState) -> None:
+        """Say what ``move`` did and record it."""
+        player = before.to_act
+        if before.stop is not None:
+            self._say(self._stop_text(before, move, after), style="yellow")
+        else:
+            self._report(player, move)
+        self.states.append(after)
+        self.moves.append(move)
 
     def _play_deal(self) -> None:
         self.show_board()
@@ -379,11 +366,11 @@ class TerminalGame:
 
     def _report(self, player: int, move: Move) -> None:
         state = self.state
-        text = describe_move(state, move)
+        text = describe_move(state, move, ascii=self.ascii)
         if player != self.human:
             other = "your" if self.human is not None else f"{self.names[1 - player]}'s"
             text = _third_person(text, other)
-        notation = format_move(state, move)
+        notation = str(move)
         line = Text(f"{self.names[player]}: ", style="cyan")
         line.append(notation, style="bold")
         line.append(f"  {text}")
@@ -393,15 +380,36 @@ class TerminalGame:
                 line.append("  (breaks a priority)", style="yellow")
         self.console.print(line)
 
-    def _bot_turn(self) -> None:
-        player = self.state.to_act
-        move = self.bots[player](self.state)
-        if self.state.stop is not None:
-            verb = "calls Stop!" if move.action is Action.CALL_STOP else "lets it stand"
-            self._say(f"{self.names[player]} {verb}", style="yellow")
+    def _stop_text(self, before: GameState, move: Move, after: GameState) -> str:
+        """What a Stop! decision did: the move taken back or the penalty, and whose turn."""
+        pending = before.stop
+        assert pending is not None
+        caller, offender = self.names[before.to_act], self.names[pending.offender]
+        if move.action is Action.LET_STAND:
+            return (
+                f"{caller} let {offender}'s {pending.move} stand; {self.names[after.to_act]}"
+                " to play."
+            )
+        if before.rules.stop == "undo":
+            broken = violation(pending.prior, pending.move)
+            made = [str(m) for m in broken.remedy] if broken is not None else []
+            missed = f" and the missed move {' '.join(made)} was made" if made else ""
+            done = f"{offender}'s {pending.move} was taken back{missed}"
         else:
-            self._report(player, move)
-        self._push(move)
+            given = len(after.hands[pending.offender]) - len(before.hands[pending.offender])
+            given -= int(after.turned is None and before.turned is not None)
+            card = "a penalty card" if given > 0 else "no penalty card (none left)"
+            done = f"{offender}'s {pending.move} stands and {caller} gave {offender} {card}"
+        return f'"Stop!" called by {caller}: {done}; {self.names[after.to_act]} to play.'
+
+    def _bot_turn(self) -> None:
+        human = self.human
+
+        def until_human(before: GameState, move: Move, after: GameState) -> bool:
+            self._played(before, move, after)
+            return after.to_act == human
+
+        play_deal(self.state, self.players, on_move=until_human)
         if self.state.to_act == self.human and outcome(self.state) is None:
             self.show_board()
 
@@ -421,7 +429,7 @@ class TerminalGame:
             why = f": {broken.reason}" if broken is not None else ""
             self._say(
                 f"{self.names[state.stop.offender]} broke a priority rule with "
-                f"{format_move(state.stop.prior, state.stop.move)}{why}.",
+                f"{state.stop.move}{why}.",
                 style="yellow",
             )
             penalty = (
@@ -434,8 +442,8 @@ class TerminalGame:
         callable_stop = state.rules.callable_stop and state.stop is None
         for i, move in enumerate(moves, 1):
             line = Text(f"  {i:>{width}}. ")
-            line.append(f"{format_move(state, move):<9}", style="bold")
-            line.append(f" {describe_move(state, move)}")
+            line.append(f"{move!s:<9}", style="bold")
+            line.append(f" {describe_move(state, move, ascii=self.ascii)}")
             if callable_stop and violation(state, move) is not None:
                 line.append("  (breaks a priority: Stop! may be called)", style="yellow")
             self.console.print(line)
@@ -456,8 +464,10 @@ class TerminalGame:
             if done:
                 return
             if move is not None:
-                self._report(self.state.to_act, move)
-                self._push(move)
+                before = self.state
+                self._played(before, move, apply(before, move))
+                if self.state.to_act == self.human and outcome(self.state) is None:
+                    self.show_board()
                 return
 
     def _command(self, text: str, moves: Sequence[Move]) -> tuple[bool, Move | None]:
@@ -485,7 +495,8 @@ class TerminalGame:
             move = self.bots[self.state.to_act](self.state)
             state = self.state
             number = moves.index(move) + 1 if move in moves else "?"
-            self._say(f"Hint: {number}. {format_move(state, move)}  {describe_move(state, move)}")
+            described = describe_move(state, move, ascii=self.ascii)
+            self._say(f"Hint: {number}. {move}  {described}")
         elif word == "undo":
             return self._undo(), None
         elif word in ("save", "load"):
@@ -503,7 +514,7 @@ class TerminalGame:
     def _parse_move(self, text: str, moves: Sequence[Move]) -> Move:
         state = self.state
         for move in moves:
-            if text.lower() in (str(move).lower(), format_move(state, move).lower()):
+            if text.lower() == str(move).lower():
                 return move
         try:
             move = parse_move(state, text)
@@ -562,7 +573,7 @@ class TerminalGame:
     def _load(self, path: Path) -> None:
         text = read_input(path)
         try:
-            states, moves, _ = _load_record(text)
+            states, moves = load_game_file(text)
         except CrapetteError as exc:
             raise CrapetteError(f"cannot load {str(path)!r}: {exc}") from None
         start = states[0]

@@ -10,8 +10,9 @@ from typing import Any
 
 from crapette.bots import BOT_NAMES
 from crapette.cli.game import TerminalGame
+from crapette.cli.show import SEED_HELP
 from crapette.errors import CrapetteError
-from crapette.rules import Ruleset
+from crapette.rules import parse_rules
 
 __all__ = ["MAX_DELAY", "add_parser", "run"]
 
@@ -40,7 +41,12 @@ def add_parser(subparsers: Any) -> None:
         metavar="NAME",
         help=f"the opponent: one of {', '.join(BOT_NAMES)} (default: greedy)",
     )
-    parser.add_argument("--seed", type=int, default=None, help="the deal's seed (default: random)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help=f"the deals of the match. {SEED_HELP} (default: random)",
+    )
     parser.add_argument(
         "--player", type=int, choices=(0, 1), default=0, help="your seat, 0 or 1 (default: 0)"
     )
@@ -54,12 +60,17 @@ def add_parser(subparsers: Any) -> None:
         metavar="SECONDS",
         help=f"in a demo, the pause after each turn, 0 to {MAX_DELAY} (default: 0.5)",
     )
+    parser.add_argument(
+        "--ascii",
+        action="store_true",
+        help="write cards 7S/7s instead of 7♠ (pack 1 in lower case)",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``crapette play`` with parsed arguments; returns the exit status."""
-    rules = Ruleset.from_string(args.rules)
+    rules = parse_rules(args.rules)
     if not math.isfinite(args.delay) or not 0 <= args.delay <= MAX_DELAY:
         raise CrapetteError(
             f"--delay must be a number of seconds from 0 to {MAX_DELAY}, not {args.delay}"
@@ -73,5 +84,6 @@ def run(args: argparse.Namespace) -> int:
         bot=args.bot,
         human=None if args.demo else args.player,
         delay=args.delay,
+        ascii=args.ascii,
     )
     return game.run()

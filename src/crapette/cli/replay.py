@@ -6,14 +6,11 @@ import argparse
 import sys
 from typing import Any
 
-from crapette._engine import apply_unchecked
 from crapette.cli._input import read_input
-from crapette.cli.show import board_text, load_document
-from crapette.errors import CrapetteError
-from crapette.notation import describe_move, parse_move
+from crapette.cli.show import load_document
 from crapette.outcome import outcome
 from crapette.records import GameRecord, format_result, parse_record
-from crapette.state import GameState
+from crapette.text import board, describe_move
 
 __all__ = ["add_parser", "load_record", "run"]
 
@@ -30,6 +27,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("file", metavar="FILE", help="the record file ('-': standard input)")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     parser.add_argument("--board", action="store_true", help="print the final board")
+    parser.add_argument(
+        "--ascii", action="store_true", help="write cards 7S/7s instead of 7♠ (with --board)"
+    )
     parser.set_defaults(run=run)
 
 
@@ -44,25 +44,21 @@ def load_record(text: str) -> GameRecord:
 
 def run(args: argparse.Namespace) -> int:
     """Replay the record; returns the exit status."""
-    text = read_input(args.file)
-    record = load_record(text)
+    record = load_record(read_input(args.file))
     if not args.quiet:
         for key, value in record.headers.items():
             if key != "Position":
                 print(f"{key}: {value}")
-    state: GameState = record.start_state()
-    for number, move_text in enumerate(record.moves, 1):
-        try:
-            move = parse_move(state, move_text)
-        except CrapetteError as exc:
-            raise type(exc)(f"move {number} ({move_text}): {exc}") from None
-        if not args.quiet:
-            print(f"{number:5}. P{state.to_act} {move_text:10} {describe_move(state, move)}")
-        state = apply_unchecked(state, move)
+    before = state = record.start_state()
+    for number, (state, move) in enumerate(record.replay()):
+        if move is not None and not args.quiet:
+            said = describe_move(before, move, ascii=args.ascii)
+            print(f"{number:5}. P{before.to_act} {record.moves[number - 1]:10} {said}")
+        before = state
     result = format_result(outcome(state))
     print(f"Result: {result}")
     if args.board:
-        print(board_text(state))
+        print(board(state, ascii=args.ascii))
     claimed = record.headers.get("Result")
     if claimed is not None and claimed != result:
         print(

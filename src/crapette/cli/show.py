@@ -1,27 +1,34 @@
-"""``crapette show``: print a position (a position line, a JSON state or a seeded deal) as a
-readable board."""
+"""``crapette show``: print a position (a position file or line, a JSON state or a
+seeded deal) as the readable board of [`crapette.text`][crapette.text]."""
 
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from crapette._movegen import legal_moves
-from crapette.cards import TEXT
 from crapette.cli._input import read_input
 from crapette.deal import new_game
 from crapette.errors import CrapetteError, InvalidRulesError, NotationError
-from crapette.notation import UNKNOWN_CARD, describe_move, format_move, parse_position
-from crapette.outcome import outcome
-from crapette.records import format_result
-from crapette.rules import Ruleset
+from crapette.match import deal_seed
+from crapette.notation import parse_position
+from crapette.rules import parse_rules
 from crapette.serialize import from_json
-from crapette.state import GameState, Pile
+from crapette.state import GameState
+from crapette.text import board, describe_move
 
 T = TypeVar("T")
 
-__all__ = ["add_parser", "board_text", "load_document", "load_state", "run"]
+__all__ = ["add_parser", "load_document", "load_state", "run"]
+
+SEED_HELP = (
+    "SEED names a series of deals: deal K is shuffled from crapette.match.deal_seed(SEED,"
+    " K - 1); play, show and simulate deal the same series (simulate plays each deal twice,"
+    " seats swapped)"
+)
+"""What ``--seed`` means, on every command."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -29,15 +36,36 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "show",
         help="print a position as a readable board",
-        description="Print a position as a readable board. POSITION is a position line (as"
-        " written by crapette.format_position: quote it, or pass its words after '--' since"
-        " fields may begin with '-'), '-' to read it from standard input, or a JSON state"
-        " document; or use --seed for a new deal.",
+        description="Print a position as a readable board. POSITION is a file holding a"
+        " position line or a JSON state, '-' to read one from standard input, or the position"
+        " line itself (as written by crapette.format_position: quote it, or pass its words"
+        " after '--' since fields may begin with '-'); or use --seed or --deal-seed for a"
+        " new deal.",
     )
     parser.add_argument("position", nargs="*", metavar="POSITION", help="the position")
-    parser.add_argument("--seed", type=int, default=None, help="show the new deal of this seed")
     parser.add_argument(
-        "--rules", default="classic", metavar="RULES", help="rules for --seed (default: classic)"
+        "--seed", type=int, default=None, help=f"show deal 1 (or --deal K) of a series. {SEED_HELP}"
+    )
+    parser.add_argument(
+        "--deal",
+        type=int,
+        default=1,
+        metavar="K",
+        help="with --seed, show deal K (from 1) of the series (default: 1)",
+    )
+    parser.add_argument(
+        "--deal-seed",
+        type=int,
+        default=None,
+        metavar="N",
+        help="show the deal shuffled from N itself: the Seed header of a game record,"
+        " crapette.new_game(seed=N)",
+    )
+    parser.add_argument(
+        "--rules",
+        default="classic",
+        metavar="RULES",
+        help="rules for a new deal (default: classic)",
     )
     parser.add_argument(
         "--public",
@@ -45,10 +73,15 @@ def add_parser(subparsers: Any) -> None:
         choices=(0, 1),
         default=None,
         metavar="PLAYER",
-        help="show only what PLAYER (0 or 1) can see: face-down cards as ??",
+        help="show only what PLAYER (0 or 1) can see: face-down cards are counted, not named",
     )
     parser.add_argument(
         "--moves", action="store_true", help="also list the legal moves of the player to act"
+    )
+    parser.add_argument(
+        "--ascii",
+        action="store_true",
+        help="write cards 7S/7s instead of 7♠ (pack 1 in lower case)",
     )
     parser.add_argument(
         "--svg",
@@ -84,99 +117,54 @@ def load_state(text: str) -> GameState:
     return load_document(text, GameState, lambda line: parse_position(line.strip()), "a state")
 
 
+def _new_deal(args: argparse.Namespace) -> GameState:
+    if args.position:
+        raise CrapetteError("give either a POSITION or --seed/--deal-seed, not both")
+    if args.seed is not None and args.deal_seed is not None:
+        raise CrapetteError("give --seed (with --deal) or --deal-seed, not both")
+    try:
+        rules = parse_rules(args.rules)
+    except InvalidRulesError as exc:
+        raise CrapetteError(f"--rules: {exc}") from None
+    if args.deal_seed is not None:
+        return new_game(rules, seed=args.deal_seed)
+    if args.deal < 1:
+        raise CrapetteError(f"--deal counts from 1, not {args.deal}")
+    return new_game(rules, seed=deal_seed(args.seed, args.deal - 1))
+
+
+def _position_arg(words: list[str]) -> str:
+    """The text a POSITION argument stands for: a file's text, standard input, or the
+    position line itself (a position has 14 fields: one word is a file name)."""
+    text = " ".join(words)
+    if text == "-" or (len(words) == 1 and not text.lstrip().startswith("{") and " " not in text):
+        return read_input(text)
+    if len(words) == 1 and os.path.isfile(text):
+        return read_input(text)
+    return text
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the board; returns the exit status."""
-    if args.seed is not None:
-        if args.position:
-            raise CrapetteError("give either a POSITION or --seed, not both")
-        try:
-            rules = Ruleset.from_string(args.rules)
-        except InvalidRulesError as exc:
-            raise CrapetteError(f"--rules: {exc}") from None
-        state = new_game(rules, seed=args.seed)
+    if args.seed is not None or args.deal_seed is not None:
+        state = _new_deal(args)
     elif not args.position:
-        raise CrapetteError("give a POSITION (or '-' to read one from standard input) or --seed")
+        raise CrapetteError(
+            "give a POSITION (a file, '-' for standard input, or a position line) or --seed"
+        )
     else:
-        text = " ".join(args.position)
-        if text == "-":
-            text = read_input("-")
-        state = load_state(text)
+        state = load_state(_position_arg(args.position))
+    hidden = args.public is not None
+    bottom = args.public if args.public is not None else 0
     if args.svg is not None:
-        from crapette.svg import board  # imported only when a picture is asked for
+        from crapette.svg import board as picture  # imported only when a picture is asked for
 
-        seat = 0 if args.public is None else args.public
-        picture = board(state, seat=seat, hidden=args.public is not None)
         with open(args.svg, "w", encoding="utf-8") as file:
-            file.write(picture + "\n")
-    print(board_text(state, hidden=args.public is not None))
+            file.write(picture(state, seat=bottom, hidden=hidden) + "\n")
+    print(board(state, hidden=hidden, ascii=args.ascii, bottom=bottom))
     if args.moves:
         moves = legal_moves(state)
         print(f"\nLegal moves ({len(moves)}):")
         for move in moves:
-            print(f"  {format_move(state, move):10} {describe_move(state, move)}")
+            print(f"  {move!s:10} {describe_move(state, move, ascii=args.ascii)}")
     return 0
-
-
-def _cards(pile: Pile) -> str:
-    return " ".join(TEXT[c] for c in pile) or "-"
-
-
-def _reserve(state: GameState, p: int, hidden: bool) -> str:
-    pile, up = state.reserves[p], state.reserve_up[p]
-    if not pile:
-        return "empty"
-    down = len(pile) - up
-    if hidden:
-        shown = [UNKNOWN_CARD] * down + [TEXT[c] for c in pile[down:]]
-    else:
-        shown = [TEXT[c] for c in pile[:down]] + ["|"] * bool(down) + [TEXT[c] for c in pile[down:]]
-    return f"{len(pile)} cards, {up} face up: " + " ".join(shown)
-
-
-def _hand(state: GameState, p: int, hidden: bool) -> str:
-    hand = state.hands[p]
-    if hidden or not hand:
-        return f"{len(hand)} cards"
-    return f"{len(hand)} cards (next last): {_cards(hand)}"
-
-
-def board_text(state: GameState, *, hidden: bool = False) -> str:
-    """The board as plain text: each player's reserve, hand and waste, the houses of both
-    columns, the foundations and what is to happen next.
-
-    Args:
-        state: the position.
-        hidden: write face-down cards (hands, reserve cards below the face-up ones) as
-            ``??`` instead of showing them.
-    """
-    turn = state.turn_player
-    lines = [f"Rules: {state.rules}    moves made: {state.moves_made}"]
-    for p in (1, 0):
-        turned = (
-            f"    turned: {TEXT[state.turned]}" if state.turned is not None and turn == p else ""
-        )
-        lines.append(f"Player {p}{turned}")
-        lines.append(f"  reserve: {_reserve(state, p, hidden)}")
-        lines.append(f"  hand:    {_hand(state, p, hidden)}")
-        lines.append(f"  waste:   {_cards(state.wastes[p])}")
-        if p == 1:
-            lines.append("")
-            lines.append("Houses (bottom card first)      Foundations")
-            tops = [TEXT[f[-1]] if f else "-" for f in state.foundations]
-            for i in range(4):
-                left = f"  H{i + 1}: {_cards(state.houses[i])}"
-                right = f"  H{i + 5}: {_cards(state.houses[i + 4])}"
-                lines.append(f"{left:32}{tops[2 * i]:4}{tops[2 * i + 1]:4}{right}")
-            lines.append("")
-    result = outcome(state)
-    if result is not None:
-        lines.append(f"The deal is over: {format_result(result)} ({result.reason}).")
-    elif state.stop is not None:
-        pending = state.stop
-        lines.append(
-            f"Player {state.to_act} decides: call Stop! (stop) on player {pending.offender}'s"
-            f" {format_move(pending.prior, pending.move)} or let it stand (pass)."
-        )
-    else:
-        lines.append(f"Player {state.to_act} to act.")
-    return "\n".join(lines)

@@ -24,6 +24,7 @@ from rich.table import Table
 
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.bots import BOT_NAMES
+from crapette.cli.show import SEED_HELP
 from crapette.rules import PRESETS, Ruleset
 from crapette.simulation import (
     DealRecord,
@@ -67,14 +68,15 @@ CSV_FIELDS = (
 )
 
 
-def add_common_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options ``simulate`` and ``compare`` share."""
+def add_common_arguments(parser: argparse.ArgumentParser, rules_default: str = "classic") -> None:
+    """The options ``simulate`` and ``compare`` share; ``rules_default`` says which rulesets
+    run when no ``--rules`` is given."""
     parser.add_argument(
         "--rules",
         action="append",
         metavar="RULES",
         help=f"a preset ({', '.join(PRESETS)}) or a rules string such as"
-        " 'serbian(house_filling=immediate)'; repeat for several (default: classic)",
+        f" 'serbian(house_filling=immediate)'; repeat for several (default: {rules_default})",
     )
     parser.add_argument(
         "--bots",
@@ -83,7 +85,9 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         " search:BUDGET, fallible players as in greedy:miss=0.1:call=0.8 (default: greedy,random)",
     )
     parser.add_argument("--games", type=int, default=100, help="deals per ruleset (default 100)")
-    parser.add_argument("--seed", type=int, default=0, help="the run seed (default 0)")
+    parser.add_argument(
+        "--seed", type=int, default=0, help=f"the deals of the run. {SEED_HELP} (default 0)"
+    )
     parser.add_argument(
         "--workers", type=int, default=1, help="processes or Ray tasks in flight (default 1)"
     )

@@ -1,9 +1,9 @@
 """Game records: the headers and moves of one deal, replayable move by move.
 
-A [`GameRecord`][crapette.records.GameRecord] holds text only (headers and moves as written by
-[`format_move`][crapette.notation.format_move]), like a chess PGN. Its start position comes from
-its ``Position`` header, or else from its ``Rules`` and ``Seed`` headers (``new_game``).
-[`format_record`][crapette.records.format_record] and
+A [`GameRecord`][crapette.records.GameRecord] holds text only (headers and moves in move
+notation, ``str(move)``), like a chess PGN. Its start position comes from its ``Position``
+header, or else from its ``Rules`` and ``Seed`` headers (``new_game``). It owns its forms:
+``str(record)`` (the same as [`format_record`][crapette.records.format_record]) and
 [`parse_record`][crapette.records.parse_record] write and read the text file form::
 
     [Rules "classic"]
@@ -15,13 +15,20 @@ its ``Position`` header, or else from its ``Rules`` and ``Seed`` headers (``new_
     1. R-F H3-H5 draw T-H2 discard
     2. H1-F draw discard
 
+and [`to_dict`][crapette.records.GameRecord.to_dict] /
+[`from_dict`][crapette.records.GameRecord.from_dict] and
+[`to_json`][crapette.records.GameRecord.to_json] /
+[`from_json`][crapette.records.GameRecord.from_json] the JSON form.
+[`GameRecord.replay`][crapette.records.GameRecord.replay] walks the deal:
+``for state, move in record.replay()``.
 ``docs/notation.md`` specifies the format.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
 import attrs
@@ -34,18 +41,19 @@ from crapette.errors import CrapetteError, IllegalMoveError, InvalidRulesError, 
 from crapette.moves import Move
 from crapette.notation import (
     check_move_text,
-    format_move,
     format_position,
     parse_move,
     parse_position,
 )
 from crapette.outcome import Outcome, outcome
 from crapette.rules import Ruleset
+from crapette.serialize import from_json, to_json
 from crapette.state import GameState
 
 __all__ = [
     "HEADER_ORDER",
     "GameRecord",
+    "Headers",
     "format_record",
     "format_result",
     "parse_record",
@@ -83,7 +91,51 @@ def format_result(result: Outcome | None) -> str:
     return f"{result.reason.replace('_', ' ')} {scores}"
 
 
+class Headers(Mapping[str, str]):
+    """The headers of a record: an immutable, hashable mapping of header name to value, in
+    the order given. Built from any mapping; names and values are checked."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, value: Mapping[str, str] | None = None) -> None:
+        """Check and copy ``value``.
+
+        Raises:
+            TypeError: ``value`` is not a mapping.
+            NotationError: a name is not a letter then letters, digits or ``_``, or a value
+                is not one line of text.
+        """
+        self._items: dict[str, str] = _headers(value if value is not None else {})
+
+    def __getitem__(self, key: str) -> str:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._items.items()))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Headers):
+            return self._items == other._items
+        if isinstance(other, Mapping):
+            return self._items == dict(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Headers({self._items!r})"
+
+    def __reduce__(self) -> tuple[type[Headers], tuple[dict[str, str]]]:
+        return (Headers, (dict(self._items),))
+
+
 def _headers(value: Mapping[str, str]) -> dict[str, str]:
+    if isinstance(value, Headers):
+        return dict(value._items)
     if not isinstance(value, Mapping):
         raise TypeError(f"headers must be a mapping of str to str, not {type(value).__name__}")
     out: dict[str, str] = {}
@@ -100,6 +152,10 @@ def _headers(value: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
+def _as_headers(value: Mapping[str, str]) -> Headers:
+    return value if isinstance(value, Headers) else Headers(value)
+
+
 def _moves(value: Iterable[str]) -> tuple[str, ...]:
     if isinstance(value, str):
         raise TypeError("moves must be a sequence of move texts, not one str")
@@ -109,12 +165,19 @@ def _moves(value: Iterable[str]) -> tuple[str, ...]:
             raise NotationError(
                 f"move {i} must be a non-empty text without spaces: {quote(str(text))}"
             )
+        try:
+            check_move_text(text)
+        except NotationError as exc:
+            raise NotationError(
+                f"move {i} ({quote(text)}) is not a move: {exc}", text, exc.position
+            ) from None
     return out
 
 
-@attrs.frozen(slots=True, unsafe_hash=False)
+@attrs.frozen(slots=True)
 class GameRecord:
-    """The record of one deal: headers and the moves as text.
+    """The record of one deal: headers and the moves as text. Immutable and hashable;
+    ``str(record)`` is its text file form ([`format_record`][crapette.records.format_record]).
 
     Attributes:
         headers: ``Rules`` (the ruleset string), ``Seed`` (the ``new_game`` seed) or
@@ -122,16 +185,63 @@ class GameRecord:
             [`format_position`][crapette.notation.format_position]), ``Player0``, ``Player1``,
             ``Date``, ``Result`` (see [`format_result`][crapette.records.format_result]),
             ``Behaviour`` (the ``crapette.BEHAVIOUR_VERSION`` it was recorded
-            with), and any others.
-        moves: each move's text as [`format_move`][crapette.notation.format_move] writes it for the
-            position it was played in.
+            with), and any others. Built from any mapping, held as an immutable
+            [`Headers`][crapette.records.Headers].
+        moves: each move's text in move notation (``str(move)``;
+            [`parse_move`][crapette.notation.parse_move] also reads the other spellings it
+            accepts). A text that is not a move at all is refused here.
     """
 
-    headers: dict[str, str] = attrs.field(converter=_headers)
+    headers: Headers = attrs.field(converter=_as_headers)
     moves: tuple[str, ...] = attrs.field(converter=_moves, default=())
 
-    def __hash__(self) -> int:
-        return hash((tuple(sorted(self.headers.items())), self.moves))
+    def __str__(self) -> str:
+        return format_record(self)
+
+    @classmethod
+    def from_text(cls, text: str) -> GameRecord:
+        """The record written in ``text`` (the same as
+        [`parse_record`][crapette.records.parse_record])."""
+        return parse_record(text)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON payload: ``{"headers": {...}, "moves": [...]}``."""
+        return {"headers": dict(self.headers), "moves": list(self.moves)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
+        """A record from its JSON payload ([`to_dict`][crapette.records.GameRecord.to_dict]).
+
+        Raises:
+            NotationError: the payload has the wrong shape or a move is not a move.
+        """
+        if not isinstance(data, Mapping):
+            raise NotationError("a record payload must be an object")
+        heads = data.get("headers")
+        moves = data.get("moves")
+        if not isinstance(heads, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in heads.items()
+        ):
+            raise NotationError('record "headers" must be an object of strings')
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise NotationError('record "moves" must be a list of strings')
+        return cls(heads, tuple(moves))
+
+    def to_json(self) -> str:
+        """The JSON document of the record ([`to_json`][crapette.to_json])."""
+        return to_json(self)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        """The record of a JSON record document ([`from_json`][crapette.from_json]).
+
+        Raises:
+            NotationError: the text is not a JSON record document.
+        """
+        obj = from_json(text)
+        if not isinstance(obj, GameRecord):
+            raise NotationError("the JSON document is not a game record")
+        return obj
 
     @classmethod
     def from_moves(
@@ -150,7 +260,7 @@ class GameRecord:
             IllegalMoveError: a move is illegal (naming its number and text).
             NotationError: a move text is malformed, or the headers contradict ``start``.
         """
-        heads = dict(headers or {})
+        heads = dict(_headers(headers or {}))
         rules = str(start.rules)
         if "Rules" in heads and _same_rules(heads["Rules"]) != start.rules:
             raise NotationError(
@@ -171,7 +281,7 @@ class GameRecord:
             try:
                 if isinstance(move, str):
                     move = parse_move(state, move)
-                text = format_move(state, move)
+                text = str(move)
                 state = apply(state, move)
             except CrapetteError as exc:
                 raise _at_move(exc, number, str(move)) from exc
@@ -200,30 +310,34 @@ class GameRecord:
             return new_game(rules, seed=_seed(self.headers["Seed"]))
         raise NotationError("a record needs a Position header or a Seed header to start from")
 
-    def replay(self) -> list[GameState]:
-        """Every state of the deal: the start position, then the state after each move.
+    def replay(self) -> Iterator[tuple[GameState, Move | None]]:
+        """Walk the deal: yields ``(start, None)``, then ``(state, move)`` for each move,
+        ``state`` being the position after ``move``. The states of the deal are
+        ``[state for state, _ in record.replay()]``.
 
         Raises:
-            IllegalMoveError: a move is not legal where it is played; the message names its
-                number (1 for the first move) and text.
-            NotationError: a move text is malformed (also naming the move), or the start
-                position cannot be built.
+            NotationError: the start position cannot be built (raised at once); a move
+                text is malformed (raised when the walk reaches it, naming the move).
+            IllegalMoveError: a move is not legal where it is played (raised when the walk
+                reaches it); the message names its number (1 for the first move) and text.
         """
-        state = self.start_state()
-        states = [state]
+        return self._walk(self.start_state())
+
+    def _walk(self, state: GameState) -> Iterator[tuple[GameState, Move | None]]:
+        yield state, None
         for number, text in enumerate(self.moves, 1):
             try:
                 move = parse_move(state, text)
             except CrapetteError as exc:
                 raise _at_move(exc, number, text) from exc
             state = apply_unchecked(state, move)
-            states.append(state)
-        return states
+            yield state, move
 
     def final_state(self) -> GameState:
         """The state after the last move (see [`replay`][crapette.records.GameRecord.replay] for
         the errors)."""
-        return self.replay()[-1]
+        last = deque(self.replay(), maxlen=1)
+        return last[0][0]
 
 
 def _same_rules(text: str) -> Ruleset:
@@ -250,15 +364,14 @@ def _at_move(exc: CrapetteError, number: int, text: str) -> CrapetteError:
 
 def _actors(record: GameRecord) -> list[int | None]:
     """Who made each move, as far as the record replays (``None`` beyond)."""
-    actors: list[int | None] = [None] * len(record.moves)
+    actors: list[int | None] = []
     try:
-        state = record.start_state()
-        for i, text in enumerate(record.moves):
-            actors[i] = state.to_act
-            state = apply_unchecked(state, parse_move(state, text))
+        for state, _ in record.replay():
+            actors.append(state.to_act)
     except CrapetteError:
         pass
-    return actors
+    actors = actors[: len(record.moves)]
+    return actors + [None] * (len(record.moves) - len(actors))
 
 
 def _quote(value: str) -> str:
@@ -386,28 +499,16 @@ def _header(text: str, pos: int, headers: dict[str, str]) -> int:
 
 
 def record_to_dict(record: GameRecord) -> dict[str, Any]:
-    """The JSON payload of a record: ``{"headers": {...}, "moves": [...]}`` (the inverse of
-    [`record_from_dict`][crapette.records.record_from_dict])."""
-    return {"headers": dict(record.headers), "moves": list(record.moves)}
+    """The JSON payload of a record
+    ([`GameRecord.to_dict`][crapette.records.GameRecord.to_dict])."""
+    return record.to_dict()
 
 
 def record_from_dict(data: Mapping[str, Any]) -> GameRecord:
-    """Build a record from ``{"headers": {...}, "moves": [...]}`` (the JSON payload).
+    """A record from its JSON payload
+    ([`GameRecord.from_dict`][crapette.records.GameRecord.from_dict]).
 
     Raises:
         NotationError: the payload has the wrong shape.
     """
-    heads = data.get("headers")
-    moves = data.get("moves")
-    if not isinstance(heads, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in heads.items()
-    ):
-        raise NotationError('record "headers" must be an object of strings')
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise NotationError('record "moves" must be a list of strings')
-    for i, move in enumerate(moves, 1):
-        try:
-            check_move_text(move)
-        except NotationError as exc:
-            raise NotationError(f"record move {i}: {exc}", move, exc.position) from None
-    return GameRecord(heads, tuple(moves))
+    return GameRecord.from_dict(data)

@@ -24,18 +24,16 @@ from typing import Any, Literal
 
 import attrs
 
-from crapette._engine import apply_unchecked
-from crapette._laws import why_illegal
-from crapette._movegen import legal_moves
 from crapette._version import BEHAVIOUR_VERSION
-from crapette.bots import bot_names, get_bot, notify_deal_start, notify_opponent_move
+from crapette.bots import bot_names, get_bot
+from crapette.bots import play_deal as bots_play_deal
 from crapette.deal import Rng, new_game
 from crapette.errors import BotError, SimulationError
 from crapette.match import deal_seed
 from crapette.moves import Move
 from crapette.outcome import outcome
 from crapette.rules import PRESETS, Ruleset
-from crapette.views import observe
+from crapette.state import GameState
 
 __all__ = [
     "BotError",
@@ -310,35 +308,18 @@ def play_deal(rules: Ruleset, bots: tuple[str, str], seed: int, deal: int) -> De
         get_bot(names[0], _bot_seed(seed, player0)),
         get_bot(names[1], _bot_seed(seed, 1 - player0)),
     )
-    state = new_game(rules, seed=seed)
-    for p in (0, 1):
-        notify_deal_start(players[p], observe(state, p))
-    watchers = [hasattr(bot, "on_opponent_move") for bot in players]
-    starter = state.to_act
+    start = new_game(rules, seed=seed)
     turns = 1
-    turn_player = state.turn_player
-    while True:
-        moves = legal_moves(state)
-        if not moves:
-            break
-        p = state.to_act
-        move = players[p].choose(observe(state, p))
-        if move not in moves:
-            reason = why_illegal(state, move) if isinstance(move, Move) else "not a Move"
-            raise BotError(
-                f"bot {names[p]!r} (player {p}) returned the illegal move {move} in deal"
-                f" {deal} (seed {seed}, rules {rules}, move {state.moves_made + 1}): {reason}",
-                names[p],
-                seed,
-                move,
-                (),
-            )
-        state = apply_unchecked(state, move)
-        if watchers[1 - p]:
-            notify_opponent_move(players[1 - p], move, observe(state, 1 - p))
-        if state.turn_player != turn_player:
-            turn_player = state.turn_player
-            turns += 1
+
+    def count_turns(before: GameState, _move: Move, after: GameState) -> None:
+        nonlocal turns
+        turns += after.turn_player != before.turn_player
+
+    try:
+        state = bots_play_deal(start, players, on_move=count_turns)
+    except BotError as exc:
+        raise BotError(f"{exc} in deal {deal} (seed {seed})", exc.bot, seed, exc.move, ()) from None
+    starter = start.to_act
     result = outcome(state)
     assert result is not None
     return DealRecord(

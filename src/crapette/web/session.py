@@ -1,0 +1,676 @@
+"""One game on the server: a match between two seats (humans or bots), their secret tokens,
+the moves of the current deal, and the per-seat JSON payloads.
+
+Nothing here knows about HTTP: ``crapette.web.app`` maps requests onto these methods and
+``WebError`` onto JSON error responses. Every payload for a seat is built from
+``crapette.observe`` (what that seat sees), never from the full state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Sequence
+from typing import Any, Final
+
+import attrs
+
+import crapette
+from crapette import (
+    Action,
+    GameState,
+    Match,
+    Move,
+    Ruleset,
+    from_json,
+    new_match,
+    observe,
+    to_json,
+)
+from crapette.bots import get_bot
+from crapette.moves import ALL_MOVES
+from crapette.records import GameRecord, format_result
+from crapette.svg import board
+from crapette.text import describe_move
+
+__all__ = [
+    "MAX_SEARCH_BUDGET",
+    "Game",
+    "Seat",
+    "WebError",
+    "check_opponent",
+    "hash_token",
+    "parse_rules",
+]
+
+MAX_SEARCH_BUDGET: Final = 512
+"""The largest search budget a client may ask for (``search:N``)."""
+
+RECENT_MOVES: Final = 40
+"""How many of the opponent's latest moves a payload lists."""
+
+_NO_UNDO: Final = frozenset(
+    a.value
+    for a in (
+        Action.DRAW,
+        Action.REVEAL,
+        Action.DISCARD,
+        Action.END_TURN,
+        Action.CALL_STOP,
+        Action.LET_STAND,
+    )
+)
+"""The notation of moves that can never be taken back (they show a card or end a turn)."""
+
+
+class WebError(Exception):
+    """A client error: an HTTP status, a short machine-readable code and a message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a secret token (SHA-256, hex): the store never holds tokens."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _token_matches(token: str, digest: str | None) -> bool:
+    """Constant-time comparison of a presented token with a stored digest."""
+    if digest is None:
+        return False
+    return hmac.compare_digest(hash_token(token), digest)
+
+
+def parse_rules(text: str) -> Ruleset:
+    """A preset name or rules string as a ruleset.
+
+    Raises:
+        WebError: 422 ``bad_rules`` with the library's message.
+    """
+    try:
+        return Ruleset.from_string(text)
+    except crapette.CrapetteError as exc:
+        raise WebError(422, "bad_rules", str(exc)) from None
+
+
+def check_opponent(name: str) -> str:
+    """``"human"`` or a bot name ``crapette.bots.get_bot`` knows, with a capped search
+    budget.
+
+    Raises:
+        WebError: 422 ``bad_opponent``.
+    """
+    if name == "human":
+        return name
+    try:
+        bot = get_bot(name)
+    except crapette.CrapetteError as exc:
+        raise WebError(422, "bad_opponent", f"{exc} (or human)") from None
+    budget = getattr(bot, "budget", 0)
+    if isinstance(budget, int) and budget > MAX_SEARCH_BUDGET:
+        raise WebError(422, "bad_opponent", f"search budget {budget} is above {MAX_SEARCH_BUDGET}")
+    return name.strip()
+
+
+@attrs.define
+class Seat:
+    """One side of the table.
+
+    Attributes:
+        kind: ``"human"`` or ``"bot"``.
+        name: the bot name, or ``"human"``.
+        token_hash: the digest of the seat's secret token (``None`` until a human joins).
+        invite_hash: the digest of the invite token of a free human seat.
+        resigned: whether the seat resigned.
+    """
+
+    kind: str
+    name: str
+    token_hash: str | None = None
+    invite_hash: str | None = None
+    resigned: bool = False
+
+
+def _card_texts(state: GameState, move: Move) -> list[str]:
+    """The face-up cards a play move takes (visible to both seats before and after)."""
+    if move.action is not Action.PLAY:
+        return []
+    p = state.to_act
+    if move.source < 8:
+        return [str(c) for c in state.houses[move.source][-move.count :]]
+    if move.source == crapette.RESERVE:
+        return [str(state.reserves[p][-1])] if state.reserve_up[p] else []
+    if move.source == crapette.HAND:
+        return [str(state.turned)] if state.turned is not None else []
+    return [str(state.wastes[p][-1])] if state.wastes[p] else []
+
+
+@attrs.define
+class Game:
+    """A match on the server between two seats.
+
+    Attributes:
+        id: the public game id.
+        rules: the ruleset (with the match format).
+        seed: the match seed (never shown to a seat before the match is over).
+        seats: the two seats.
+        match: the match, current deal included.
+        start: the start position of the current deal (for the record and undo).
+        moves: the moves of the current deal: ``(seat, notation, cards)``.
+        records: the finished deals' records, as JSON documents.
+        version: bumped by every change; a move must name the version it was chosen at.
+        undo: whether a human may take back their own moves against a bot.
+        created: creation time (epoch seconds).
+        updated: time of the last change.
+        ended: why the game ended early (``"resigned by 0"``), or ``None``.
+    """
+
+    id: str
+    rules: Ruleset
+    seed: int
+    seats: list[Seat]
+    match: Match
+    start: GameState
+    moves: list[tuple[int, str, list[str]]] = attrs.field(factory=list)
+    records: list[str] = attrs.field(factory=list)
+    version: int = 0
+    undo: bool = True
+    created: float = attrs.field(factory=time.time)
+    updated: float = attrs.field(factory=time.time)
+    ended: str | None = None
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def create(
+        cls,
+        game_id: str,
+        rules: Ruleset,
+        *,
+        seed: int,
+        opponent: str,
+        seat: int,
+        undo: bool = True,
+    ) -> tuple[Game, str, str | None]:
+        """A new game; returns it, the creator's token and the invite token (human
+        opponent) or ``None``."""
+        token = secrets.token_urlsafe(32)
+        invite = secrets.token_urlsafe(24) if opponent == "human" else None
+        mine = Seat("human", "human", token_hash=hash_token(token))
+        if invite is not None:
+            other = Seat("human", "human", invite_hash=hash_token(invite))
+        else:
+            other = Seat("bot", opponent)
+        seats = [mine, other] if seat == 0 else [other, mine]
+        match = new_match(rules, seed=seed)
+        game = cls(game_id, rules, seed, seats, match, match.state, undo=undo)
+        game.run_bots()
+        return game, token, invite
+
+    # ------------------------------------------------------------------ seats
+
+    def seat_of(self, token: str) -> int:
+        """The seat whose token this is.
+
+        Raises:
+            WebError: 401 ``bad_token``.
+        """
+        found = -1
+        for i, seat in enumerate(self.seats):
+            if _token_matches(token, seat.token_hash):
+                found = i
+        if found < 0:
+            raise WebError(401, "bad_token", "this token is not a seat of this game")
+        return found
+
+    def join(self, invite: str) -> tuple[int, str]:
+        """Take the free human seat with its invite token; returns the seat and its token.
+
+        Raises:
+            WebError: 403 ``bad_invite`` (wrong, used or no invite).
+        """
+        for i, seat in enumerate(self.seats):
+            if seat.invite_hash is not None and _token_matches(invite, seat.invite_hash):
+                token = secrets.token_urlsafe(32)
+                seat.token_hash = hash_token(token)
+                seat.invite_hash = None
+                self._changed()
+                return i, token
+        raise WebError(403, "bad_invite", "this invite is wrong or already used")
+
+    @property
+    def waiting(self) -> bool:
+        """Whether a human seat is still free."""
+        return any(s.token_hash is None and s.kind == "human" for s in self.seats)
+
+    @property
+    def state(self) -> GameState:
+        """The current deal's state."""
+        return self.match.state
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is over (match over or a seat resigned)."""
+        return self.ended is not None or self.match.outcome() is not None
+
+    @property
+    def deal_over(self) -> bool:
+        """Whether the current deal is over."""
+        return crapette.outcome(self.state) is not None
+
+    def status(self) -> str:
+        """``waiting``, ``playing``, ``deal_over`` or ``over``."""
+        if self.over:
+            return "over"
+        if self.deal_over:
+            return "deal_over"
+        if self.waiting:
+            return "waiting"
+        return "playing"
+
+    def _changed(self) -> None:
+        self.version += 1
+        self.updated = time.time()
+
+    # ------------------------------------------------------------------ playing
+
+    def _check_can_act(self, seat: int, version: int | None) -> None:
+        if self.over:
+            raise WebError(409, "game_over", "the game is over")
+        if self.deal_over:
+            raise WebError(409, "deal_over", "the deal is over: start the next deal")
+        if self.waiting:
+            raise WebError(409, "waiting", "the second player has not joined yet")
+        if version is not None and version != self.version:
+            raise WebError(
+                409,
+                "stale_version",
+                f"the game is at version {self.version}, not {version}: reload and choose again",
+            )
+        if self.state.to_act != seat:
+            raise WebError(409, "not_your_turn", f"player {self.state.to_act} is to act, not you")
+
+    def parse(self, seat: int, text: str | None, code: int | None) -> Move:
+        """The legal move a seat means by notation or by action code.
+
+        Raises:
+            WebError: 422 ``bad_move`` (give exactly one; malformed; illegal here).
+        """
+        state = self.state
+        if (text is None) == (code is None):
+            raise WebError(422, "bad_move", "give exactly one of 'move' (notation) and 'code'")
+        try:
+            if text is not None:
+                move = crapette.parse_move(state, text)
+            else:
+                assert code is not None
+                if not 0 <= code < len(ALL_MOVES):
+                    raise WebError(
+                        422,
+                        "bad_move",
+                        f"action code {code} is not one of 0..{len(ALL_MOVES) - 1}",
+                    )
+                move = ALL_MOVES[code]
+        except crapette.IllegalMoveError as exc:
+            raise WebError(422, "illegal_move", str(exc)) from None
+        except crapette.CrapetteError as exc:
+            raise WebError(422, "bad_move", str(exc)) from None
+        if move not in crapette.legal_moves(state):
+            reason = crapette.why_illegal(state, move) or "not legal here"
+            label = text if text is not None else f"code {code}"
+            raise WebError(422, "illegal_move", f"{label}: {reason}")
+        return move
+
+    def play(self, seat: int, *, text: str | None, code: int | None, version: int | None) -> None:
+        """Play a seat's move, then the bots' replies.
+
+        Raises:
+            WebError: the seat may not act, or the move is bad (the game is unchanged).
+        """
+        self._check_can_act(seat, version)
+        move = self.parse(seat, text, code)
+        self._apply(move)
+        self.run_bots()
+
+    def _apply(self, move: Move) -> None:
+        state = self.state
+        entry = (state.to_act, crapette.format_move(move), _card_texts(state, move))
+        self.match = self.match.play(move)
+        self.moves.append(entry)
+        self._changed()
+
+    def run_bots(self, limit: int = 5000) -> int:
+        """Let bot seats act until a human is to act or the deal ends; returns the count."""
+        done = 0
+        while done < limit and not self.deal_over and not self.over:
+            seat = self.seats[self.state.to_act]
+            if seat.kind != "bot":
+                break
+            bot = get_bot(seat.name, seed=(self.seed + 7919 * self.state.moves_made) & 0xFFFFFFFF)
+            move = bot.choose(observe(self.state, self.state.to_act))
+            self._apply(move)
+            done += 1
+        return done
+
+    def hint(self, seat: int) -> Move:
+        """The greedy bot's choice for the seat, from the seat's view.
+
+        Raises:
+            WebError: the seat may not act.
+        """
+        self._check_can_act(seat, None)
+        bot = get_bot("greedy", seed=self.state.moves_made)
+        return bot.choose(observe(self.state, seat))
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether the seat may take back its last move: only against a bot, only its own
+        move of the current turn, and never a move that showed a hidden card or ended the
+        turn (a draw, a reveal, a discard, a Stop! decision)."""
+        if not self.undo or self.over or not self.moves:
+            return False
+        if any(s.kind != "bot" for i, s in enumerate(self.seats) if i != seat):
+            return False
+        last_seat, text, _ = self.moves[-1]
+        if last_seat != seat or self.state.to_act != seat or self.state.stop is not None:
+            return False
+        return text not in _NO_UNDO
+
+    def take_back(self, seat: int, version: int | None) -> None:
+        """Undo the seat's last move.
+
+        Raises:
+            WebError: 409 ``cannot_undo`` or ``stale_version``.
+        """
+        if version is not None and version != self.version:
+            raise WebError(409, "stale_version", f"the game is at version {self.version}")
+        if not self.can_undo(seat):
+            raise WebError(409, "cannot_undo", "there is no move of yours that may be taken back")
+        before = self._replay(len(self.moves) - 1)
+        self.match = self.match.with_state(before)
+        self.moves.pop()
+        self._changed()
+
+    def _replay(self, count: int) -> GameState:
+        state = self.start
+        for _, text, _ in self.moves[:count]:
+            state = crapette.apply(state, crapette.parse_move(state, text))
+        return state
+
+    def resign(self, seat: int) -> None:
+        """The seat resigns the whole game.
+
+        Raises:
+            WebError: 409 ``game_over``.
+        """
+        if self.over:
+            raise WebError(409, "game_over", "the game is over")
+        self.seats[seat].resigned = True
+        self.ended = f"resigned by {seat}"
+        self._changed()
+
+    def next_deal(self, seat: int) -> None:
+        """Start the next deal of the match once the current one is over.
+
+        Raises:
+            WebError: 409 when the deal runs or the game is over.
+        """
+        if self.over:
+            raise WebError(409, "game_over", "the game is over")
+        if not self.deal_over:
+            raise WebError(409, "deal_running", "the current deal is not over")
+        self.records.append(to_json(self.record()))
+        self.match = self.match.next_deal()
+        self.start = self.match.state
+        self.moves = []
+        self._changed()
+        self.run_bots()
+
+    def record(self) -> GameRecord:
+        """The current deal's record (its start written as a ``Position``: no seed)."""
+        names = [s.name for s in self.seats]
+        return GameRecord.from_moves(
+            self.start,
+            [text for _, text, _ in self.moves],
+            {"Player0": names[0], "Player1": names[1], "Deal": str(self.match.number + 1)},
+        )
+
+    # ------------------------------------------------------------------ payloads
+
+    def payload(self, seat: int, *, svg: bool = False) -> dict[str, Any]:
+        """Everything a seat may know, as JSON-ready data (built from its view)."""
+        state = self.state
+        view = observe(state, seat)
+        result = crapette.outcome(state)
+        acting = not self.over and result is None and not self.waiting and state.to_act == seat
+        legal: list[dict[str, Any]] = []
+        if acting:
+            for move in crapette.legal_moves(state):
+                legal.append(_move_entry(state, move))
+        out: dict[str, Any] = {
+            "game_id": self.id,
+            "seat": seat,
+            "version": self.version,
+            "status": self.status(),
+            "rules": str(self.rules),
+            "players": [
+                {
+                    "kind": s.kind,
+                    "name": s.name,
+                    "joined": s.token_hash is not None or s.kind == "bot",
+                }
+                for s in self.seats
+            ],
+            "to_act": view.to_act,
+            "turn_player": view.turn_player,
+            "your_turn": acting,
+            "view": _view_json(view, state),
+            "legal_moves": legal,
+            "last_moves": self._recent(seat),
+            "outcome": _outcome_json(result),
+            "match": self._match_json(),
+            "can_undo": self.can_undo(seat),
+            "ended": self.ended,
+        }
+        if svg:
+            out["svg"] = _svg(view)
+        return out
+
+    def _recent(self, seat: int) -> list[dict[str, Any]]:
+        """The other seat's moves since this seat's last move (at most RECENT_MOVES)."""
+        out: list[dict[str, Any]] = []
+        for number in range(len(self.moves) - 1, -1, -1):
+            who, text, cards = self.moves[number]
+            if who == seat:
+                break
+            entry = {"number": number + 1, "seat": who, "move": text, "cards": cards}
+            entry.update(_ends(text, who))
+            out.append(entry)
+            if len(out) >= RECENT_MOVES:
+                break
+        out.reverse()
+        return out
+
+    def _match_json(self) -> dict[str, Any]:
+        match = self.match
+        finished = self.over
+        done = match.outcome()
+        return {
+            "deal": match.number + 1,
+            "target": self.rules.match_target,
+            "deals": self.rules.match_deals,
+            "totals": list(match.totals),
+            "results": [
+                {
+                    "winner": r.outcome.winner,
+                    "scores": list(r.outcome.scores),
+                    "reason": r.outcome.reason,
+                }
+                for r in match.results
+            ],
+            "over": finished,
+            "winner": done.winner if done is not None else None,
+            "seed": self.seed if finished else None,
+        }
+
+    # ------------------------------------------------------------------ storage
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored form: JSON state and record documents, seats with token digests."""
+        return {
+            "id": self.id,
+            "rules": str(self.rules),
+            "seed": self.seed,
+            "seats": [attrs.asdict(s) for s in self.seats],
+            "results": [
+                {
+                    "seed": r.seed,
+                    "starter": r.starter,
+                    "winner": r.outcome.winner,
+                    "scores": list(r.outcome.scores),
+                    "reason": r.outcome.reason,
+                }
+                for r in self.match.results
+            ],
+            "starter": self.match.starter,
+            "start": to_json(self.start),
+            "state": to_json(self.state),
+            "moves": [[s, t, list(c)] for s, t, c in self.moves],
+            "records": list(self.records),
+            "version": self.version,
+            "undo": self.undo,
+            "created": self.created,
+            "updated": self.updated,
+            "ended": self.ended,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """A game from ``to_dict``'s form."""
+        rules = Ruleset.from_string(data["rules"])
+        start = from_json(data["start"])
+        state = from_json(data["state"])
+        assert isinstance(start, GameState) and isinstance(state, GameState)
+        results = tuple(
+            crapette.DealResult(
+                r["seed"],
+                r["starter"],
+                crapette.Outcome(r["winner"], (r["scores"][0], r["scores"][1]), r["reason"]),
+            )
+            for r in data["results"]
+        )
+        match = Match(rules, data["seed"], results, state, data["starter"])
+        return cls(
+            data["id"],
+            rules,
+            data["seed"],
+            [Seat(**s) for s in data["seats"]],
+            match,
+            start,
+            [(s, t, list(c)) for s, t, c in data["moves"]],
+            list(data["records"]),
+            data["version"],
+            data["undo"],
+            data["created"],
+            data["updated"],
+            data["ended"],
+        )
+
+
+def _move_entry(state: GameState, move: Move) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "code": move.index,
+        "notation": crapette.format_move(move),
+        "description": describe_move(state, move),
+        "action": move.action.value,
+    }
+    if move.is_play:
+        entry["from"] = _pile_name(state, move.source, own=True)
+        entry["to"] = _pile_name(state, move.target, own=False)
+        entry["count"] = move.count
+        if state.rules.callable_stop:
+            entry["violation"] = crapette.apply(state, move).stop is not None
+    return entry
+
+
+def _ends(text: str, seat: int) -> dict[str, str]:
+    """The absolute pile names (``from``, ``to``) of a play move's notation by ``seat``."""
+    if "-" not in text:
+        return {}
+    source, _, target = text.partition("-")
+    target = target.partition("x")[0]
+    own = {"R": f"R{seat}", "W": f"W{seat}", "T": "T"}
+    return {"from": own.get(source, source), "to": target}
+
+
+def _pile_name(state: GameState, code: int, *, own: bool) -> str:
+    """A pile's absolute name as the SVG renderer writes it (``H3``, ``R0``, ``W1``, ``T``,
+    ``F``)."""
+    p = state.to_act
+    if code < 8:
+        return f"H{code + 1}"
+    names = {
+        crapette.RESERVE: f"R{p}",
+        crapette.HAND: "T",
+        crapette.WASTE: f"W{p}",
+        crapette.FOUNDATION: "F",
+        crapette.OPP_RESERVE: f"R{1 - p}",
+        crapette.OPP_WASTE: f"W{1 - p}",
+    }
+    return names[code]
+
+
+def _pile(pile: Sequence[object]) -> list[str]:
+    return [str(c) for c in pile]
+
+
+def _view_json(view: crapette.PlayerView, state: GameState) -> dict[str, Any]:
+    stop = None
+    pending = state.stop
+    if view.stop is not None and pending is not None:
+        s = view.stop
+        stop = {
+            "move": crapette.format_move(pending.move),
+            "description": _their(describe_move(pending.prior, pending.move)),
+            "offender": s.offender,
+            "resume": s.resume,
+        }
+    return {
+        "player": view.player,
+        "foundations": [_pile(p) for p in view.foundations],
+        "houses": [_pile(p) for p in view.houses],
+        "reserves": [
+            {"down": view.reserves_down[p], "up": _pile(view.reserves_up[p])} for p in (0, 1)
+        ],
+        "hands": list(view.hand_sizes),
+        "wastes": [_pile(w) for w in view.wastes],
+        "turned": str(view.turned) if view.turned is not None else None,
+        "stop": stop,
+        "moves_made": view.moves_made,
+    }
+
+
+def _their(text: str) -> str:
+    """A move description written for its mover, reworded for the opponent."""
+    return text.replace("your opponent's", "\0").replace("your ", "their ").replace("\0", "your")
+
+
+def _outcome_json(result: crapette.Outcome | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    return {
+        "winner": result.winner,
+        "scores": list(result.scores),
+        "reason": result.reason,
+        "text": format_result(result),
+    }
+
+
+def _svg(view: crapette.PlayerView) -> str:
+    """The view as an interactive SVG table: the one renderer, ``crapette.svg.board``."""
+    return board(view, interactive=True)

@@ -1,0 +1,318 @@
+"""The lean state (issue 13 item 1), one way to build it (issue 10), the checked ``apply``
+that checks one move (issue 13 item 2), ``Move`` field checks (issue 14 item 4) and
+``validate_position`` of every field (issue 14 item 5)."""
+
+from __future__ import annotations
+
+import copy
+import gc
+import pickle
+import threading
+import tracemalloc
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import crapette as c
+from crapette.deal import Rng
+from crapette.moves import ALL_MOVES, Action, Move
+from crapette.state import position_problems
+from crapette.testing import reference_legal_moves
+from strategies import states, synthetic_states
+
+
+def _house_moves(state: c.GameState) -> list[c.Move]:
+    return [m for m in c.legal_moves(state) if m.is_play and m.source < 8 and m.target < 8]
+
+
+def _lone_cards_state() -> c.GameState:
+    """Five lone cards and three empty houses: thousands of layouts one turn can visit."""
+    lone = [c.Card(t) for t in ("9S", "9H", "7C", "5D", "JS")]
+    rest = [x for x in c.ALL_CARDS if x not in lone]
+    return c.GameState(
+        rules=c.Ruleset(),
+        to_act=0,
+        foundations=((),) * 8,
+        houses=(*((x,) for x in lone), (), (), ()),
+        reserves=((), ()),
+        reserve_up=(0, 0),
+        hands=(tuple(rest[:50]), tuple(rest[50:])),
+        wastes=((), ()),
+    )
+
+
+def _long_turn(length: int) -> tuple[c.GameState, list[c.Move]]:
+    """A start and a random walk of ``length`` house moves from it, in one turn."""
+    for seed in range(20):
+        start = state = _lone_cards_state()
+        moves: list[c.Move] = []
+        rng = Rng(seed)
+        while len(moves) < length:
+            options = _house_moves(state)
+            if not options:
+                break
+            moves.append(options[rng.below(len(options))])
+            state = c.apply(state, moves[-1])
+        else:
+            return start, moves
+    raise AssertionError("no walk long enough")  # pragma: no cover
+
+
+def _end_of(start: c.GameState, moves: list[c.Move]) -> c.GameState:
+    for move in moves:
+        start = c.apply(start, move)
+    return start
+
+
+# --- immutable, equal by value, one constructor ------------------------------------------
+
+
+def test_a_state_is_immutable_and_replace_makes_a_copy() -> None:
+    state = c.new_game(seed=4)
+    with pytest.raises(AttributeError):
+        state.to_act = 1  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        state.houses = ()  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del state.to_act  # type: ignore[misc]
+    assert state.to_act in (0, 1)
+    other = state.replace(to_act=1 - state.to_act)
+    assert other.to_act == 1 - state.to_act and other != state
+    assert other.replace(to_act=state.to_act) == state
+    with pytest.raises(TypeError, match="colour"):
+        state.replace(colour=1)
+    with pytest.raises(TypeError, match="houses_key"):
+        state.replace(houses_key=0)
+
+
+def test_replace_of_houses_recomputes_the_layout_key() -> None:
+    state = c.new_game(seed=4)
+    houses = (state.houses[1], state.houses[0], *state.houses[2:])
+    moved = state.replace(houses=houses)
+    assert moved.houses_key == c.GameState(**{**_fields(state), "houses": houses}).houses_key
+    assert moved.houses_key != state.houses_key
+    assert moved.seen == {moved.houses_key}
+
+
+def _fields(state: c.GameState) -> dict[str, object]:
+    names = (
+        "rules to_act foundations houses reserves reserve_up hands wastes turned stop"
+        " emptied seen passes moves_made"
+    )
+    return {name: getattr(state, name) for name in names.split()}
+
+
+@settings(max_examples=40, deadline=None)
+@given(states(max_steps=300))
+def test_equal_by_value_hashable_and_picklable(state: c.GameState) -> None:
+    """Rebuilt with the public constructor, deep-copied or pickled, a state is equal and
+    hashes equal; the layouts seen (shared between states) compare as a set."""
+    rebuilt = c.GameState(**_fields(state))  # type: ignore[arg-type]
+    for twin in (rebuilt, copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+        assert twin == state and hash(twin) == hash(state)
+        assert twin.seen == state.seen
+        assert c.legal_moves(twin) == c.legal_moves(state)
+
+
+# --- the layouts seen: shared, linear, branch-safe ---------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(states(max_steps=300), st.integers(0, 2**32))
+def test_layouts_seen_follow_every_branch(state: c.GameState, seed: int) -> None:
+    """Decision 12 on a tree of play: after a house move the layouts seen are the old ones
+    plus the new layout, on every branch from one state (a search plays several), and the
+    state played from keeps its own; any other move forgets them."""
+    rng = Rng(seed)
+    for _ in range(4):  # a few house moves deep, so that the state has a history
+        moves = _house_moves(state)
+        if not moves:
+            break
+        state = c.apply(state, moves[rng.below(len(moves))])
+    before = state.seen
+    for move in c.legal_moves(state):
+        after = c.apply(state, move)
+        if after.stop is not None or after.to_act != state.to_act:
+            continue
+        if move.is_play and move.source < 8 and move.target < 8:
+            assert after.seen == before | {after.houses_key}
+            assert after.houses_key not in before
+        else:
+            assert after.seen == {after.houses_key}
+        assert state.seen == before
+
+
+def test_layouts_seen_from_several_threads() -> None:
+    """States of one turn may be played on from several threads at once: every thread's
+    branch keeps exactly its own history."""
+    base = _end_of(*_long_turn(30))
+    moves = _house_moves(base)
+    assert len(moves) > 1
+    results: dict[int, list[frozenset[int]]] = {}
+
+    def play(i: int) -> None:
+        rng = Rng(i)
+        out = []
+        state = base
+        for _ in range(40):
+            options = _house_moves(state)
+            if not options:
+                break
+            nxt = c.apply(state, options[rng.below(len(options))])
+            assert nxt.seen == state.seen | {nxt.houses_key}
+            out.append(nxt.seen)
+            state = nxt
+        results[i] = out
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 6 and all(results.values())
+    assert base.seen == _end_of(*_long_turn(30)).seen
+
+
+def test_a_long_turn_costs_the_same_per_state() -> None:
+    """Issue 13: memory per retained state is flat from the first to the last moves of a
+    1,000-move turn (a set of seen layouts per state would grow with the turn)."""
+    start, moves = _long_turn(1000)
+    gc.collect()
+    tracemalloc.start()
+    state = start
+    kept = [state]
+    marks = [tracemalloc.get_traced_memory()[0]]
+    for move in moves:
+        state = c.apply_unchecked(state, move)
+        kept.append(state)
+        marks.append(tracemalloc.get_traced_memory()[0])
+    tracemalloc.stop()
+    first = (marks[101] - marks[1]) / 100
+    last = (marks[-1] - marks[-101]) / 100
+    assert last < 1.3 * first, (first, last)
+    assert kept[-1].seen == {s.houses_key for s in kept}
+
+
+# --- checked apply checks the one move ---------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(states(max_steps=300), synthetic_states()))
+def test_apply_accepts_exactly_the_legal_moves(state: c.GameState) -> None:
+    """``apply`` checks one move without listing them all; for every move of the table it
+    accepts exactly the moves of ``legal_moves`` (and of the plain reference generator),
+    and rejects the others with ``why_illegal``'s reason."""
+    legal = set(c.legal_moves(state))
+    assert legal == set(reference_legal_moves(state))
+    for move in ALL_MOVES:
+        if move in legal:
+            c.apply(state, move)
+        else:
+            with pytest.raises(c.IllegalMoveError) as info:
+                c.apply(state, move)
+            reason = c.why_illegal(state, move)
+            assert reason is not None and reason in str(info.value)
+
+
+@settings(max_examples=40, deadline=None)
+@given(states(max_steps=2000))
+def test_outcome_is_none_exactly_while_the_deal_runs(state: c.GameState) -> None:
+    result = c.outcome(state)
+    assert (result is None) == (not c.is_over(state))
+
+
+# --- Move checks its fields (issue 14 item 4) --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        ((Action.PLAY, 1.0, 2), "source"),
+        ((Action.PLAY, 1, 2.0), "target"),
+        ((Action.PLAY, 1, 2, 2.0), "count"),
+        ((Action.PLAY, True, 2), "source"),
+        (("play", 8, 11), "action"),
+        ((None,), "action"),
+        ((Action.PLAY, 8, 8), "no such move"),
+    ],
+)
+def test_move_checks_its_fields(args: tuple[object, ...], field: str) -> None:
+    with pytest.raises(c.InvalidMoveError, match=field):
+        Move(*args)  # type: ignore[arg-type]
+
+
+def test_no_float_equals_a_real_move() -> None:
+    real = c.Move.play(1, 2)
+    assert Move(Action.PLAY, 1, 2) == real
+    with pytest.raises(c.InvalidMoveError):
+        Move(Action.PLAY, 1.0, 2)  # type: ignore[arg-type]
+
+
+# --- validate_position checks every field (issue 14 item 5) ------------------------------
+
+
+def _broken(state: c.GameState) -> list[tuple[str, c.GameState]]:
+    house = state.houses[0]
+    return [
+        ("turned", state.replace(turned=500)),
+        ("to_act", state.replace(to_act=2)),
+        ("foundations", state.replace(foundations=state.foundations[:7])),
+        ("reserve_up", state.replace(reserve_up=(1, -1))),
+        ("houses[0][1]", state.replace(houses=((*house, "x"), *state.houses[1:]))),
+        ("houses", state.replace(houses=state.houses[:7])),
+        ("passes", state.replace(passes=(0, 3))),
+        ("emptied", state.replace(emptied=256)),
+        ("moves_made", state.replace(moves_made=-1)),
+        ("rules", state.replace(rules="classic")),
+        ("hands", state.replace(hands=(state.hands[0],))),
+        ("reserves[0]", state.replace(reserves=(list(state.reserves[0]), state.reserves[1]))),
+        ("stop", state.replace(stop="R-F")),
+        ("at most 13 cards", state.replace(houses=(tuple(range(14)), *state.houses[1:]))),
+    ]
+
+
+@pytest.mark.parametrize("index", range(14))
+def test_validate_position_names_the_bad_field(index: int) -> None:
+    field, bad = _broken(c.new_game(seed=2))[index]
+    problems = position_problems(bad)
+    assert problems and any(field in p for p in problems), problems
+    assert bad.problems() == problems
+    with pytest.raises(c.InvalidPositionError, match=field.replace("[", r"\[")):
+        c.validate_position(bad)
+    with pytest.raises(c.NotationError):  # still importable from notation, same error
+        from crapette.notation import validate_position
+
+        validate_position(bad)
+
+
+def test_a_valid_state_has_no_problems() -> None:
+    state = c.new_game(seed=2)
+    assert state.problems() == [] == position_problems(state)
+    c.validate_position(state)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    synthetic_states(),
+    st.sampled_from(
+        ["turned", "to_act", "reserve_up", "passes", "emptied", "moves_made", "houses"]
+    ),
+    st.integers(-3, 600),
+)
+def test_legal_moves_never_fails_on_a_validated_state(
+    state: c.GameState, field: str, value: int
+) -> None:
+    """A state that passes validation never makes ``legal_moves`` raise (issue 14 item 5)."""
+    if field in ("reserve_up", "passes"):
+        changed = state.replace(**{field: (value, getattr(state, field)[1])})
+    elif field == "houses":
+        changed = state.replace(houses=((value, *state.houses[0]), *state.houses[1:]))
+    else:
+        changed = state.replace(**{field: value})
+    if changed.problems():
+        with pytest.raises(c.InvalidPositionError):
+            c.validate_position(changed)
+        return
+    c.legal_moves(changed)
+    assert set(c.legal_moves(changed)) == set(reference_legal_moves(changed))

@@ -1,0 +1,547 @@
+"""The JSON game API (``crapette.web``): every endpoint, the security list of issue 12 and a
+leak scan over whole games (no payload ever shows a card its seat cannot see)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+import warnings
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+import crapette
+from crapette.cards import TEXT
+from crapette.deal import Rng
+from crapette.moves import ALL_MOVES
+from crapette.records import parse_record
+from crapette.web import MemoryStore, SQLiteStore, create_app
+from crapette.web.schema import GamePayload, Hint, MovesPayload
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+MAX_REQUESTS = 2500
+"""Every game loop of these tests stops after this many requests."""
+
+
+class Seat:
+    """A test-side client for one seat."""
+
+    def __init__(self, client: TestClient, game_id: str, token: str) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.token = token
+        self.headers = {"Authorization": f"Bearer {token}"}
+        self.url = f"/api/games/{game_id}"
+
+    def get(self, **params: Any) -> dict[str, Any]:
+        r = self.client.get(self.url, headers=self.headers, params=params)
+        assert r.status_code == 200, r.text
+        data: dict[str, Any] = r.json()
+        GamePayload.model_validate(data)  # the answer has the documented shape
+        return data
+
+    def post(self, path: str, body: Any = None) -> Any:
+        return self.client.post(self.url + path, headers=self.headers, json=body)
+
+    def play(self, move: str, version: int) -> Any:
+        return self.post("/moves", {"move": move, "version": version})
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(MemoryStore())) as c:
+        yield c
+
+
+def new_game(client: TestClient, **spec: Any) -> Seat:
+    r = client.post("/api/games", json=spec)
+    assert r.status_code == 201, r.text
+    data = r.json()
+    seat = Seat(client, data["game_id"], data["token"])
+    seat.invite = data["invite"]  # type: ignore[attr-defined]
+    seat.number = data["seat"]  # type: ignore[attr-defined]
+    return seat
+
+
+def two_humans(client: TestClient, **spec: Any) -> tuple[Seat, Seat]:
+    a = new_game(client, opponent="human", **spec)
+    r = client.post(f"/api/games/{a.game_id}/join", json={"invite": a.invite})  # type: ignore[attr-defined]
+    assert r.status_code == 200, r.text
+    b = Seat(client, a.game_id, r.json()["token"])
+    assert r.json()["seat"] == 1
+    return a, b
+
+
+def error_of(response: Any, status: int, code: str | None = None) -> str:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"}
+    assert "Traceback" not in response.text
+    if code is not None:
+        assert body["error"]["code"] == code, body
+    message: str = body["error"]["message"]
+    assert message
+    return message
+
+
+def server_game(client: TestClient, game_id: str) -> Any:
+    return client.app.state.games._games[game_id]  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------- endpoints
+
+
+def test_presets_openapi_and_page(client: TestClient) -> None:
+    data = client.get("/api/presets").json()
+    assert [p["name"] for p in data["presets"]] == list(crapette.PRESETS)
+    assert "pagat" in data["callable_stop"] and "greedy" in data["bots"]
+    schema = client.get("/openapi.json").json()
+    assert "GamePayload" in schema["components"]["schemas"]
+    assert "from" in schema["components"]["schemas"]["LegalMove"]["properties"]
+    assert "ErrorResponse" in schema["components"]["schemas"]
+    for path in (
+        "/api/games",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/join",
+        "/api/games/{game_id}/moves",
+        "/api/games/{game_id}/stop",
+        "/api/games/{game_id}/hint",
+        "/api/games/{game_id}/undo",
+        "/api/games/{game_id}/resign",
+        "/api/games/{game_id}/next-deal",
+        "/api/games/{game_id}/record",
+    ):
+        assert path in schema["paths"], path
+    page = client.get("/")
+    assert page.status_code == 200 and "<title>crapette" in page.text.lower()
+    assert page.headers["content-type"].startswith("text/html")
+    assert client.get("/rules", follow_redirects=False).status_code in (302, 307)
+    for name, kind in (("app.js", "javascript"), ("api.js", "javascript"), ("style.css", "css")):
+        asset = client.get(f"/static/{name}")  # shipped as package data
+        assert asset.status_code == 200 and kind in asset.headers["content-type"]
+
+
+def test_create_against_a_bot_then_play_by_notation_and_by_code(client: TestClient) -> None:
+    me = new_game(client, rules="classic", seed=5, opponent="greedy")
+    data = me.get()
+    assert data["status"] == "playing" and data["seat"] == 0
+    assert data["players"][1] == {"kind": "bot", "name": "greedy", "joined": True}
+    assert data["match"]["seed"] is None  # the seed would show every hidden card
+    assert data["your_turn"] == (data["to_act"] == 0)
+    assert data["your_turn"], "the bot plays its turn before answering"
+    moves = data["legal_moves"]
+    assert moves and all({"code", "notation", "description"} <= set(m) for m in moves)
+    listed = client.get(me.url + "/moves", headers=me.headers).json()
+    MovesPayload.model_validate(listed)
+    assert listed == {"version": data["version"], "legal_moves": moves}
+    first = moves[0]
+    after = me.play(first["notation"], data["version"]).json()
+    assert after["version"] > data["version"]
+    if after["your_turn"]:
+        code = after["legal_moves"][-1]["code"]
+        r = me.post("/moves", {"code": code, "version": after["version"]})
+        assert r.status_code == 200, r.text
+        assert r.json()["version"] > after["version"]
+
+
+def test_bad_create_requests_are_clear_4xx(client: TestClient) -> None:
+    cases: list[tuple[Any, str]] = [
+        ({"rules": "nosuch"}, "bad_rules"),
+        ({"rules": "classic(reserve_size=99)"}, "bad_rules"),
+        ({"opponent": "wizard"}, "bad_opponent"),
+        ({"opponent": "search:100000"}, "bad_opponent"),
+        ({"seed": "5"}, "invalid_request"),
+        ({"seed": -1}, "invalid_request"),
+        ({"seat": 2}, "invalid_request"),
+        ({"colour": "red"}, "invalid_request"),
+        ({"match": {"target": 0}}, "invalid_request"),
+        ([1, 2], "invalid_request"),
+    ]
+    for body, code in cases:
+        message = error_of(client.post("/api/games", json=body), 422, code)
+        assert message, body
+    r = client.post(
+        "/api/games", content=b'{"rules": ', headers={"Content-Type": "application/json"}
+    )
+    assert "json" in error_of(r, 422, "invalid_request").lower()
+
+
+def test_oversized_bodies_are_refused(client: TestClient) -> None:
+    big = json.dumps({"rules": "classic", "pad": "x" * 20_000})
+    r = client.post("/api/games", content=big, headers={"Content-Type": "application/json"})
+    error_of(r, 413, "body_too_large")
+
+    def chunks() -> Iterator[bytes]:
+        for _ in range(40):
+            yield b"x" * 1000
+
+    r = client.post("/api/games", content=chunks(), headers={"Content-Type": "application/json"})
+    error_of(r, 413, "body_too_large")
+
+
+def test_tokens_act_only_for_their_own_seat_and_game(client: TestClient) -> None:
+    a, b = two_humans(client, rules="classic", seed=11)
+    other = new_game(client, seed=12)
+    url = a.url
+    error_of(client.get(url), 401, "no_token")
+    error_of(client.get(url, headers={"Authorization": "Basic abc"}), 401, "bad_token")
+    error_of(client.get(url, headers={"Authorization": "Bearer " + "A" * 43}), 401, "bad_token")
+    # a token of another game is worthless here
+    error_of(client.get(url, headers=other.headers), 401, "bad_token")
+    error_of(client.get("/api/games/nosuchgame", headers=a.headers), 404, "no_such_game")
+    error_of(client.get("/api/games/" + "x" * 100, headers=a.headers), 404, "no_such_game")
+    # the invite works once
+    error_of(client.post(url + "/join", json={"invite": a.invite}), 403, "bad_invite")  # type: ignore[attr-defined]
+    error_of(client.post(url + "/join", json={"invite": "guess"}), 403, "bad_invite")
+    error_of(
+        client.post(other.url + "/join", json={"invite": a.invite}),  # type: ignore[attr-defined]
+        403,
+        "bad_invite",
+    )
+    # each seat sees its own view
+    va, vb = a.get(), b.get()
+    assert va["seat"] == 0 and vb["seat"] == 1
+    assert va["view"]["player"] == 0 and vb["view"]["player"] == 1
+
+
+def test_out_of_turn_stale_replayed_and_illegal_moves_leave_the_game_unchanged(
+    client: TestClient,
+) -> None:
+    a, b = two_humans(client, rules="classic", seed=21)
+    first = a.get()
+    mover, waiter = (a, b) if first["to_act"] == 0 else (b, a)
+    before = mover.get()
+    version = before["version"]
+    snapshot = server_game(client, a.game_id).to_dict()
+
+    def unchanged() -> None:
+        assert server_game(client, a.game_id).to_dict() == snapshot
+        assert mover.get() == before
+
+    legal = before["legal_moves"][0]["notation"]
+    error_of(waiter.play(legal, version), 409, "not_your_turn")
+    unchanged()
+    error_of(mover.play(legal, version + 1), 409, "stale_version")
+    unchanged()
+    error_of(mover.play("Z9-Q", version), 422, "bad_move")
+    error_of(mover.post("/moves", {"code": 99999, "version": version}), 422, "bad_move")
+    error_of(mover.post("/moves", {"move": "draw", "code": 1, "version": version}), 422)
+    error_of(mover.post("/moves", {"version": version}), 422, "bad_move")
+    error_of(mover.post("/moves", {"move": "R-F"}), 422, "invalid_request")  # no version
+    error_of(mover.post("/moves", {"move": 5, "version": version}), 422, "invalid_request")
+    error_of(mover.post("/moves", {"move": "draw", "version": version, "x": 1}), 422)
+    legal_codes = {m["code"] for m in before["legal_moves"]}
+    illegal = next(m for m in ALL_MOVES if m.index not in legal_codes)
+    msg = error_of(
+        mover.post("/moves", {"code": illegal.index, "version": version}), 422, "illegal_move"
+    )
+    assert "code" in msg
+    r = client.post(
+        mover.url + "/moves",
+        content="{not json",
+        headers={**mover.headers, "Content-Type": "application/json"},
+    )
+    error_of(r, 422, "invalid_request")
+    unchanged()
+    # a replayed request: the same body twice
+    ok = mover.play(legal, version)
+    assert ok.status_code == 200
+    error_of(mover.play(legal, version), 409, "stale_version")
+
+
+def test_stop_decision_call_and_let_stand(client: TestClient) -> None:
+    for call in (True, False):
+        a, b = two_humans(client, rules="pagat", seed=3)
+        seats = {0: a, 1: b}
+        violated = False
+        for _ in range(400):
+            data = a.get()
+            mover = seats[data["to_act"]]
+            view = mover.get()
+            bad = [m for m in view["legal_moves"] if m.get("violation")]
+            if bad:
+                r = mover.play(bad[0]["notation"], view["version"])
+                assert r.status_code == 200, r.text
+                violated = True
+                break
+            good = [m for m in view["legal_moves"] if m["action"] != "draw"]
+            choice = (good or view["legal_moves"])[0]
+            assert mover.play(choice["notation"], view["version"]).status_code == 200
+        assert violated, "no violation offered in 400 moves"
+        offender = mover
+        caller = b if offender is a else a
+        seen = caller.get()
+        assert seen["your_turn"] and seen["view"]["stop"] is not None
+        stop = seen["view"]["stop"]
+        assert stop["move"] == bad[0]["notation"] and stop["offender"] == offender.get()["seat"]
+        assert {m["action"] for m in seen["legal_moves"]} == {"stop", "pass"}
+        error_of(offender.post("/stop", {"call": True, "version": seen["version"]}), 409)
+        r = caller.post("/stop", {"call": call, "version": seen["version"]})
+        assert r.status_code == 200, r.text
+        after = r.json()
+        assert after["view"]["stop"] is None
+        assert after["your_turn"] == call  # calling takes the turn; letting it stand does not
+        error_of(caller.post("/stop", {"call": True, "version": after["version"]}), 409)
+
+
+def test_hint_undo_resign_record_and_next_deal(client: TestClient) -> None:
+    me = new_game(client, rules="classic", seed=8, opponent="greedy", match={"deals": 2})
+    data = me.get()
+    hint = client.get(me.url + "/hint", headers=me.headers).json()
+    Hint.model_validate(hint)
+    assert hint["code"] in {m["code"] for m in data["legal_moves"]}
+    assert hint["notation"] and hint["description"]
+    error_of(client.get(me.url + "/record", headers=me.headers), 409, "deal_running")
+    # undo: a play move of mine in my turn can be taken back, a draw cannot
+    undone = False
+    for _ in range(60):
+        data = me.get()
+        plays = [m for m in data["legal_moves"] if m["action"] == "play"]
+        if not plays:
+            draw = next(m for m in data["legal_moves"] if m["action"] in ("draw", "discard"))
+            after = me.play(draw["notation"], data["version"]).json()
+            if draw["action"] == "draw":
+                assert not after["can_undo"]
+                error_of(me.post("/undo", {"version": after["version"]}), 409, "cannot_undo")
+            continue
+        after = me.play(plays[0]["notation"], data["version"]).json()
+        if after["your_turn"] and after["can_undo"]:
+            error_of(me.post("/undo", {"version": after["version"] - 1}), 409, "stale_version")
+            back = me.post("/undo", {"version": after["version"]}).json()
+            assert back["view"] == data["view"] and back["legal_moves"] == data["legal_moves"]
+            undone = True
+            break
+    assert undone
+    # play the deal out with hints
+    for _ in range(MAX_REQUESTS):
+        data = me.get()
+        if data["status"] != "playing":
+            break
+        hint = client.get(me.url + "/hint", headers=me.headers).json()
+        assert me.play(hint["notation"], data["version"]).status_code == 200
+    assert data["status"] == "deal_over" and data["outcome"] is not None
+    error_of(me.play("draw", data["version"]), 409, "deal_over")
+    text = client.get(me.url + "/record", headers=me.headers).text
+    record = parse_record(text)
+    assert record.headers["Result"] == data["outcome"]["text"]
+    assert "Seed" not in record.headers
+    doc = client.get(me.url + "/record", headers=me.headers, params={"format": "json"})
+    assert crapette.from_json(doc.text) == record
+    r = me.post("/next-deal", {"version": data["version"]})
+    assert r.status_code == 200, r.text
+    second = r.json()
+    assert second["match"]["deal"] == 2 and len(second["match"]["results"]) == 1
+    assert second["status"] == "playing"
+    again = client.get(me.url + "/record", headers=me.headers, params={"deal": 1}).text
+    assert parse_record(again) == record
+    error_of(client.get(me.url + "/record", headers=me.headers, params={"deal": 2}), 409)
+    resigned = me.post("/resign").json()
+    assert resigned["status"] == "over" and resigned["ended"] == "resigned by 0"
+    assert resigned["match"]["seed"] == 8  # shown once the game is over
+    error_of(me.post("/resign"), 409, "game_over")
+    error_of(me.play("draw", resigned["version"]), 409, "game_over")
+    error_of(me.post("/next-deal", {}), 409, "game_over")
+
+
+def test_undo_is_not_offered_between_humans(client: TestClient) -> None:
+    a, b = two_humans(client, seed=4)
+    data = a.get()
+    mover = a if data["to_act"] == 0 else b
+    view = mover.get()
+    play = next(m for m in view["legal_moves"] if m["action"] == "play")
+    after = mover.play(play["notation"], view["version"]).json()
+    assert not after["can_undo"]
+    error_of(mover.post("/undo", {}), 409, "cannot_undo")
+
+
+def test_waiting_for_the_second_human(client: TestClient) -> None:
+    a = new_game(client, opponent="human", seed=2)
+    data = a.get()
+    assert data["status"] == "waiting" and not data["legal_moves"]
+    error_of(a.play("draw", data["version"]), 409, "waiting")
+
+
+def test_websocket_updates_follow_the_other_seat(client: TestClient) -> None:
+    a, b = two_humans(client, seed=31)
+    with client.websocket_connect(b.url + "/live") as ws:
+        ws.send_text(json.dumps({"token": b.token}))
+        first = ws.receive_json()
+        assert first["type"] == "update" and first["game"]["seat"] == 1
+        data = a.get()
+        mover = a if data["to_act"] == 0 else b
+        view = mover.get()
+        move = view["legal_moves"][0]["notation"]
+        assert mover.play(move, view["version"]).status_code == 200
+        update = ws.receive_json()
+        assert update["game"]["version"] == view["version"] + 1
+        assert update["game"]["seat"] == 1
+    with client.websocket_connect(b.url + "/live") as ws:
+        ws.send_text(json.dumps({"token": "wrong"}))
+        assert ws.receive_json()["error"]["code"] == "bad_token"
+    with client.websocket_connect(b.url + "/live") as ws:
+        ws.send_text("hello")
+        assert ws.receive_json()["error"]["code"] == "bad_request"
+
+
+def test_games_survive_a_restart_and_expire(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(SQLiteStore(db))) as c1:
+        me = new_game(c1, seed=9, opponent="greedy")
+        data = me.get()
+        me.play(data["legal_moves"][0]["notation"], data["version"])
+        before = me.get()
+    with TestClient(create_app(SQLiteStore(db))) as c2:
+        again = Seat(c2, me.game_id, me.token)
+        assert again.get() == before
+        r = again.play(before["legal_moves"][0]["notation"], before["version"])
+        assert r.status_code == 200
+        manager = c2.app.state.games  # type: ignore[attr-defined]
+        assert manager.sweep(time.time()) == []
+        assert manager.sweep(time.time() + 10 * 86_400) == [me.game_id]
+        error_of(c2.get(again.url, headers=again.headers), 404, "no_such_game")
+
+
+def test_finished_games_expire_sooner_and_open_games_are_capped() -> None:
+    store = MemoryStore()
+    with TestClient(create_app(store, max_open_games=2, finished_ttl=60)) as c:
+        g1 = new_game(c, seed=1)
+        new_game(c, seed=2)
+        error_of(c.post("/api/games", json={}), 503, "too_many_games")
+        g1.post("/resign")
+        g3 = new_game(c, seed=3)  # a finished game does not count
+        manager = c.app.state.games  # type: ignore[attr-defined]
+        gone = manager.sweep(time.time() + 120)
+        assert gone == [g1.game_id]
+        assert g3.get()["status"] == "playing"
+
+
+# ---------------------------------------------------------------------------- leak scan
+
+_CARD_RE = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][CDHScdhs])(?![A-Za-z0-9])")
+_SECRET_KEYS = {"token", "invite", "game_id", "url"}
+
+
+def hidden_texts(state: crapette.GameState, seat: int) -> tuple[set[str], set[str]]:
+    """The card texts (``7H``) and suit symbols (``7♥``, both copies hidden) the seat cannot
+    see in ``state``."""
+    view = crapette.observe(state, seat)
+    hidden = set(view.hidden_cards())
+    texts = {TEXT[c] for c in hidden}
+    symbols = set()
+    for c in hidden:
+        twin = crapette.ALL_CARDS[(c + 52) % 104]
+        if twin in hidden:
+            symbols.add(crapette.Card(c).symbol)
+    return texts, symbols
+
+
+def scan(payload: Any, hidden: tuple[set[str], set[str]], where: str) -> None:
+    """Fail if any string of the payload names a hidden card."""
+    texts, symbols = hidden
+    if isinstance(payload, dict):
+        for key, value in payload.items():
+            if key not in _SECRET_KEYS:
+                scan(value, hidden, f"{where}.{key}")
+    elif isinstance(payload, list):
+        for i, value in enumerate(payload):
+            scan(value, hidden, f"{where}[{i}]")
+    elif isinstance(payload, str):
+        for found in _CARD_RE.findall(payload):
+            assert found not in texts, f"{where} shows the hidden card {found}: {payload[:200]}"
+        for symbol in symbols:
+            pattern = rf"(?<![0-9]){re.escape(symbol)}"
+            assert not re.search(pattern, payload), f"{where} shows hidden {symbol}"
+
+
+@pytest.mark.parametrize(
+    ("rules", "opponent", "seed"),
+    [("classic", "greedy", 101), ("pagat", "greedy", 102), ("serbian", "random", 103)],
+)
+def test_leak_scan_over_whole_games_against_a_bot(
+    client: TestClient, rules: str, opponent: str, seed: int
+) -> None:
+    """A human seat driven by the test (greedy hints, now and then a random or violating
+    move) plays a whole deal; every response is scanned against what the seat cannot see."""
+    me = new_game(client, rules=rules, seed=seed, opponent=opponent)
+    rng = Rng(seed)
+    scanned = 0
+    for _ in range(MAX_REQUESTS):
+        state = server_game(client, me.game_id).state
+        hidden = hidden_texts(state, 0)
+        data = me.get(svg="true")
+        scan(data, hidden, "GET")
+        scanned += 1
+        if data["status"] != "playing":
+            break
+        r = client.get(me.url + "/hint", headers=me.headers)
+        scan(r.json(), hidden, "hint")
+        legal = data["legal_moves"]
+        pick = r.json()["notation"]
+        if rng.random() < 0.2:
+            pick = legal[rng.below(len(legal))]["notation"]
+        r = me.play(pick, data["version"])
+        assert r.status_code == 200, r.text
+        GamePayload.model_validate(r.json())
+        scan(r.json(), hidden_texts(server_game(client, me.game_id).state, 0), "POST")
+    assert data["status"] in ("deal_over", "over"), "the deal did not end in time"
+    assert scanned > 20
+
+
+def test_leak_scan_between_two_humans_with_live_updates(client: TestClient) -> None:
+    a, b = two_humans(client, rules="pagat", seed=55)
+    seats = {0: a, 1: b}
+    rng = Rng(55)
+    with client.websocket_connect(b.url + "/live") as ws:
+        ws.send_text(json.dumps({"token": b.token}))
+        scan(ws.receive_json(), hidden_texts(server_game(client, a.game_id).state, 1), "ws")
+        for _ in range(300):
+            game = server_game(client, a.game_id)
+            if game.status() != "playing":
+                break
+            mover = seats[game.state.to_act]
+            seat = game.state.to_act
+            data = mover.get()
+            scan(data, hidden_texts(game.state, seat), "GET")
+            legal = data["legal_moves"]
+            pick = legal[rng.below(len(legal))]
+            r = mover.play(pick["notation"], data["version"])
+            assert r.status_code == 200, r.text
+            state = server_game(client, a.game_id).state
+            scan(r.json(), hidden_texts(state, seat), "POST")
+            message = ws.receive_json()
+            GamePayload.model_validate(message["game"])
+            scan(message, hidden_texts(state, 1), "ws")
+            assert message["game"]["version"] == r.json()["version"]
+
+
+def test_the_serve_command_builds_the_app_and_runs_uvicorn(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import uvicorn
+
+    from crapette.cli import main
+
+    seen: dict[str, Any] = {}
+
+    def fake_run(app: Any, **options: Any) -> None:
+        seen["app"], seen["options"] = app, options
+
+    monkeypatch.setattr(uvicorn, "run", fake_run)
+    db = tmp_path / "g.sqlite3"
+    assert main(["serve", "--port", "8123", "--db", str(db), "--max-games", "5"]) == 0
+    assert seen["options"] == {"host": "127.0.0.1", "port": 8123, "log_level": "warning"}
+    assert seen["app"].state.games.max_open_games == 5
+    assert db.exists()
+    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
