@@ -163,7 +163,10 @@ def test_cli_simulate_json_and_csv(tmp_path: object, capsys: pytest.CaptureFixtu
     with open(out) as handle:
         data = json.load(handle)
     assert [r["rules"] for r in data["results"]] == [FAST, "serbian(move_cap=400)"]
-    assert data["results"][0] == sim.simulate(FAST, "greedy,random", 4, 2).to_dict()
+    again = sim.simulate(FAST, "greedy,random", 4, 2)
+    assert data["results"][0].pop("stats") == again.stats(medians=False).to_dict()
+    assert data["results"][0] == again.to_dict()
+    assert data["differences"]["serbian(move_cap=400)"]["moves"]["n"] > 0
     with open(table) as handle:
         lines = handle.read().splitlines()
     assert lines[0].startswith("rules,bot_a,bot_b,deal,seed") and len(lines) == 9

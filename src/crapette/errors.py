@@ -11,8 +11,10 @@ CrapetteError
 │   └── InvalidPositionError  a position or pack that breaks an invariant
 ├── UnknownBotError         an unknown bot name or a bad bot option
 ├── BotError                a bot answered an illegal move during a simulation
-├── SimulationError         bad simulation input
+├── SimulationError         bad simulation input, or a run stopped by a lost worker
 └── MatchError              a match used out of order
+KeyboardInterrupt
+└── SimulationInterrupted   Ctrl-C during a simulation (holds the records made so far)
 ```
 """
 
@@ -34,6 +36,7 @@ __all__ = [
     "MatchError",
     "NotationError",
     "SimulationError",
+    "SimulationInterrupted",
     "UnknownBotError",
 ]
 
@@ -90,8 +93,33 @@ class UnknownBotError(CrapetteError, ValueError):
 
 
 class SimulationError(CrapetteError, ValueError):
-    """Bad simulation input (bots, rules, counts, backend) or an unreachable Ray cluster;
-    raised before any deal is played."""
+    """Bad simulation input (bots, rules, counts, backend, output) or an unreachable Ray
+    cluster, raised before any deal is played; or a run that could not finish (a worker
+    process died or failed to start, a deal raised an exception), raised at once with the
+    deals finished until then.
+
+    Attributes:
+        records: the deal records completed before the error, in deal order (empty for bad
+            input).
+    """
+
+    def __init__(self, message: str, records: Sequence[DealRecord] = ()) -> None:
+        super().__init__(message)
+        self.records: tuple[DealRecord, ...] = tuple(records)
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C (``KeyboardInterrupt``) during a simulation: the workers are ended and the
+    records made so far kept. Being a ``KeyboardInterrupt``, it stops a script as Ctrl-C
+    does (it is not a [`CrapetteError`][crapette.errors.CrapetteError]).
+
+    Attributes:
+        records: the deal records completed before the interruption, in deal order.
+    """
+
+    def __init__(self, records: Sequence[DealRecord] = ()) -> None:
+        super().__init__(f"interrupted after {len(records)} deals")
+        self.records: tuple[DealRecord, ...] = tuple(records)
 
 
 class BotError(CrapetteError):

@@ -12,9 +12,9 @@
 
 All are seeded (``crapette.deal.Rng``) and reproducible. [`get_bot`][crapette.bots.get_bot] builds
 one from a bot string (``greedy``, ``search:256``, ``greedy:miss=0.1:call=0.8``);
-[`register_bot`][crapette.bots.register_bot] adds names (another package can add its own bots).
-[`play_deal`][crapette.bots.play_deal] is the one game loop (bots against each
-other from any state).
+[`register_bot`][crapette.bots.register_bot] adds names (another package can add its own bots);
+[`play_deal`][crapette.bots.play_deal] is the one game loop (bots against each other from any
+state).
 """
 
 from __future__ import annotations

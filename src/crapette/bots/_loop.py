@@ -11,11 +11,11 @@ from collections.abc import Callable, Sequence
 from crapette._engine import apply_unchecked
 from crapette._laws import why_illegal
 from crapette._movegen import legal_moves
-from crapette.bots.base import Bot, notify_deal_start
+from crapette.bots.base import Bot, notify_deal_start, notify_opponent_move
 from crapette.errors import BotError
 from crapette.moves import Move
 from crapette.state import GameState
-from crapette.views import _observe, observe
+from crapette.views import _observe
 
 __all__ = ["MoveHook", "play_deal"]
 
@@ -38,14 +38,13 @@ def play_deal(
 
     Each bot sees only its player's view ([`observe`][crapette.observe]), and the view hands it
     the legal moves the loop has already listed (``view.legal_moves()`` does not list them
-    again). Every move a bot returns is checked. The bots' optional hooks are called when
-    they have them: ``on_deal_start(view)`` for both before the first move, and
-    ``on_opponent_move(move, view)`` after each move of the other player (see
-    [`Bot`][crapette.bots.Bot]).
+    again). Every move a bot returns is checked.
 
     Args:
         state: where to start (any state; the deal need not be new).
         bots: the bot of player 0 and the bot of player 1 (the same bot may play both).
+            Their optional hooks are called: ``on_deal_start(view)`` once before the first
+            move, ``on_opponent_move(move, view)`` after each move of the other player.
         on_move: called after every move with the state before it, the move and the state
             after it; for progress, records and time limits. If it returns a true value,
             the loop stops after that move.
@@ -63,21 +62,20 @@ def play_deal(
         bot = bots[p]
         return lambda state, moves: bot.choose(_observe(state, p, moves))
 
-    for p in (0, 1):
-        notify_deal_start(bots[p], observe(state, p))
-    watchers = [getattr(bot, "on_opponent_move", None) for bot in bots]
-    if any(watchers):
-        user_hook = on_move
-
-        def on_move(before: GameState, move: Move, after: GameState) -> object:
-            other = 1 - before.to_act
-            watch = watchers[other]
-            if watch is not None:
-                watch(move, observe(after, other))
-            return user_hook(before, move, after) if user_hook is not None else None
-
     names = tuple(getattr(bot, "name", type(bot).__name__) for bot in bots)
-    return run_deal(state, (seat(0), seat(1)), names, on_move=on_move, max_moves=max_moves)
+    for p in (0, 1):
+        notify_deal_start(bots[p], _observe(state, p, None))
+    watchers = [hasattr(bot, "on_opponent_move") for bot in bots]
+    hook = on_move
+    if any(watchers):
+
+        def hook(before: GameState, move: Move, after: GameState) -> object:
+            other = 1 - before.to_act
+            if watchers[other]:
+                notify_opponent_move(bots[other], move, _observe(after, other, None))
+            return on_move(before, move, after) if on_move is not None else None
+
+    return run_deal(state, (seat(0), seat(1)), names, on_move=hook, max_moves=max_moves)
 
 
 def run_deal(

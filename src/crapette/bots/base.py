@@ -25,8 +25,8 @@ class Bot(Protocol):
     state) and answers one of ``view.legal_moves()``.
 
     Two optional hooks, for bots that plan or remember; the simulator's game loop calls
-    them when the bot has them ([`notify_deal_start`][crapette.bots.base.notify_deal_start],
-    [`notify_opponent_move`][crapette.bots.base.notify_opponent_move]):
+    them when the bot has them ([`notify_deal_start`][crapette.bots.notify_deal_start],
+    [`notify_opponent_move`][crapette.bots.notify_opponent_move]):
 
     * ``on_deal_start(view)``: a new deal starts; ``view`` is the bot's view of the deal's
       first position.
@@ -69,8 +69,8 @@ def call_helps(rules: Ruleset, offender: int, resume: int) -> bool:
 
 def stop_decision(view: PlayerView) -> Move:
     """The default answer to an open Stop! decision: ``CALL_STOP`` when calling helps
-    ([`call_helps`][crapette.bots.base.call_helps]), else ``LET_STAND``. The shipped bots decide
-    this way.
+    ([`call_helps`][crapette.bots.call_helps]), else ``LET_STAND``. The shipped bots decide this
+    way.
 
     Raises:
         ValueError: no Stop! decision is open in ``view``.

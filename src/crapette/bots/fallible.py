@@ -4,8 +4,7 @@ violations now and then, as people do.
 The shipped bots never break a priority and always call "Stop!" when it helps, so under
 callable Stop! rules (``pagat``, ``serbian``) no violation ever happens and those rules
 change nothing. [`Fallible`][crapette.bots.fallible.Fallible] wraps a bot with a player model whose
-parameters are
-probabilities people can reason about:
+parameters are probabilities people can reason about:
 
 * **missing a compulsory move**, per kind. A violating move is counted under the *first*
   priority it breaks, in the order the rules check them (the kinds are exclusive):
@@ -22,8 +21,7 @@ probabilities people can reason about:
 
   At each of its decisions, for each kind that some legal move breaks, the player misses
   that kind with its probability (one draw per kind present). When it misses, it plays
-  the best move by the greedy ranking
-  ([`crapette.bots.greedy.move_score`][crapette.bots.greedy.move_score]) among the
+  the best move by the greedy ranking ([`move_score`][crapette.bots.greedy.move_score]) among the
   legal moves that break a missed kind: what the greedy player would do if that priority
   did not exist (a pointless house shuffle is never chosen; with nothing else to play,
   the miss does not happen). Otherwise the wrapped bot decides. ``miss`` sets every kind
@@ -31,8 +29,7 @@ probabilities people can reason about:
 * **calling "Stop!"** (``call``): when the opponent's violation awaits this player's
   decision, the chance that the player notices it. A player who notices decides as the
   wrapped bot does (the shipped bots call whenever calling helps,
-  [`crapette.bots.stop_decision`][crapette.bots.stop_decision]); one who does not lets the move
-  stand.
+  [`stop_decision`][crapette.bots.stop_decision]); one who does not lets the move stand.
 * **false calls** (``false_call``): the rules give a call no meaning unless a violation is
   pending (a Stop! decision opens only after a violating move), so there is nothing for a
   false call to do; the parameter exists so that a bot string can state it, and only 0
@@ -90,8 +87,7 @@ def _probability(name: str, value: object) -> float:
 
 def miss_kind(view: PlayerView, moves: tuple[Move, ...], move: Move) -> str | None:
     """The kind of compulsory move (one of [`MISS_KINDS`][crapette.bots.fallible.MISS_KINDS]) that
-    ``move`` misses, or
-    ``None`` when it breaks no priority.
+    ``move`` misses, or ``None`` when it breaks no priority.
 
     Args:
         view: the position, seen by the player to act.

@@ -3,9 +3,9 @@
 A bot string is ``NAME[:ARG]...[:KEY=VALUE]...``, with no spaces and no commas (a comma
 separates the two bots of ``--bots``):
 
-* ``NAME`` is a registered name ([`bot_names`][crapette.bots.registry.bot_names]): ``random``,
-  ``greedy``, ``search``,
-  or one added by [`register_bot`][crapette.bots.registry.register_bot];
+* ``NAME`` is a registered name ([`bot_names`][crapette.bots.bot_names]): ``random``, ``greedy``,
+``search``,
+  or one added by [`register_bot`][crapette.bots.register_bot];
 * each ``ARG`` (a part without ``=``) goes to the bot's factory, in order: ``search:256``
   is a search bot with a budget of 256;
 * each ``KEY=VALUE`` sets a parameter of the fallible player model
@@ -15,10 +15,9 @@ separates the two bots of ``--bots``):
   misses a compulsory move one time in ten and calls "Stop!" on 80% of the violations it
   could call; ``search:256:miss=0.05`` a fallible search bot.
 
-[`get_bot`][crapette.bots.registry.get_bot] builds a bot from its string;
-[`parse_bot`][crapette.bots.registry.parse_bot] reads a string without
-building anything, and [`str(BotSpec)`][crapette.bots.registry.BotSpec] writes the canonical form
-back.
+[`get_bot`][crapette.bots.get_bot] builds a bot from its string;
+[`parse_bot`][crapette.bots.parse_bot] reads a string without building anything, and
+[`__str__`][crapette.bots.BotSpec.__str__] writes the canonical form back.
 """
 
 from __future__ import annotations
@@ -70,9 +69,8 @@ _REGISTRY: dict[str, _Entry] = {}
 def register_bot(
     name: str, factory: BotFactory, *, summary: str = "", replace: bool = False
 ) -> None:
-    """Make ``name`` a bot name of [`get_bot`][crapette.bots.registry.get_bot] (and so of
-    ``simulate``, ``compare``,
-    the ladder and the command line in the same process).
+    """Make ``name`` a bot name of [`get_bot`][crapette.bots.get_bot] (and so of ``simulate``,
+    ``compare``, the ladder and the command line in the same process).
 
     Args:
         name: lower-case letters, digits, ``_`` and ``-``, starting with a letter.
@@ -87,12 +85,15 @@ def register_bot(
     """
     if not isinstance(name, str) or not _NAME.match(name):
         raise ValueError(
-            f"bad bot name {name!r}: lower-case letters, digits, _ and -, starting with a letter"
+            f"bad bot name {quote(str(name))}: lower-case letters, digits, _ and -, starting"
+            " with a letter"
         )
     if not callable(factory):
-        raise ValueError(f"the factory of bot {name!r} is not callable: {factory!r}")
+        raise ValueError(
+            f"the factory of bot {quote(name)} is not callable: {quote(repr(factory))}"
+        )
     if name in _REGISTRY and not replace:
-        raise ValueError(f"bot {name!r} is already registered (pass replace=True)")
+        raise ValueError(f"bot {quote(name)} is already registered (pass replace=True)")
     _REGISTRY[name] = _Entry(factory, summary)
 
 
@@ -149,7 +150,7 @@ def parse_bot(text: str) -> BotSpec:
             parameter. The message quotes the string and lists what is allowed.
     """
     if not isinstance(text, str):
-        raise UnknownBotError(f"a bot name must be a str, not {type(text).__name__}")
+        raise UnknownBotError(f"a bot name must be a str, not {quote(repr(text))}")
     parts = text.strip().split(":")
     name = parts[0]
     if name not in _REGISTRY:
@@ -164,8 +165,8 @@ def parse_bot(text: str) -> BotSpec:
         if not eq:
             if params:
                 raise UnknownBotError(
-                    f"bot {quote(text)}: argument {quote(part)} after a parameter;"
-                    " arguments come first"
+                    f"bot {quote(text)}: argument {quote(part)} after a parameter; arguments"
+                    " come first"
                 )
             if not part:
                 raise UnknownBotError(f"bot {quote(text)}: an empty option between colons")
@@ -184,8 +185,8 @@ def parse_bot(text: str) -> BotSpec:
             number = -1.0
         if not 0.0 <= number <= 1.0:
             raise UnknownBotError(
-                f"bot {quote(text)}: {key}={quote(value)} is not a probability"
-                " (a number from 0 to 1)"
+                f"bot {quote(text)}: {key}={quote(value)} is not a probability (a number"
+                " from 0 to 1)"
             )
         params.append((key, number))
     return BotSpec(name, tuple(args), tuple(params))
@@ -220,7 +221,9 @@ def get_bot(name: str, seed: int = 0) -> Bot:
     if not _binds(factory, seed, *spec.args):
         what = "no arguments" if not _binds(factory, seed, "") else "fewer arguments"
         given = ":".join(spec.args)
-        raise UnknownBotError(f"bot {quote(name)}: {spec.name} takes {what} (given {quote(given)})")
+        raise UnknownBotError(
+            f"bot {quote(name)}: {spec.name} takes {what} (given {quote(str(given))})"
+        )
     try:
         bot = factory(seed, *spec.args)
     except UnknownBotError:

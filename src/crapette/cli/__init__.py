@@ -54,6 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     if args.command is None:
         parser.print_help()
         return 2
@@ -63,7 +64,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CrapetteError as exc:
         print(f"crapette {args.command}: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        done = getattr(exc, "records", None)
+        extra = "" if done is None else f" after {len(done)} deals; nothing written"
+        print(f"crapette {args.command}: interrupted{extra}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (``crapette show ... | head -1``): stop quietly. Python

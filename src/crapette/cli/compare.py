@@ -9,6 +9,7 @@ Example::
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -16,10 +17,16 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from crapette.cli.simulate import add_common_arguments, run_simulations, write_outputs
-from crapette.simulation import Estimate, SimulationResult
+from crapette.cli.simulate import (
+    CAPTION,
+    add_common_arguments,
+    run_simulations,
+    write_outputs,
+)
+from crapette.simulation import SimulationResult
+from crapette.simulation.stats import METRICS, Interval, paired_differences
 
-__all__ = ["add_parser", "compare_table", "run"]
+__all__ = ["add_parser", "compare_table", "differences_table", "run"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -35,34 +42,62 @@ def add_parser(subparsers: Any) -> None:
 
 
 def compare_table(results: Sequence[SimulationResult]) -> Table:
-    """One table, a column per ruleset."""
+    """One table, a column per ruleset, every figure with its 95% interval."""
     first = results[0]
     a, b = first.bots
     table = Table(
         title=f"A: {a} vs B: {b}, {first.games} deals per ruleset, seed {first.seed}",
-        caption="rates with 95% Wilson intervals; seats alternate on the same shuffles",
+        caption=CAPTION,
     )
     table.add_column("", no_wrap=True)
     for result in results:
         table.add_column(result.rules, justify="right", overflow="fold")
+    analyses = [r.stats() for r in results]
     rows: list[tuple[str, Any]] = [
-        (f"A ({a}) win rate", lambda s: _two_lines(s.win_rate[0])),
-        (f"B ({b}) win rate", lambda s: _two_lines(s.win_rate[1])),
-        ("A share of decided deals", lambda s: _two_lines(s.decided_share[0])),
-        ("first player wins", lambda s: _two_lines(s.first_player)),
-        ("stalemates", lambda s: _two_lines(s.stalemate_rate)),
-        ("move caps", lambda s: str(s.move_caps)),
-        ("mean moves", lambda s: f"{s.mean_moves:.1f}"),
-        ("mean turns", lambda s: f"{s.mean_turns:.1f}"),
-        ("mean margin A - B", lambda s: f"{s.mean_margin:+.1f}"),
+        (f"A ({a}) win rate", lambda s: _two_lines(s["win_a"])),
+        (f"B ({b}) win rate", lambda s: _two_lines(s["win_b"])),
+        ("A share of decided deals", lambda s: _two_lines(s["share"])),
+        ("first player wins", lambda s: _two_lines(s["first_player"])),
+        ("stalemates", lambda s: _two_lines(s["stalemate"])),
+        ("move caps", lambda s: f"{s.move_caps}\n{s['move_cap'].format()}"),
+        ("mean moves", lambda s: _two_lines(s["moves"])),
+        ("median moves", lambda s: _two_lines(s.medians["moves"])),
+        ("mean turns", lambda s: _two_lines(s["turns"])),
+        ("median turns", lambda s: _two_lines(s.medians["turns"])),
+        ("mean margin A - B", lambda s: _two_lines(s["margin"])),
+        ("A points per deal", lambda s: _two_lines(s["points_a"])),
+        ("B points per deal", lambda s: _two_lines(s["points_b"])),
     ]
     for label, cell in rows:
-        table.add_row(label, *(cell(r.summary) for r in results))
+        table.add_row(label, *(cell(s) for s in analyses))
     return table
 
 
-def _two_lines(estimate: Estimate) -> str:
-    return f"{100 * estimate.rate:.1f}%\n[{100 * estimate.low:.1f}, {100 * estimate.high:.1f}]"
+def differences_table(results: Sequence[SimulationResult]) -> Table:
+    """The paired difference of every figure between each ruleset and the first."""
+    base = results[0]
+    table = Table(
+        title=f"Paired differences against {base.rules} (same shuffles)",
+        caption="each ruleset minus the baseline, shuffle by shuffle; cluster-robust 95%"
+        " intervals; rates in percentage points",
+    )
+    table.add_column("", no_wrap=True)
+    for result in results[1:]:
+        table.add_column(f"{result.rules} - {base.rules}", justify="right", overflow="fold")
+    diffs = [paired_differences(base.records, r.records) for r in results[1:]]
+    for metric in METRICS:
+        table.add_row(metric.label, *(_two_lines(d[metric.key], sign=True) for d in diffs))
+    return table
+
+
+def _two_lines(value: Interval, sign: bool = False) -> str:
+    if math.isnan(value.value):
+        return "-"
+    scale, unit = (100.0, "%" if not sign else " pts") if value.percent else (1.0, "")
+    head = f"{scale * value.value:+.1f}" if sign else f"{scale * value.value:.1f}"
+    if math.isnan(value.low):
+        return f"{head}{unit}"
+    return f"{head}{unit}\n[{scale * value.low:.1f}, {scale * value.high:.1f}]"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,4 +109,6 @@ def run(args: argparse.Namespace) -> int:
         # Piped output is not a terminal: do not wrap the table at 80 columns.
         console = Console() if sys.stdout.isatty() else Console(width=1000)
         console.print(compare_table(results))
+        if len(results) > 1:
+            console.print(differences_table(results))
     return 0

@@ -14,6 +14,8 @@ import contextlib
 import csv
 import io
 import json
+import os
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -27,6 +29,7 @@ from crapette.bots import BOT_NAMES
 from crapette.cli.show import SEED_HELP
 from crapette.rules import PRESETS, Ruleset
 from crapette.simulation import (
+    MAX_GAMES,
     DealRecord,
     SimulationError,
     SimulationResult,
@@ -36,6 +39,8 @@ from crapette.simulation import (
     parse_rules,
     ray_session,
     simulate,
+    stats,
+    summarize,
 )
 
 __all__ = [
@@ -109,6 +114,41 @@ def add_common_arguments(parser: argparse.ArgumentParser, rules_default: str = "
         default=None,
         help=f"show a progress bar (default: on a terminal for {_PROGRESS_FROM}+ deals)",
     )
+    parser.add_argument(
+        "--precision",
+        type=float,
+        metavar="X",
+        help="play batches of --games deals until the interval of --target (and, with"
+        " several rulesets, its paired differences against the first) has a half-width"
+        " below X (a fraction for rates: 0.02 = 2 points), or --max-games is reached",
+    )
+    parser.add_argument(
+        "--target",
+        choices=[m.key for m in stats.METRICS],
+        default="share",
+        metavar="KEY",
+        help="the figure --precision aims at: one of"
+        f" {', '.join(m.key for m in stats.METRICS)} (default: share, bot A's share of"
+        " decided deals)",
+    )
+    parser.add_argument(
+        "--max-games",
+        type=int,
+        default=10_000,
+        metavar="N",
+        help="the most deals per ruleset with --precision (default 10000)",
+    )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw the win rates, paired differences and distributions to FILE (.png, .svg;"
+        " needs crapette[plot])",
+    )
+    parser.add_argument(
+        "--report",
+        metavar="FILE",
+        help="write one self-contained HTML report (tables, figure, command, versions)",
+    )
 
 
 def add_parser(subparsers: Any) -> None:
@@ -123,15 +163,52 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _check_args(args: argparse.Namespace) -> list[Ruleset]:
+    """Check every argument and output path, before any deal is played."""
     rulesets = [parse_rules(text) for text in (args.rules or ["classic"])]
     parse_bots(args.bots)
-    check_positive("games", args.games)
+    check_positive("games", args.games, MAX_GAMES)
     check_positive("workers", args.workers)
     if args.ray_address is not None and args.backend != "ray":
         raise SimulationError("--ray-address needs --backend ray")
+    precision = getattr(args, "precision", None)
+    if precision is not None:
+        if not precision > 0 or precision == float("inf"):
+            raise SimulationError(f"--precision must be a positive number, not {precision}")
+        check_positive("--max-games", args.max_games, MAX_GAMES)
+        if args.games % 2:
+            raise SimulationError("--precision plays batches of whole pairs: use an even --games")
+    if getattr(args, "plot", None) is not None:
+        from crapette.simulation.plots import require_matplotlib
+
+        require_matplotlib("--plot")
+    for option in ("json", "csv", "plot", "report"):
+        path = getattr(args, option, None)
+        if path is not None and not (path == "-" and option in ("json", "csv")):
+            check_writable(path, f"--{option}")
+    if getattr(args, "plot", None) is not None:
+        from crapette.simulation.plots import check_plot_path
+
+        check_plot_path(args.plot)
     if args.backend == "ray" and args.ray_address is not None:
         check_ray_address(args.ray_address)
     return rulesets
+
+
+def check_writable(path: str, option: str) -> None:
+    """Fail at once when ``path`` cannot be written (a missing folder, a directory, no
+    permission); a file created by the check is removed again.
+
+    Raises:
+        SimulationError: it cannot be written (the message names the option).
+    """
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise SimulationError(f"cannot write {option} {path!r}: {exc.strerror}") from None
+    if not existed:
+        os.remove(path)
 
 
 def run_simulations(args: argparse.Namespace) -> list[SimulationResult]:
@@ -144,7 +221,7 @@ def run_simulations(args: argparse.Namespace) -> list[SimulationResult]:
         if args.progress is not None
         else (console.is_terminal and total >= _PROGRESS_FROM)
     )
-    results = []
+    results: list[SimulationResult] = []
     session: contextlib.AbstractContextManager[Any] = (
         ray_session(args.ray_address, args.workers)
         if args.backend == "ray"
@@ -162,14 +239,17 @@ def run_simulations(args: argparse.Namespace) -> list[SimulationResult]:
             transient=True,
         ) as bar,
     ):
-        for rules in rulesets:
-            task = bar.add_task(str(rules), total=args.games)
+        tasks = [bar.add_task(str(rules), total=args.games) for rules in rulesets]
+        start = 0
+        while True:
+            for i, rules in enumerate(rulesets):
 
-            def advance(done: int, _total: int, task: Any = task) -> None:
-                bar.update(task, completed=done)
+                def advance(
+                    done: int, _total: int, task: Any = tasks[i], start: int = start
+                ) -> None:
+                    bar.update(task, completed=start + done)
 
-            results.append(
-                simulate(
+                batch = simulate(
                     rules,
                     args.bots,
                     args.games,
@@ -178,16 +258,89 @@ def run_simulations(args: argparse.Namespace) -> list[SimulationResult]:
                     backend=args.backend,
                     ray_address=args.ray_address,
                     progress=advance,
+                    start=start,
                 )
-            )
+                if start == 0:
+                    results.append(batch)
+                else:
+                    results[i] = merge_results(results[i], batch)
+            start += args.games
+            precision = getattr(args, "precision", None)
+            if precision is None or start >= args.max_games:
+                break
+            if precise_enough(results, args.target, precision):
+                break
+            for task in tasks:
+                bar.update(task, total=min(start + args.games, args.max_games))
     return results
 
 
+def merge_results(first: SimulationResult, more: SimulationResult) -> SimulationResult:
+    """One result from two runs of the same rules, bots and seed over different deals."""
+    records = tuple(sorted(first.records + more.records, key=lambda r: r.deal))
+    return SimulationResult(
+        first.rules, first.bots, len(records), first.seed, records, summarize(records)
+    )
+
+
+def precise_enough(results: Sequence[SimulationResult], target: str, precision: float) -> bool:
+    """Whether the ``target`` figure of every run, and its paired difference against the
+    first run, has a 95% interval of half-width below ``precision``."""
+    widths = [stats.analyse(r.records, medians=False)[target].half_width for r in results]
+    widths += [
+        stats.paired_differences(results[0].records, r.records)[target].half_width
+        for r in results[1:]
+    ]
+    return max(widths) < precision
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The command that made ``args``, to rerun it (the ``--plot``, ``--report``, ``--json``
+    and ``--csv`` outputs left as given)."""
+    argv = getattr(args, "argv", None)
+    if argv is None:
+        argv = sys.argv[1:]
+    return shlex.join(["crapette", *argv])
+
+
 def write_outputs(args: argparse.Namespace, results: Sequence[SimulationResult]) -> bool:
-    """Write ``--json`` and ``--csv``; whether one of them went to stdout."""
+    """Write ``--json``, ``--csv``, ``--plot`` and ``--report``; whether one of them went
+    to stdout."""
     to_stdout = False
+    analyses = None
+    figure = None
+    if getattr(args, "plot", None) is not None or getattr(args, "report", None) is not None:
+        analyses = [r.stats() for r in results]
+        from crapette.simulation import plots
+
+        if plots.have_matplotlib():
+            figure = plots.comparison_figure(results, analyses, title=command_line(args))
+    if getattr(args, "plot", None) is not None:
+        from crapette.simulation import plots
+
+        plots.save_figure(figure, args.plot)
+    if getattr(args, "report", None) is not None:
+        from crapette.simulation import plots, report
+
+        png = plots.figure_png(figure) if figure is not None else None
+        text = report.html_report(
+            results, command=command_line(args), analyses=analyses, figure_png=png
+        )
+        _write(args.report, text)
     if args.json is not None:
-        payload = {"version": BEHAVIOUR_VERSION, "results": [r.to_dict() for r in results]}
+        payload = {
+            "version": BEHAVIOUR_VERSION,
+            "results": [
+                {**r.to_dict(), "stats": r.stats(medians=False).to_dict()} for r in results
+            ],
+            "differences": {
+                r.rules: {
+                    k: v.to_dict()
+                    for k, v in stats.paired_differences(results[0].records, r.records).items()
+                }
+                for r in results[1:]
+            },
+        }
         text = json.dumps(payload, indent=2) + "\n"
         to_stdout |= _write(args.json, text)
     if args.csv is not None:
@@ -225,27 +378,38 @@ def bot_labels(bots: tuple[str, str]) -> tuple[str, str]:
     return (f"A: {bots[0]}", f"B: {bots[1]}")
 
 
+CAPTION = (
+    "95% intervals that count each seat-swapped pair of deals (one shuffle) as a unit; means,"
+    " medians and points leave out move-capped deals (counted apart)"
+)
+"""The caption of the simulate and compare tables."""
+
+
 def result_table(result: SimulationResult) -> Table:
-    """A readable table of one run."""
+    """A readable table of one run, every figure with its 95% interval."""
     s = result.summary
+    st = result.stats()
     table = Table(
-        title=f"{result.rules}: {result.games} deals, seed {result.seed}",
-        caption="rates with 95% Wilson intervals; seats alternate on the same shuffles",
+        title=f"{result.rules}: {result.games} deals, seed {result.seed}", caption=CAPTION
     )
     table.add_column("")
     labels = bot_labels(result.bots)
     table.add_column(labels[0], justify="right")
     table.add_column(labels[1], justify="right")
     table.add_row("wins", str(s.wins[0]), str(s.wins[1]))
-    table.add_row("win rate", str(s.win_rate[0]), str(s.win_rate[1]))
+    table.add_row("win rate", str(st["win_a"]), str(st["win_b"]))
     table.add_row("share of decided deals", str(s.decided_share[0]), str(s.decided_share[1]))
-    table.add_row("mean score", f"{s.mean_scores[0]:.1f}", f"{s.mean_scores[1]:.1f}")
+    table.add_row("points per deal", str(st["points_a"]), str(st["points_b"]))
     table.add_section()
-    table.add_row("first player wins (decided)", str(s.first_player), "")
-    table.add_row("stalemates (incl. move cap)", str(s.stalemate_rate), f"cap: {s.move_caps}")
-    table.add_row("mean moves per deal", f"{s.mean_moves:.1f}", "")
-    table.add_row("mean turns per deal", f"{s.mean_turns:.1f}", "")
-    table.add_row("mean margin A - B", f"{s.mean_margin:+.1f}", "")
+    table.add_row("first player wins (decided)", str(st["first_player"]), "")
+    table.add_row("stalemates", str(st["stalemate"]), "")
+    table.add_row("move caps", f"{st.move_caps} ({st['move_cap']})", "")
+    table.add_row("moves per deal: mean", str(st["moves"]), "")
+    table.add_row("moves per deal: median", str(st.medians["moves"]), "")
+    table.add_row("turns per deal: mean", str(st["turns"]), "")
+    table.add_row("turns per deal: median", str(st.medians["turns"]), "")
+    table.add_row("margin A - B: mean", str(st["margin"]), "")
+    table.add_row("margin A - B: median", str(st.medians["margin"]), "")
     return table
 
 

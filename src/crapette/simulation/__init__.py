@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import multiprocessing
 import socket
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from math import sqrt
@@ -25,21 +24,35 @@ from typing import Any, Literal
 import attrs
 
 from crapette._version import BEHAVIOUR_VERSION
-from crapette.bots import bot_names, get_bot
+from crapette.bots import Bot, bot_names, get_bot
 from crapette.bots import play_deal as bots_play_deal
 from crapette.deal import Rng, new_game
-from crapette.errors import BotError, SimulationError
+from crapette.errors import BotError, SimulationError, SimulationInterrupted
 from crapette.match import deal_seed
 from crapette.moves import Move
 from crapette.outcome import outcome
 from crapette.rules import PRESETS, Ruleset
+from crapette.simulation import stats
+from crapette.simulation._botspec import BotMaker, resolve_bot, resolve_bots
+from crapette.simulation._pool import (
+    GUARD_HINT,
+    PoolError,
+    check_spawnable,
+    in_spawn_bootstrap,
+    run_pool,
+)
 from crapette.state import GameState
 
 __all__ = [
+    "MAX_GAMES",
+    "MAX_WORKERS",
     "BotError",
+    "BotLike",
+    "BotMaker",
     "DealRecord",
     "Estimate",
     "SimulationError",
+    "SimulationInterrupted",
     "SimulationResult",
     "Summary",
     "compare",
@@ -52,6 +65,18 @@ __all__ = [
 Backend = Literal["local", "ray"]
 Progress = Callable[[int, int], None]
 """A progress callback: ``progress(deals_done, deals_total)``."""
+
+BotLike = str | Bot | Callable[[], Bot] | Callable[[int], Bot]
+"""A bot as [`simulate`][crapette.simulation.simulate] takes it: a name for
+[`get_bot`][crapette.bots.get_bot], a ``Bot`` instance (copied for every deal), a bot class or a
+function of a seed, or a zero-argument factory (called for every deal)."""
+
+MAX_GAMES = 10**12
+"""The most deals one run may ask for (work is handed out lazily, so a huge count costs
+nothing before the first deal)."""
+
+MAX_WORKERS = 1024
+"""The most worker processes or Ray tasks in flight."""
 
 _Z95 = 1.959963984540054
 
@@ -115,7 +140,9 @@ class DealRecord:
 
 @attrs.frozen(slots=True)
 class Estimate:
-    """A proportion with its 95% Wilson score interval.
+    """A proportion with its 95% interval: a Wilson score interval (in a
+    [`Summary`][crapette.simulation.Summary], at the effective sample size of the seat-swapped
+    pairs).
 
     Attributes:
         successes: the count.
@@ -152,7 +179,12 @@ def wilson(successes: int, trials: int) -> Estimate:
 
 @attrs.frozen(slots=True)
 class Summary:
-    """What a run says.
+    """What a run says, in brief ([`analyse`][crapette.simulation.stats.analyse] gives every figure
+    with an interval and the medians).
+
+    The intervals are 95% Wilson intervals with the effective sample size of the design:
+    the two deals of a seat-swapped pair share a shuffle and are analysed as a pair (see
+    [`crapette.simulation.stats`][crapette.simulation.stats]).
 
     Attributes:
         games: deals played.
@@ -162,10 +194,10 @@ class Summary:
         first_player: the starter's share of the decided deals (0.5 means no advantage).
         stalemate_rate: deals without a winner (stalemates and move caps) over all deals.
         move_caps: deals ended by the move cap.
-        mean_moves: mean deal length in moves.
-        mean_turns: mean deal length in turns.
-        mean_scores: each bot's mean score per deal.
-        mean_margin: the mean of bot A's score minus bot B's.
+        mean_moves: mean deal length in moves, move-capped deals left out.
+        mean_turns: mean deal length in turns, move-capped deals left out.
+        mean_scores: each bot's mean score per deal, move-capped deals left out.
+        mean_margin: the mean of bot A's score minus bot B's, move-capped deals left out.
     """
 
     games: int
@@ -191,34 +223,70 @@ def _plain(_inst: object, _field: object, value: object) -> object:
     return value
 
 
+def _paired(
+    records: Sequence[DealRecord],
+    hit: Callable[[DealRecord], bool],
+    counted: Callable[[DealRecord], bool],
+) -> Estimate:
+    """A rate over the records with its pair-aware Wilson interval."""
+    groups: dict[int, list[int]] = {}
+    for r in records:
+        cell = groups.setdefault(r.seed, [0, 0])
+        if counted(r):
+            cell[0] += hit(r)
+            cell[1] += 1
+    num = [float(a) for a, _ in groups.values()]
+    den = [float(b) for _, b in groups.values()]
+    interval = stats.ratio_interval(num, den, rate=True)
+    successes, trials = int(sum(num)), int(sum(den))
+    if trials == 0:
+        return Estimate(0, 0, 0.0, 0.0, 1.0)
+    return Estimate(successes, trials, successes / trials, interval.low, interval.high)
+
+
 def summarize(records: Sequence[DealRecord]) -> Summary:
     """The [`Summary`][crapette.simulation.Summary] of some deal records."""
     n = len(records)
     wins = [0, 0]
-    starter_wins = 0
     caps = 0
     scores = [0, 0]
+    moves = turns = 0
     for r in records:
         won = r.winner_bot
         if won is not None:
             wins[won] += 1
-            starter_wins += r.winner == r.starter
-        caps += r.reason == "move_cap"
+        if r.reason == "move_cap":
+            caps += 1
+            continue
         a, b = r.bot_scores()
         scores[0] += a
         scores[1] += b
-    decided = wins[0] + wins[1]
-    div = max(n, 1)
+        moves += r.moves
+        turns += r.turns
+    div = max(n - caps, 1)
+
+    def every(r: DealRecord) -> bool:
+        return True
+
+    def decided(r: DealRecord) -> bool:
+        return r.winner is not None
+
     return Summary(
         games=n,
         wins=(wins[0], wins[1]),
-        win_rate=(wilson(wins[0], n), wilson(wins[1], n)),
-        decided_share=(wilson(wins[0], decided), wilson(wins[1], decided)),
-        first_player=wilson(starter_wins, decided),
-        stalemate_rate=wilson(n - decided, n),
+        win_rate=(
+            _paired(records, lambda r: r.winner_bot == 0, every),
+            _paired(records, lambda r: r.winner_bot == 1, every),
+        ),
+        decided_share=(
+            _paired(records, lambda r: r.winner_bot == 0, decided),
+            _paired(records, lambda r: r.winner_bot == 1, decided),
+        ),
+        first_player=_paired(records, lambda r: r.winner == r.starter, decided),
+        stalemate_rate=_paired(records, lambda r: r.winner is None, every),
         move_caps=caps,
-        mean_moves=sum(r.moves for r in records) / div,
-        mean_turns=sum(r.turns for r in records) / div,
+        mean_moves=moves / div,
+        mean_turns=turns / div,
         mean_scores=(scores[0] / div, scores[1] / div),
         mean_margin=(scores[0] - scores[1]) / div,
     )
@@ -255,6 +323,11 @@ class SimulationResult:
             "summary": self.summary.to_dict(),
             "records": [r.to_dict() for r in self.records],
         }
+
+    def stats(self, *, medians: bool = True) -> stats.Stats:
+        """Every figure of the run with its 95% interval
+        ([`analyse`][crapette.simulation.stats.analyse])."""
+        return stats.analyse(self.records, medians=medians)
 
 
 def parse_rules(rules: Ruleset | str) -> Ruleset:
@@ -295,18 +368,32 @@ def _bot_seed(seed: int, who: int) -> int:
     return Rng(seed ^ (0xB07 + who)).next64()
 
 
-def play_deal(rules: Ruleset, bots: tuple[str, str], seed: int, deal: int) -> DealRecord:
+Seat = str | BotMaker
+"""A bot as the runners pass it around: a [`get_bot`][crapette.bots.get_bot] name or a
+[`BotMaker`][crapette.simulation.BotMaker]."""
+
+
+def _seat_name(seat: Seat) -> str:
+    return seat if isinstance(seat, str) else seat.name
+
+
+def _build(seat: Seat, seed: int) -> Bot:
+    return get_bot(seat, seed) if isinstance(seat, str) else seat(seed)
+
+
+def play_deal(rules: Ruleset, bots: tuple[Seat, Seat], seed: int, deal: int) -> DealRecord:
     """Play deal number ``deal`` of a run: bot A is player 0 in even deals and player 1 in
-    odd ones; ``seed`` is the deal seed.
+    odd ones; ``seed`` is the deal seed. ``bots`` are names or
+    [`BotMaker`][crapette.simulation.BotMaker] objects (see ``resolve_seats``).
 
     Raises:
         BotError: a bot returned an illegal move (``records`` is empty).
     """
     player0 = deal % 2
-    names = (bots[player0], bots[1 - player0])
+    seats = (bots[player0], bots[1 - player0])
     players = (
-        get_bot(names[0], _bot_seed(seed, player0)),
-        get_bot(names[1], _bot_seed(seed, 1 - player0)),
+        _build(seats[0], _bot_seed(seed, player0)),
+        _build(seats[1], _bot_seed(seed, 1 - player0)),
     )
     start = new_game(rules, seed=seed)
     turns = 1
@@ -336,151 +423,231 @@ def play_deal(rules: Ruleset, bots: tuple[str, str], seed: int, deal: int) -> De
     )
 
 
-_ChunkResult = tuple[list[DealRecord], tuple[str, str, int, Move | str] | None]
+_Failure = tuple[str, str, str, int, Move | str]
+"""Why a batch stopped: (kind ``"illegal"`` or ``"crash"``, message, bot, deal seed,
+move)."""
+
+_ChunkResult = tuple[list[DealRecord], _Failure | None]
 
 
-def _play_chunk(
-    rules_text: str, bots: tuple[str, str], seed: int, deals: list[int]
-) -> _ChunkResult:
-    """Play some deals of a run (a worker's task); stops at the first illegal move and
-    returns the records made and the error (message, bot, deal seed, move)."""
+def _play_chunk(rules_text: str, bots: tuple[Seat, Seat], seed: int, deals: range) -> _ChunkResult:
+    """Play some deals of a run (a worker's task); stops at the first illegal move or
+    exception and returns the records made and what went wrong."""
     rules = Ruleset.from_string(rules_text)
     records = []
     for deal in deals:
+        dseed = deal_seed(seed, deal // 2)
         try:
-            records.append(play_deal(rules, bots, deal_seed(seed, deal // 2), deal))
+            records.append(play_deal(rules, bots, dseed, deal))
         except BotError as exc:
             move = exc.move if isinstance(exc.move, Move) else repr(exc.move)
-            return records, (str(exc), exc.bot, exc.seed, move)
+            return records, ("illegal", str(exc), exc.bot, exc.seed, move)
+        except Exception as exc:
+            message = (
+                f"deal {deal} (seed {dseed}, rules {rules_text}) raised {type(exc).__name__}: {exc}"
+            )
+            return records, ("crash", message, "", dseed, "")
     return records, None
 
 
-def _chunks(games: int, workers: int) -> list[list[int]]:
-    size = max(1, min(16, games // (workers * 4) or 1))
-    return [list(range(i, min(i + size, games))) for i in range(0, games, size)]
+def _chunk_size(games: int, workers: int) -> int:
+    return max(1, min(16, games // (workers * 4) or 1))
 
 
-def check_positive(name: str, value: object) -> int:
-    """``value`` if it is a positive ``int``.
+def _chunks(games: int, workers: int, start: int = 0) -> Iterator[range]:
+    """The deal numbers ``start .. start + games - 1`` in batches, made lazily."""
+    size = _chunk_size(games, workers)
+    end = start + games
+    return (range(i, min(i + size, end)) for i in range(start, end, size))
+
+
+def check_positive(name: str, value: object, limit: int | None = None) -> int:
+    """``value`` if it is a positive ``int`` (at most ``limit`` if given).
 
     Raises:
         SimulationError: it is not (the message names ``name``).
     """
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise SimulationError(f"{name} must be a positive integer, not {value!r}")
+    if limit is not None and value > limit:
+        raise SimulationError(f"{name} must be at most {limit}, not {value}")
     return value
+
+
+def _check_start(start: object) -> int:
+    if (
+        isinstance(start, bool)
+        or not isinstance(start, int)
+        or not 0 <= start <= MAX_GAMES
+        or start % 2
+    ):
+        raise SimulationError(
+            f"start must be an even integer from 0 to {MAX_GAMES} (pairs stay whole), not {start!r}"
+        )
+    return start
+
+
+def _check_seed(seed: object) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SimulationError(f"seed must be an integer, not {seed!r}")
+    if not -(2**63) <= seed < 2**64:
+        raise SimulationError(f"seed must be between -2**63 and 2**64 - 1, not {seed}")
+    return seed
+
+
+def check_progress(progress: object) -> Progress | None:
+    """``progress`` if it is ``None`` or callable.
+
+    Raises:
+        SimulationError: it is neither.
+    """
+    if progress is not None and not callable(progress):
+        raise SimulationError(
+            f"progress must be a function progress(done, total) or None, not {progress!r}"
+        )
+    return progress
+
+
+def resolve_seats(bots: object, workers: int = 1, backend: str = "local") -> tuple[Seat, Seat]:
+    """Bot A and bot B as the runners take them: names stay names; ``Bot`` instances and
+    factories become [`BotMaker`][crapette.simulation.BotMaker] objects (checked to give a bot, and
+    to be picklable when worker processes need them).
+
+    Raises:
+        SimulationError: not two bots, something that is not a bot, or an unpicklable
+            factory for ``workers > 1`` on the local backend.
+        UnknownBotError: an unknown bot name.
+    """
+    if bots is None:
+        raise SimulationError(
+            "bots is required: 'A,B' (e.g. 'greedy,random') or a pair of names, Bots or"
+            f" factories; bots: {', '.join(bot_names())}"
+        )
+    if isinstance(bots, str):
+        return parse_bots(bots)
+    a, b = resolve_bots(bots, SimulationError)
+    return (_seat(a, workers, backend), _seat(b, workers, backend))
+
+
+def resolve_seat(bot: object, workers: int = 1, backend: str = "local") -> Seat:
+    """One bot as the runners take it (see ``resolve_seats``), for tools that play many
+    bots through [`simulate`][crapette.simulation.simulate], such as the ladder.
+
+    Raises:
+        SimulationError: not a bot, or an unpicklable factory for ``workers > 1`` on the
+            local backend.
+        UnknownBotError: an unknown bot name.
+    """
+    return _seat(resolve_bot(bot, SimulationError), workers, backend)
+
+
+def _seat(maker: BotMaker, workers: int, backend: str) -> Seat:
+    if maker.kind == "name":
+        return str(maker.spec)
+    if workers > 1 and backend == "local":
+        maker.check_picklable(SimulationError)
+    return maker
 
 
 def simulate(
     rules: Ruleset | str,
-    bots: str | Sequence[str],
+    bots: str | Sequence[BotLike],
     games: int,
     seed: int,
     workers: int = 1,
     backend: Backend = "local",
     ray_address: str | None = None,
     progress: Progress | None = None,
+    *,
+    start: int = 0,
 ) -> SimulationResult:
     """Play ``games`` deals between two bots and summarize them.
 
     Args:
         rules: a [`Ruleset`][crapette.Ruleset], a preset name or a rules string.
-        bots: bot A and bot B: ``"greedy,random"`` or ``("greedy", "random")`` (names of
-            [`crapette.bots.get_bot`][crapette.bots.get_bot]).
-        games: how many deals (positive).
-        seed: the run seed (any ``int``); the same seed gives the same records whatever
-            ``workers`` and ``backend``.
-        workers: processes (local backend; more than 1 uses ``multiprocessing`` with the
-            spawn method) or Ray tasks in flight (Ray backend).
+        bots: bot A and bot B: ``"greedy,random"``, or a pair whose items are each a name
+            of [`crapette.bots.get_bot`][crapette.bots.get_bot], a ``Bot`` instance (deep-copied for
+            every deal, so every deal starts from its state), a bot class or function taking a seed
+            (called with the deal's bot seed), or a zero-argument factory.
+        games: how many deals (1 to [`MAX_GAMES`][crapette.simulation.MAX_GAMES]).
+        seed: the run seed (an integer from -2**63 to 2**64 - 1); the same seed gives the
+            same records whatever ``workers`` and ``backend``.
+        workers: processes (local backend; more than 1 uses worker processes started with
+            the spawn method) or Ray tasks in flight (Ray backend); at most
+            [`MAX_WORKERS`][crapette.simulation.MAX_WORKERS].
         backend: ``"local"`` or ``"ray"`` (needs the ``crapette[ray]`` extra).
         ray_address: the address of an existing Ray cluster (``host:port`` or
             ``ray://host:port``); by default a local Ray is started (or the running one used).
         progress: called as ``progress(done, total)`` after every finished batch of deals.
+        start: the number of the first deal (deals ``start`` to ``start + games - 1`` are
+            played; even, to keep seat-swapped pairs whole): a run continued in batches
+            gives the records one long run would.
 
     Raises:
-        SimulationError: bad ``games``, ``workers``, ``backend`` or ``seed``, Ray missing or
-            its cluster unreachable; raised before any deal is played.
+        SimulationError: bad ``games``, ``workers``, ``backend``, ``seed``, ``bots`` or
+            ``progress``, Ray missing or its cluster unreachable: raised before any deal is
+            played. Also a worker process that died or failed to start, or a deal that
+            raised: raised at once, ``records`` holding the deals finished.
+        SimulationInterrupted: Ctrl-C; ``records`` holds the deals finished.
         UnknownBotError: an unknown bot name.
         InvalidRulesError: an unknown preset or a bad rules string.
         BotError: a bot returned an illegal move; its ``records`` holds the deals finished.
     """
+    if in_spawn_bootstrap():
+        raise SystemExit(f"crapette: a simulation started in a worker process; {GUARD_HINT}")
     ruleset = parse_rules(rules)
-    names = parse_bots(bots)
-    games = check_positive("games", games)
-    workers = check_positive("workers", workers)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SimulationError(f"seed must be an integer, not {seed!r}")
+    games = check_positive("games", games, MAX_GAMES)
+    workers = check_positive("workers", workers, MAX_WORKERS)
+    seed = _check_seed(seed)
+    start = _check_start(start)
+    progress = check_progress(progress)
     if backend not in ("local", "ray"):
         raise SimulationError(f"unknown backend {backend!r}: expected local or ray")
-    chunks = _chunks(games, workers)
+    seats = resolve_seats(bots, workers, backend)
+    names = (_seat_name(seats[0]), _seat_name(seats[1]))
+    chunks = _chunks(games, workers, start)
     text = ruleset.to_string()
-    if backend == "ray":
-        results = _run_ray(text, names, seed, chunks, workers, ray_address, progress, games)
-    elif workers == 1:
-        results = _run_serial(text, names, seed, chunks, progress, games)
-    else:
-        results = _run_pool(text, names, seed, chunks, workers, progress, games)
-    records: list[DealRecord] = []
-    error = None
-    for chunk_records, chunk_error in results:
-        records.extend(chunk_records)
-        if chunk_error is not None and error is None:
-            error = chunk_error
-    records.sort(key=lambda r: r.deal)
-    if error is not None:
-        message, bot, bad_seed, move = error
-        raise BotError(message, bot, bad_seed, move, records)
-    return SimulationResult(text, names, games, seed, tuple(records), summarize(records))
+    if backend == "local" and workers > 1:
+        problem = check_spawnable()
+        if problem is not None:
+            raise SimulationError(problem)
+    collected: list[DealRecord] = []
+    failures: list[_Failure] = []
 
-
-def _run_serial(
-    text: str,
-    names: tuple[str, str],
-    seed: int,
-    chunks: list[list[int]],
-    progress: Progress | None,
-    games: int,
-) -> list[_ChunkResult]:
-    out = []
-    done = 0
-    for chunk in chunks:
-        result = _play_chunk(text, names, seed, chunk)
-        out.append(result)
-        done += len(result[0])
-        if progress is not None:
-            progress(done, games)
+    def take(result: _ChunkResult) -> bool:
+        collected.extend(result[0])
         if result[1] is not None:
-            break
-    return out
+            failures.append(result[1])
+            return False
+        if progress is not None:
+            progress(len(collected), games)
+        return True
 
+    def ordered() -> list[DealRecord]:
+        return sorted(collected, key=lambda r: r.deal)
 
-def _run_pool(
-    text: str,
-    names: tuple[str, str],
-    seed: int,
-    chunks: list[list[int]],
-    workers: int,
-    progress: Progress | None,
-    games: int,
-) -> list[_ChunkResult]:
-    out = []
-    done = 0
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(min(workers, len(chunks))) as pool:
-        args = [(text, names, seed, chunk) for chunk in chunks]
-        for result in pool.imap_unordered(_star_chunk, args):
-            out.append(result)
-            done += len(result[0])
-            if progress is not None:
-                progress(done, games)
-            if result[1] is not None:
-                pool.terminate()
-                break
-    return out
-
-
-def _star_chunk(args: tuple[str, tuple[str, str], int, list[int]]) -> _ChunkResult:
-    return _play_chunk(*args)
+    try:
+        if backend == "ray":
+            _run_ray(text, seats, seed, chunks, workers, ray_address, take)
+        elif workers == 1:
+            for chunk in chunks:
+                if not take(_play_chunk(text, seats, seed, chunk)):
+                    break
+        else:
+            jobs = ((text, seats, seed, chunk) for chunk in chunks)
+            size = _chunk_size(games, workers)
+            run_pool(_play_chunk, jobs, min(workers, -(-games // size)), take)
+    except KeyboardInterrupt:
+        raise SimulationInterrupted(ordered()) from None
+    except PoolError as exc:
+        raise SimulationError(f"the run stopped: {exc}", ordered()) from None
+    records = ordered()
+    if failures:
+        kind, message, bot, bad_seed, move = failures[0]
+        if kind == "illegal":
+            raise BotError(message, bot, bad_seed, move, records)
+        raise SimulationError(f"the run stopped: {message}", records)
+    return SimulationResult(text, names, games, seed, tuple(records), summarize(records))
 
 
 def _import_ray() -> Any:
@@ -546,45 +713,63 @@ def ray_session(address: str | None = None, num_cpus: int | None = None) -> Iter
 
 def _run_ray(
     text: str,
-    names: tuple[str, str],
+    seats: tuple[Seat, Seat],
     seed: int,
-    chunks: list[list[int]],
+    chunks: Iterator[range],
     workers: int,
     address: str | None,
-    progress: Progress | None,
-    games: int,
-) -> list[_ChunkResult]:
+    take: Callable[[_ChunkResult], bool],
+) -> None:
+    """Run the batches as Ray tasks, at most ``2 * workers`` in flight (so the work is made
+    lazily), waiting at most a second at a time; a lost task stops the run."""
     with ray_session(address, workers) as ray:
         task = ray.remote(_play_chunk)
-        pending = [task.remote(text, names, seed, chunk) for chunk in chunks]
-        out: list[_ChunkResult] = []
-        done = 0
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            result: _ChunkResult = ray.get(ready[0])
-            out.append(result)
-            done += len(result[0])
-            if progress is not None:
-                progress(done, games)
-            if result[1] is not None:
-                for ref in pending:
-                    ray.cancel(ref)
-                break
-        return out
+        pending: list[Any] = []
+        try:
+            while True:
+                while len(pending) < 2 * workers:
+                    chunk = next(chunks, None)
+                    if chunk is None:
+                        break
+                    pending.append(task.remote(text, seats, seed, chunk))
+                if not pending:
+                    return
+                ready, pending = ray.wait(pending, num_returns=1, timeout=1.0)
+                if not ready:
+                    continue
+                try:
+                    result: _ChunkResult = ray.get(ready[0], timeout=60)
+                except Exception as exc:  # Ray's task, worker and timeout errors
+                    raise PoolError(f"a Ray task failed: {type(exc).__name__}: {exc}") from None
+                if not take(result):
+                    return
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
 
 
 def compare(
     rulesets: Iterable[Ruleset | str],
-    bots: str | Sequence[str],
+    bots: str | Sequence[BotLike],
     games: int,
     seed: int,
     **options: Any,
 ) -> list[SimulationResult]:
     """[`simulate`][crapette.simulation.simulate] the same bots, games and seed under several
     rulesets (all are checked before any deal is played); ``options`` go to
-    [`simulate`][crapette.simulation.simulate]."""
+    [`simulate`][crapette.simulation.simulate]. The rulesets share their shuffles:
+    [`paired_differences`][crapette.simulation.stats.paired_differences] compares two of them
+    shuffle by shuffle.
+
+    Raises:
+        SimulationError: no ruleset, or bad bots; and as
+            [`simulate`][crapette.simulation.simulate].
+        InvalidRulesError: an unknown preset or a bad rules string.
+    """
+    if isinstance(rulesets, (str, Ruleset)):
+        rulesets = [rulesets]
     parsed = [parse_rules(r) for r in rulesets]
     if not parsed:
         raise SimulationError("compare needs at least one ruleset")
-    parse_bots(bots)
+    resolve_seats(bots, options.get("workers", 1), options.get("backend", "local"))
     return [simulate(r, bots, games, seed, **options) for r in parsed]

@@ -26,12 +26,13 @@ import attrs
 from crapette.deal import Rng
 from crapette.rules import Ruleset
 from crapette.simulation import (
+    BotLike,
     DealRecord,
     SimulationError,
     SimulationResult,
     check_positive,
-    parse_bots,
     parse_rules,
+    resolve_seat,
     simulate,
 )
 
@@ -168,7 +169,7 @@ def _wins(
 
 
 def ladder(
-    bots: Sequence[str],
+    bots: Sequence[BotLike],
     rules: Ruleset | str = "classic",
     games: int = 40,
     seed: int = 0,
@@ -180,8 +181,9 @@ def ladder(
     """Play a round robin between ``bots`` and rate them.
 
     Args:
-        bots: at least two distinct bot strings (see
-        [`crapette.bots.get_bot`][crapette.bots.get_bot]).
+        bots: at least two bots with distinct names: bot strings (see
+            [`get_bot`][crapette.bots.get_bot]), ``Bot`` instances, bot classes or factories,
+            as [`simulate`][crapette.simulation.simulate] takes them.
         rules: a [`Ruleset`][crapette.Ruleset], a preset name or a rules string.
         games: deals per pairing (positive; an even number keeps every shuffle's seat swap).
         seed: the run seed of every pairing.
@@ -195,7 +197,11 @@ def ladder(
         UnknownBotError: an unknown bot string.
         InvalidRulesError: an unknown preset or a bad rules string.
     """
-    names = [str(b).strip() for b in bots]
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise SimulationError(f"bots must be a sequence of bots, not {bots!r}")
+    # every bot checked before any deal is played; names stay names
+    seats = [resolve_seat(b.strip() if isinstance(b, str) else b, workers) for b in bots]
+    names = [s if isinstance(s, str) else s.name for s in seats]
     if len(names) < 2:
         raise SimulationError(f"a ladder needs at least two bots, got {list(bots)!r}")
     if len(set(names)) != len(names):
@@ -204,12 +210,10 @@ def ladder(
     games = check_positive("games", games)
     if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 0:
         raise SimulationError(f"bootstrap must be a non-negative integer, not {bootstrap!r}")
-    for i in range(1, len(names)):  # every name checked before any deal is played
-        parse_bots((names[0], names[i]))
     pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     results = []
     for done, (i, j) in enumerate(pairs):
-        results.append(simulate(ruleset, (names[i], names[j]), games, seed, workers=workers))
+        results.append(simulate(ruleset, (seats[i], seats[j]), games, seed, workers=workers))
         if progress is not None:
             progress(done + 1, len(pairs))
     records = [r.records for r in results]

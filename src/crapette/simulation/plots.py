@@ -1,0 +1,200 @@
+"""Pictures of simulation results (the optional ``crapette[plot]`` extra: matplotlib).
+
+[`comparison_figure`][crapette.simulation.plots.comparison_figure] draws one figure for one or more
+rulesets played by the same bots on the same shuffles: bot A's share of decided deals and the first
+player's share with their 95% intervals, the paired differences against the baseline (the first
+ruleset), and the distributions of deal length and score margin (move-capped deals left out, as in
+[`crapette.simulation.stats`][crapette.simulation.stats]).
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import math
+import textwrap
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from crapette.errors import CrapetteError
+from crapette.simulation.stats import Interval, Stats, paired_differences
+
+if TYPE_CHECKING:
+    from crapette.simulation import SimulationResult
+
+__all__ = [
+    "PlotError",
+    "check_plot_path",
+    "comparison_figure",
+    "figure_png",
+    "have_matplotlib",
+    "require_matplotlib",
+    "save_figure",
+]
+
+INSTALL_HINT = "pip install 'crapette[plot]' (or pip install matplotlib)"
+
+
+class PlotError(CrapetteError, ValueError):
+    """A plot asked for without matplotlib installed (the message says what to install)."""
+
+
+def have_matplotlib() -> bool:
+    """Whether matplotlib can be imported."""
+    try:
+        importlib.import_module("matplotlib.figure")
+    except ImportError:
+        return False
+    return True
+
+
+def require_matplotlib(what: str = "plots") -> None:
+    """Fail at once when matplotlib is missing.
+
+    Raises:
+        PlotError: matplotlib cannot be imported.
+    """
+    if not have_matplotlib():
+        raise PlotError(f"{what} need matplotlib: {INSTALL_HINT}")
+
+
+def check_plot_path(path: str) -> None:
+    """Fail at once when matplotlib is missing or cannot write the format that ``path``'s
+    extension names (``.png``, ``.svg``, ``.pdf``, ...).
+
+    Raises:
+        PlotError: matplotlib is missing, or the extension is not a format it writes.
+    """
+    require_matplotlib("plots")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    extension = path.rsplit(".", 1)[-1].lower() if "." in path.rsplit("/", 1)[-1] else ""
+    if extension not in formats:
+        raise PlotError(
+            f"cannot tell the plot format of {path!r}: end the file name with one of"
+            f" {', '.join('.' + f for f in sorted(formats))}"
+        )
+
+
+def _short(rules: str, width: int = 28) -> str:
+    return rules if len(rules) <= width else rules[: width - 1] + "…"
+
+
+def _bar(extent: float) -> float:
+    """An error bar's length in percentage points: never negative (rounding), 0 for none."""
+    return 0.0 if math.isnan(extent) else max(0.0, 100 * extent)
+
+
+def _bars(ax: Any, labels: list[str], series: list[tuple[str, list[Interval]]]) -> None:
+    """Points with interval bars, one group per label, one offset per series."""
+    width = 0.8 / max(len(series), 1)
+    for k, (name, intervals) in enumerate(series):
+        xs = [i - 0.4 + width * (k + 0.5) for i in range(len(labels))]
+        ys = [100 * v.value for v in intervals]
+        low = [_bar(v.value - v.low) for v in intervals]
+        high = [_bar(v.high - v.value) for v in intervals]
+        ax.errorbar(xs, ys, yerr=[low, high], fmt="o", capsize=4, label=name)
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
+
+
+def comparison_figure(
+    results: Sequence[SimulationResult],
+    analyses: Sequence[Stats] | None = None,
+    *,
+    title: str = "",
+) -> Any:
+    """A matplotlib ``Figure`` comparing runs of the same bots under several rulesets.
+
+    Args:
+        results: the runs (the first is the baseline of the paired differences).
+        analyses: their [`analyse`][crapette.simulation.stats.analyse] results (computed when
+        omitted).
+        title: a line under the figure's heading (for instance the command that made it).
+
+    Raises:
+        PlotError: matplotlib is missing.
+    """
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
+    stats = list(analyses) if analyses is not None else [r.stats(medians=False) for r in results]
+    labels = [_short(r.rules) for r in results]
+    fig = Figure(figsize=(11, 8.5), layout="constrained")
+    (ax1, ax2), (ax3, ax4) = fig.subplots(2, 2)
+    a, b = results[0].bots
+    _bars(
+        ax1,
+        labels,
+        [
+            (f"A ({a}) share of decided deals", [s["share"] for s in stats]),
+            ("first player's share of decided deals", [s["first_player"] for s in stats]),
+        ],
+    )
+    ax1.axhline(50, color="grey", lw=0.8, ls="--")
+    ax1.set_ylabel("% of decided deals (95% interval)")
+    ax1.set_title("Win rates", fontsize=10)
+    ax1.legend(fontsize=8)
+
+    if len(results) > 1:
+        base = results[0]
+        diffs = [paired_differences(base.records, r.records) for r in results[1:]]
+        _bars(
+            ax2,
+            labels[1:],
+            [
+                ("A share of decided deals", [d["share"] for d in diffs]),
+                ("first player's share", [d["first_player"] for d in diffs]),
+                ("stalemates", [d["stalemate"] for d in diffs]),
+                ("move caps", [d["move_cap"] for d in diffs]),
+            ],
+        )
+        ax2.axhline(0, color="grey", lw=0.8, ls="--")
+        ax2.set_ylabel("percentage points (paired 95% interval)")
+        ax2.set_title(f"Paired differences against {_short(base.rules)}", fontsize=10)
+        ax2.legend(fontsize=8)
+    else:
+        ax2.axis("off")
+        ax2.text(0.5, 0.5, "one ruleset: no paired differences", ha="center", va="center")
+
+    ended = [[r for r in res.records if r.reason != "move_cap"] for res in results]
+    ax3.boxplot([[r.moves for r in rs] or [0] for rs in ended], showmeans=True)
+    ax3.set_xticks(range(1, len(labels) + 1))
+    ax3.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
+    ax3.set_ylabel("moves per deal")
+    caps = ", ".join(str(s.move_caps) for s in stats)
+    ax3.set_title(f"Deal length (move-capped deals left out: {caps})", fontsize=10)
+
+    margins = [[(lambda s: s[0] - s[1])(r.bot_scores()) for r in rs] or [0] for rs in ended]
+    ax4.boxplot(margins, showmeans=True)
+    ax4.axhline(0, color="grey", lw=0.8, ls="--")
+    ax4.set_xticks(range(1, len(labels) + 1))
+    ax4.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
+    ax4.set_ylabel(f"score of A ({a}) minus B ({b})")
+    ax4.set_title("Score margin per deal", fontsize=10)
+
+    heading = f"A: {a} vs B: {b}, {results[0].games} deals per ruleset, seed {results[0].seed}"
+    if title:
+        heading += "\n" + textwrap.fill(title, 150)
+    fig.suptitle(heading, fontsize=9)
+    return fig
+
+
+def figure_png(figure: Any, dpi: int = 100) -> bytes:
+    """A figure as PNG bytes."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=dpi)
+    return buffer.getvalue()
+
+
+def save_figure(figure: Any, path: str, dpi: int = 100) -> None:
+    """Write a figure to ``path`` (the format follows the file name: .png, .svg, .pdf).
+
+    Raises:
+        PlotError: the file cannot be written.
+    """
+    try:
+        figure.savefig(path, dpi=dpi)
+    except (OSError, ValueError) as exc:
+        raise PlotError(f"cannot write the plot {path!r}: {exc}") from None

@@ -1,0 +1,112 @@
+"""``simulate``/``compare`` outputs: paired differences, --precision, --plot, --report, and
+every output path checked before any deal is played."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import crapette.cli.simulate as command
+from crapette._version import BEHAVIOUR_VERSION, __version__
+from crapette.cli import main
+from crapette.simulation import plots
+
+FAST = "classic(move_cap=400)"
+OTHER = "serbian(move_cap=400)"
+
+
+def _no_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a deal was played")
+
+    monkeypatch.setattr(command, "simulate", refuse)
+
+
+@pytest.mark.parametrize("option", ["--json", "--csv", "--plot", "--report"])
+def test_an_unwritable_output_fails_before_any_deal(
+    option: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if option == "--plot":
+        pytest.importorskip("matplotlib")
+    _no_deals(monkeypatch)
+    for bad in (str(tmp_path / "missing" / "out.png"), str(tmp_path)):
+        assert main(["compare", "--rules", FAST, "--games", "2", option, bad]) == 1
+        err = capsys.readouterr().err
+        assert f"cannot write {option}" in err and bad in err
+    assert list(tmp_path.iterdir()) == []  # the check leaves no file behind
+
+
+def test_a_plot_without_matplotlib_fails_before_any_deal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _no_deals(monkeypatch)
+    monkeypatch.setattr(plots, "have_matplotlib", lambda: False)
+    assert main(["compare", "--games", "2", "--plot", str(tmp_path / "a.png")]) == 1
+    assert "need matplotlib: pip install 'crapette[plot]'" in capsys.readouterr().err
+    with pytest.raises(plots.PlotError, match="matplotlib"):
+        plots.comparison_figure([])
+
+
+def test_a_plot_format_matplotlib_cannot_write_fails_before_any_deal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    _no_deals(monkeypatch)
+    assert main(["compare", "--games", "2", "--plot", str(tmp_path / "a.xyz")]) == 1
+    assert "cannot tell the plot format" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_precision_arguments(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _no_deals(monkeypatch)
+    assert main(["simulate", "--precision", "0", "--games", "2"]) == 1
+    assert "--precision must be a positive number" in capsys.readouterr().err
+    assert main(["simulate", "--precision", "0.1", "--games", "3"]) == 1
+    assert "even --games" in capsys.readouterr().err
+    assert main(["simulate", "--precision", "0.1", "--games", "2", "--max-games", "0"]) == 1
+    assert "--max-games must be a positive integer" in capsys.readouterr().err
+
+
+def test_compare_shows_paired_differences(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["compare", "--rules", FAST, "--rules", OTHER, "--bots", "greedy,greedy"]
+    assert main([*argv, "--games", "6", "--seed", "3"]) == 0
+    shown = capsys.readouterr().out
+    assert "Paired differences against classic(move_cap=400)" in shown
+    assert "median moves" in shown and "pts" in shown
+
+
+def test_precision_runs_batches_until_narrow_enough(tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    argv = ["simulate", "--rules", FAST, "--bots", "greedy,random", "--games", "4"]
+    assert main([*argv, "--precision", "1e6", "--target", "moves", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["results"][0]["games"] == 4  # narrow enough after one batch
+    assert main([*argv, "--precision", "1e-9", "--max-games", "12", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["results"][0]["games"] == 12
+    assert [r["deal"] for r in data["results"][0]["records"]] == list(range(12))
+    assert data["results"][0]["stats"]["figures"]["moves"]["n"] <= 12
+
+
+def test_plot_and_a_self_contained_report(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    png, page = tmp_path / "out.png", tmp_path / "out.html"
+    argv = ["compare", "--rules", FAST, "--rules", OTHER, "--bots", "greedy,random"]
+    argv += ["--games", "4", "--seed", "5", "--plot", str(png), "--report", str(page)]
+    assert main(argv) == 0
+    assert png.read_bytes().startswith(b"\x89PNG")
+    text = page.read_text()
+    assert "crapette compare --rules" in text and "--seed 5" in text
+    assert FAST in text and OTHER in text
+    assert f"<td>{__version__}</td>" in text and f"<td>{BEHAVIOUR_VERSION}</td>" in text
+    image = re.search(r'src="data:image/png;base64,([^"]+)"', text)
+    assert image and base64.b64decode(image.group(1)).startswith(b"\x89PNG")
+    assert not re.search(r'(src|href)="(https?:|//|/)', text)  # nothing fetched from outside
+    records = re.search(r'<script type="application/json" id="records">(.*?)</script>', text)
+    assert records and len(json.loads(records.group(1))["records"][OTHER]) == 4
