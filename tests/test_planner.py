@@ -6,7 +6,7 @@ import pytest
 
 import crapette as c
 from crapette.bots import Bot, GreedyBot, PlannerBot, UnknownBotError, get_bot
-from crapette.bots.planner import candidates
+from crapette.bots.search import candidates
 from crapette.views import observe
 
 

@@ -30,41 +30,21 @@ choices between foundation moves only are left to the greedy ranking.
 from __future__ import annotations
 
 from crapette._engine import apply_unchecked
-from crapette._laws import violation
 from crapette._movegen import legal_moves
-from crapette.bots.greedy import _POINTLESS, _VIOLATION, greedy_move, move_score
-from crapette.bots.search import rollout
+from crapette.bots.greedy import greedy_move
+from crapette.bots.search import candidates, rollout
 from crapette.deal import Rng
-from crapette.moves import FOUNDATION, Action, Move
+from crapette.moves import Action, Move
 from crapette.outcome import is_over
 from crapette.state import GameState
 from crapette.views import PlayerView, determinize, sketch
 
-__all__ = ["DEFAULT_PLANNER_BUDGET", "PlannerBot", "candidates"]
+__all__ = ["DEFAULT_PLANNER_BUDGET", "PlannerBot"]
 
 DEFAULT_PLANNER_BUDGET = 128
 """Rollouts per decision of [`PlannerBot`][crapette.bots.planner.PlannerBot] by default."""
 
 _BOUNDARY = (Action.DRAW, Action.DISCARD, Action.END_TURN)
-
-
-def candidates(state: GameState, moves: tuple[Move, ...], width: int) -> list[Move]:
-    """The moves worth searching in ``state``, best greedy rank first: at most ``width``,
-    no violation or pointless shuffle unless nothing else exists, and only the best when
-    every kept move goes to a foundation."""
-    callable_stop = state.rules.stop != "enforced"
-    ranked = []
-    for i, move in enumerate(moves):
-        score = move_score(state, move)
-        if callable_stop and violation(state, move) is not None:
-            score += _VIOLATION
-        ranked.append((-score, i, move))
-    ranked.sort()
-    best = -ranked[0][0]
-    keep = [m for s, _, m in ranked if -s > _POINTLESS or -s == best]
-    if all(m.target == FOUNDATION for m in keep):
-        return keep[:1]
-    return keep[:width]
 
 
 class PlannerBot:
