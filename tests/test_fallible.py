@@ -24,8 +24,8 @@ from crapette.views import observe
 _REASON_WORDS = {
     "reserve": "your reserve top",
     "foundation": "a foundation move",
-    "order": "can be built on house",
-    "filling": "house",
+    "order": "the tableau comes before loading",
+    "filling": "fill",
 }
 
 
@@ -80,7 +80,7 @@ def test_name_reads_back_as_the_same_player() -> None:
         ("search:miss=0.1:64", "argument '64' after a parameter"),
         ("greedy:false_call=0.1", "false_call must be 0.*only when|no meaning"),
         ("greedy:3", "greedy takes no arguments"),
-        ("search:0:miss=0.1", "integer from 1 to"),
+        ("search:0:miss=0.1", "an integer from 1 to"),
         ("alphazero:miss=0.1", "unknown bot 'alphazero'.*random, greedy, search"),
         ("greedy::miss=0.1", "empty option"),
     ],

@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from crapette import errors
 from crapette.cli import main
+from crapette.errors import InvalidRulesError, SimulationError, UnknownBotError
 from crapette.simulation.ladder import Ladder, bradley_terry, ladder
 
 
@@ -65,13 +65,13 @@ def test_ladder_without_bootstrap() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"bots": ["greedy"]}, errors.SimulationError, "at least two bots"),
-        ({"bots": ["greedy", "greedy"]}, errors.SimulationError, "named twice"),
-        ({"bots": ["greedy", "nobody"]}, errors.UnknownBotError, "unknown bot 'nobody'"),
-        ({"bots": ["greedy", "greedy:miss=2"]}, errors.UnknownBotError, "not a probability"),
-        ({"games": 0}, errors.SimulationError, "games must be a positive integer"),
-        ({"bootstrap": -1}, errors.SimulationError, "bootstrap"),
-        ({"rules": "nope"}, errors.InvalidRulesError, "nope"),
+        ({"bots": ["greedy"]}, SimulationError, "at least two bots"),
+        ({"bots": ["greedy", "greedy"]}, SimulationError, "named twice"),
+        ({"bots": ["greedy", "nobody"]}, UnknownBotError, "unknown bot 'nobody'"),
+        ({"bots": ["greedy", "greedy:miss=2"]}, UnknownBotError, "not a probability"),
+        ({"games": 0}, SimulationError, "games must be a positive integer"),
+        ({"bootstrap": -1}, SimulationError, "bootstrap"),
+        ({"rules": "nope"}, InvalidRulesError, "nope"),
     ],
 )
 def test_ladder_bad_input(kwargs: dict[str, object], error: type[Exception], match: str) -> None:
@@ -93,3 +93,13 @@ def test_ladder_command(capsys: pytest.CaptureFixture[str], tmp_path: object) ->
     assert "cannot write --json" in capsys.readouterr().err
     assert main(["ladder", "--bots", "random,nobody", "--games", "2"]) == 1
     assert "unknown bot 'nobody'" in capsys.readouterr().err
+
+
+def test_bootstrap_intervals_have_width() -> None:
+    # Mixed results give intervals that contain the rating strictly inside.
+    bots = ["greedy", "greedy:miss=0.05:call=0.5"]
+    result = ladder(bots, "pagat", games=8, seed=2, bootstrap=100)
+    won = [r.wins for r in result.ratings]
+    assert all(won), won  # each side won some deals
+    for r in result.ratings:
+        assert r.low < r.rating < r.high

@@ -21,6 +21,7 @@ from crapette.bots import (
     unregister_bot,
 )
 from crapette.bots.registry import BotSpec
+from crapette.moves import ALL_MOVES
 from crapette.simulation import simulate
 from crapette.views import PlayerView, observe
 
@@ -109,7 +110,7 @@ def test_simulate_calls_the_hooks(recorders: list[Recorder]) -> None:
         assert bot.seen, "the opponent moved"
         for move, view in bot.seen:
             assert view.player == bot.starts[0].player
-            assert move in c.ALL_MOVES
+            assert move in ALL_MOVES
     # Every move is seen by exactly one bot: the one that did not make it.
     for deal, pair in zip(result.records, (players[0:2], players[2:4]), strict=True):
         assert sum(len(bot.seen) for bot in pair) == deal.moves

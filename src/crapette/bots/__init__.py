@@ -5,6 +5,8 @@
   the reserve, loading the opponent, keeping houses open);
 * [`SearchBot`][crapette.bots.SearchBot]: determinized Monte Carlo search with greedy rollouts,
   stronger with a larger budget;
+* [`PlannerBot`][crapette.bots.PlannerBot]: searches lines of moves within its turn, over
+  determinizations;
 * [`Fallible`][crapette.bots.Fallible]: any bot made to miss compulsory moves and overlook
   violations.
 
@@ -31,6 +33,7 @@ from crapette.bots.base import (
 )
 from crapette.bots.fallible import MISS_KINDS, Fallible
 from crapette.bots.greedy import GreedyBot
+from crapette.bots.planner import PlannerBot
 from crapette.bots.registry import (
     BotFactory,
     BotSpec,
@@ -52,6 +55,7 @@ __all__ = [
     "Fallible",
     "GreedyBot",
     "MoveHook",
+    "PlannerBot",
     "RandomBot",
     "SearchBot",
     "UnknownBotError",
@@ -67,25 +71,40 @@ __all__ = [
     "unregister_bot",
 ]
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search")
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search", "planner")
 """The shipped bot names ([`bot_names`][crapette.bots.bot_names] lists every registered one,
 plug-ins included)."""
 
 
-def _search(seed: int, budget: str | None = None) -> SearchBot:
-    """A search bot, with ``search:BUDGET`` read as an integer from 1 to ``MAX_BUDGET``."""
-    if budget is None:
-        return SearchBot(seed)
+def _budget(name: str, budget: str) -> int:
+    """A budget argument: an integer from 1 to ``MAX_BUDGET`` in ASCII digits."""
     if not re.fullmatch(r"[0-9]{1,9}", budget) or not 0 < int(budget) <= MAX_BUDGET:
         raise UnknownBotError(
-            f"bad search budget {quote(budget)} in bot {quote('search:' + budget)}: expected an"
+            f"bad {name} budget {quote(budget)} in bot {quote(f'{name}:{budget}')}: expected an"
             f" integer from 1 to {MAX_BUDGET}"
         )
-    return SearchBot(seed, budget=int(budget))
+    return int(budget)
+
+
+def _search(seed: int, budget: str | None = None) -> SearchBot:
+    """A search bot, with ``search:BUDGET`` read as an integer."""
+    if budget is None:
+        return SearchBot(seed)
+    return SearchBot(seed, budget=_budget("search", budget))
+
+
+def _planner(seed: int, budget: str | None = None) -> PlannerBot:
+    """A planner, with ``planner:BUDGET`` read as an integer."""
+    if budget is None:
+        return PlannerBot(seed)
+    return PlannerBot(seed, budget=_budget("planner", budget))
 
 
 register_bot("random", RandomBot, summary="a uniformly random legal move")
 register_bot("greedy", GreedyBot, summary="a fixed ranking of moves, one move of lookahead")
 register_bot(
     "search", _search, summary="determinized Monte Carlo search with greedy rollouts (search:N)"
+)
+register_bot(
+    "planner", _planner, summary="plans lines of moves within its turn over determinizations"
 )

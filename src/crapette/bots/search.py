@@ -32,7 +32,7 @@ from crapette.outcome import winner
 from crapette.state import GameState
 from crapette.views import PlayerView, determinize, sketch
 
-__all__ = ["DEFAULT_BUDGET", "MAX_BUDGET", "SearchBot"]
+__all__ = ["DEFAULT_BUDGET", "MAX_BUDGET", "SearchBot", "candidates"]
 
 DEFAULT_BUDGET = 256
 """Rollouts per decision of [`SearchBot`][crapette.bots.search.SearchBot] by default."""
@@ -86,6 +86,25 @@ def rollout(state: GameState, p: int, rng: Rng) -> tuple[int, int]:
     return evaluate(end, p), played
 
 
+def candidates(state: GameState, moves: tuple[Move, ...], width: int) -> list[Move]:
+    """The moves worth searching in ``state``, best greedy rank first: at most ``width``,
+    no violation or pointless shuffle unless nothing else exists, and only the best when
+    every kept move goes to a foundation."""
+    callable_stop = state.rules.stop != "enforced"
+    ranked = []
+    for i, move in enumerate(moves):
+        score = move_score(state, move)
+        if callable_stop and violation(state, move) is not None:
+            score += _VIOLATION
+        ranked.append((-score, i, move))
+    ranked.sort()
+    best = -ranked[0][0]
+    keep = [m for s, _, m in ranked if -s > _POINTLESS or -s == best]
+    if all(m.target == FOUNDATION for m in keep):
+        return keep[:1]
+    return keep[:width]
+
+
 class SearchBot:
     """Determinized Monte Carlo search over the best greedy candidates, with greedy
     rollouts to the end of the opponent's next turn (see the module documentation).
@@ -130,19 +149,7 @@ class SearchBot:
         moves = view.legal_moves()
         if len(moves) == 1 or state.stop is not None:
             return [greedy_move(state, self._rng, moves)]
-        callable_stop = state.rules.stop != "enforced"
-        ranked = []
-        for i, move in enumerate(moves):
-            score = move_score(state, move)
-            if callable_stop and violation(state, move) is not None:
-                score += _VIOLATION
-            ranked.append((-score, i, move))
-        ranked.sort()
-        best = -ranked[0][0]
-        keep = [m for s, _, m in ranked if -s > _POINTLESS or -s == best]
-        if all(m.target == FOUNDATION for m in keep):
-            return keep[:1]
-        return keep[: self.width]
+        return candidates(state, moves, self.width)
 
     def choose(self, view: PlayerView) -> Move:
         """The move with the best mean rollout value among the candidates."""

@@ -16,7 +16,7 @@ from crapette.errors import CrapetteError
 
 __all__ = ["add_parser", "run"]
 
-DEFAULT_BOTS = "random,greedy,search"
+DEFAULT_BOTS = "random,greedy,search,planner"
 """The bots of ``crapette ladder`` without ``--bots``."""
 
 

@@ -527,19 +527,8 @@ class Game:
             "rules": str(self.rules),
             "seed": self.seed,
             "seats": [attrs.asdict(s) for s in self.seats],
-            "results": [
-                {
-                    "seed": r.seed,
-                    "starter": r.starter,
-                    "winner": r.outcome.winner,
-                    "scores": list(r.outcome.scores),
-                    "reason": r.outcome.reason,
-                }
-                for r in self.match.results
-            ],
-            "starter": self.match.starter,
+            "match": to_json(self.match),
             "start": to_json(self.start),
-            "state": to_json(self.state),
             "moves": [[s, t, list(c)] for s, t, c in self.moves],
             "records": list(self.records),
             "version": self.version,
@@ -554,17 +543,9 @@ class Game:
         """A game from ``to_dict``'s form."""
         rules = Ruleset.from_string(data["rules"])
         start = from_json(data["start"])
-        state = from_json(data["state"])
-        assert isinstance(start, GameState) and isinstance(state, GameState)
-        results = tuple(
-            crapette.DealResult(
-                r["seed"],
-                r["starter"],
-                crapette.Outcome(r["winner"], (r["scores"][0], r["scores"][1]), r["reason"]),
-            )
-            for r in data["results"]
-        )
-        match = Match(rules, data["seed"], results, state, data["starter"])
+        assert isinstance(start, GameState)
+        match = from_json(data["match"])
+        assert isinstance(match, Match)
         return cls(
             data["id"],
             rules,
