@@ -130,7 +130,7 @@ def test_ctrl_c_exits_130_with_one_clean_line() -> None:
     process = subprocess.Popen(
         [
             *(sys.executable, "-m", "crapette", "simulate", "--rules", "classic", "--bots"),
-            *("greedy,greedy", "--games", "400000", "--workers", "2", "--no-progress"),
+            *("greedy,greedy", "--games", "20000", "--workers", "2", "--no-progress"),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
