@@ -38,7 +38,7 @@ from crapette.errors import (
     MatchError,
     NotationError,
 )
-from crapette.match import DealResult, Match, MatchOutcome, new_match
+from crapette.match import Match, new_match
 from crapette.moves import (
     CALL_STOP,
     DISCARD,
@@ -67,7 +67,7 @@ from crapette.rules import OPTIONS, PRESETS, Ruleset, format_rules, parse_rules
 from crapette.serialize import from_json, to_json
 from crapette.state import GameState, PendingStop
 from crapette.text import describe_move
-from crapette.views import PlayerView, StopView, observe
+from crapette.views import PlayerView, observe
 
 __all__ = [
     "ALL_CARDS",
@@ -90,7 +90,6 @@ __all__ = [
     "Action",
     "Card",
     "CrapetteError",
-    "DealResult",
     "GameState",
     "IllegalMoveError",
     "InvalidMoveError",
@@ -98,14 +97,12 @@ __all__ = [
     "InvalidRulesError",
     "Match",
     "MatchError",
-    "MatchOutcome",
     "Move",
     "NotationError",
     "Outcome",
     "PendingStop",
     "PlayerView",
     "Ruleset",
-    "StopView",
     "__version__",
     "apply",
     "apply_unchecked",
@@ -140,8 +137,10 @@ _MOVED: dict[str, tuple[str, str]] = {
     "Bot": ("crapette.bots", "Bot"),
     "BotError": ("crapette.errors", "BotError"),
     "DealRecord": ("crapette.simulation", "DealRecord"),
+    "DealResult": ("crapette.match", "DealResult"),
     "GameRecord": ("crapette.records", "GameRecord"),
     "GreedyBot": ("crapette.bots", "GreedyBot"),
+    "MatchOutcome": ("crapette.match", "MatchOutcome"),
     "OPPONENT_RESERVE": ("crapette", "OPP_RESERVE"),
     "OPPONENT_WASTE": ("crapette", "OPP_WASTE"),
     "RandomBot": ("crapette.bots", "RandomBot"),
@@ -149,6 +148,7 @@ _MOVED: dict[str, tuple[str, str]] = {
     "SearchBot": ("crapette.bots", "SearchBot"),
     "SimulationError": ("crapette.errors", "SimulationError"),
     "SimulationResult": ("crapette.simulation", "SimulationResult"),
+    "StopView": ("crapette.views", "StopView"),
     "Summary": ("crapette.simulation", "Summary"),
     "UnknownBotError": ("crapette.errors", "UnknownBotError"),
     "deal_seed": ("crapette.match", "deal_seed"),

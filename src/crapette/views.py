@@ -154,7 +154,7 @@ class PlayerView:
                 depends on hidden cards (turning a hand card or a reserve top, playing the
                 last face-up reserve card above face-down ones, calling "Stop!").
             IllegalMoveError: the move is not one of
-            [`legal_moves`][crapette.views.PlayerView.legal_moves].
+                [`legal_moves`][crapette.views.PlayerView.legal_moves].
         """
         if self.to_act != self.player:
             raise ValueError(f"player {self.player} is not to act in this view")

@@ -123,7 +123,7 @@ class Fallible:
     Attributes:
         bot: the wrapped bot.
         miss: the chance of missing, per kind (a dict over
-        [`MISS_KINDS`][crapette.bots.fallible.MISS_KINDS]).
+            [`MISS_KINDS`][crapette.bots.fallible.MISS_KINDS]).
         call: the chance of noticing the opponent's violation.
         false_call: the chance of a false call (always 0: see the module documentation).
         name: the bot string of this player, e.g. ``greedy:miss=0.1:call=0.8``.

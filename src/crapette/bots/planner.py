@@ -9,7 +9,7 @@ followed by greedy play. The planner searches over *sequences* of its own moves:
 2. from it, search every line of its own moves up to the next boundary: turning a hand
    card (new information), the end of its turn, or a won deal. At each position it tries
    the few best moves by the greedy ranking (at most
-   [`width`][crapette.bots.planner.PlannerBot.width]; never a
+   ``width``; never a
    priority violation or a pointless house shuffle when something else exists; one move
    when only foundation moves compete). Positions reached by several orders of the same
    moves are searched once (a transposition table keyed by the position);

@@ -17,7 +17,7 @@ separates the two bots of ``--bots``):
 
 [`get_bot`][crapette.bots.get_bot] builds a bot from its string;
 [`parse_bot`][crapette.bots.parse_bot] reads a string without building anything, and
-[`__str__`][crapette.bots.BotSpec.__str__] writes the canonical form back.
+``str(spec)`` writes the canonical form back.
 """
 
 from __future__ import annotations

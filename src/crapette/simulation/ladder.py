@@ -82,9 +82,8 @@ class Ladder:
         seed: the run seed.
         bootstrap: bootstrap resamples behind the intervals.
         ratings: one [`Rating`][crapette.simulation.ladder.Rating] per bot, best first.
-        results: one [`SimulationResult`][crapette.simulation.SimulationResult] per pairing (bot
-        ``i``
-            against bot ``j`` for ``i < j``, in order).
+        results: one [`SimulationResult`][crapette.simulation.SimulationResult] per
+            pairing (bot ``i`` against bot ``j`` for ``i < j``, in order).
     """
 
     rules: str

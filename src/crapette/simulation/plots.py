@@ -109,8 +109,8 @@ def comparison_figure(
 
     Args:
         results: the runs (the first is the baseline of the paired differences).
-        analyses: their [`analyse`][crapette.simulation.stats.analyse] results (computed when
-        omitted).
+        analyses: their [`analyse`][crapette.simulation.stats.analyse] results (computed
+            when omitted).
         title: a line under the figure's heading (for instance the command that made it).
 
     Raises:

@@ -48,10 +48,10 @@ def html_report(
     Args:
         results: the runs, same bots, games and seed.
         command: the exact command that made them (shown for rerunning).
-        analyses: their [`analyse`][crapette.simulation.stats.analyse] results (computed when
-        omitted).
-        figure_png: a PNG to embed (see [`crapette.simulation.plots`][crapette.simulation.plots]),
-        or ``None``.
+        analyses: their [`analyse`][crapette.simulation.stats.analyse] results (computed
+            when omitted).
+        figure_png: a PNG to embed (see
+            [`crapette.simulation.plots`][crapette.simulation.plots]), or ``None``.
     """
     stats = list(analyses) if analyses is not None else [r.stats() for r in results]
     first = results[0]

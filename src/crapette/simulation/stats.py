@@ -361,7 +361,7 @@ class Stats:
         shuffles: distinct shuffles (deal seeds), the clusters.
         move_caps: deals stopped by the move cap (left out of lengths, margins, points).
         figures: each [`METRICS`][crapette.simulation.stats.METRICS] key to its
-        [`Interval`][crapette.simulation.stats.Interval].
+            [`Interval`][crapette.simulation.stats.Interval].
         medians: ``"moves"``, ``"turns"`` and ``"margin"`` to their median with a
             cluster-bootstrap interval.
     """
