@@ -5,6 +5,7 @@ instances and factories as well as names."""
 from __future__ import annotations
 
 import importlib
+import re
 import multiprocessing
 import os
 import signal
@@ -75,7 +76,10 @@ def test_an_exception_in_a_deal_stops_the_run_with_the_records(workers: int) -> 
     assert not done & {4, 5}
     if workers == 1:
         assert done == {0, 1, 2, 3}
-    assert "deal 4" in str(info.value)
+        assert "deal 4" in str(info.value)
+    else:
+        # deals 4 and 5 run side by side on two workers: whichever raises first is named
+        assert re.search(r"deal [45] \(seed", str(info.value))
     assert not multiprocessing.active_children()
 
 
