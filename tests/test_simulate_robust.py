@@ -5,9 +5,9 @@ instances and factories as well as names."""
 from __future__ import annotations
 
 import importlib
-import re
 import multiprocessing
 import os
+import re
 import signal
 import subprocess
 import sys
