@@ -5,6 +5,7 @@ instances and factories as well as names."""
 from __future__ import annotations
 
 import importlib
+import json
 import multiprocessing
 import os
 import re
@@ -130,11 +131,15 @@ def test_code_from_standard_input_is_refused_at_once() -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT")
-def test_ctrl_c_exits_130_with_one_clean_line() -> None:
+def test_ctrl_c_exits_130_with_one_clean_line_and_writes_the_finished_deals(
+    tmp_path: Path,
+) -> None:
+    out_json, out_csv = tmp_path / "out.json", tmp_path / "out.csv"
     process = subprocess.Popen(
         [
-            *(sys.executable, "-m", "crapette", "simulate", "--rules", "classic", "--bots"),
+            *(sys.executable, "-m", "crapette", "compare", "--rules", "classic", "--bots"),
             *("greedy,greedy", "--games", "20000", "--workers", "2", "--no-progress"),
+            *("--rules", "serbian", "--json", str(out_json), "--csv", str(out_csv)),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -149,7 +154,19 @@ def test_ctrl_c_exits_130_with_one_clean_line() -> None:
     assert process.returncode == 130
     assert "Traceback" not in err
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("crapette simulate: interrupted after")
+    assert len(lines) == 1
+    found = re.fullmatch(
+        r"crapette compare: interrupted after (\d+) deals; wrote them to (.*)", lines[0]
+    )
+    assert found, lines[0]
+    assert found[2] == f"{out_json}, {out_csv}"
+    payload = json.loads(out_json.read_text(encoding="utf-8"))
+    assert payload["interrupted"] is True
+    (result,) = payload["results"]  # serbian was never begun
+    assert result["rules"].startswith("classic") and result["bots"] == ["greedy", "greedy"]
+    deals = [r["deal"] for r in result["records"]]
+    assert len(deals) == int(found[1]) > 0 and deals == sorted(deals)
+    assert len(out_csv.read_text(encoding="utf-8").splitlines()) == len(deals) + 1
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -66,7 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt as exc:
         done = getattr(exc, "records", None)
-        extra = "" if done is None else f" after {len(done)} deals; nothing written"
+        written = getattr(exc, "written", None)
+        extra = "" if done is None else f" after {len(done)} deals; "
+        if done is not None:
+            extra += f"wrote them to {', '.join(written)}" if written else "nothing written"
         print(f"crapette {args.command}: interrupted{extra}", file=sys.stderr)
         return 130
     except BrokenPipeError:

@@ -19,8 +19,10 @@ from rich.table import Table
 
 from crapette.cli.simulate import (
     CAPTION,
+    RunInterrupted,
     add_common_arguments,
     run_simulations,
+    write_interrupted,
     write_outputs,
 )
 from crapette.simulation import SimulationResult
@@ -104,7 +106,11 @@ def run(args: argparse.Namespace) -> int:
     """Run ``crapette compare``."""
     if not args.rules:
         args.rules = ["classic", "pagat", "g4a", "belarusian", "serbian"]
-    results = run_simulations(args)
+    try:
+        results = run_simulations(args)
+    except RunInterrupted as stop:
+        write_interrupted(args, stop)
+        raise
     if not write_outputs(args, results):
         # Piped output is not a terminal: do not wrap the table at 80 columns.
         console = Console() if sys.stdout.isatty() else Console(width=1000)

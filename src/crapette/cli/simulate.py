@@ -32,6 +32,7 @@ from crapette.simulation import (
     MAX_GAMES,
     DealRecord,
     SimulationError,
+    SimulationInterrupted,
     SimulationResult,
     check_positive,
     check_ray_address,
@@ -44,6 +45,7 @@ from crapette.simulation import (
 )
 
 __all__ = [
+    "RunInterrupted",
     "add_common_arguments",
     "add_parser",
     "result_table",
@@ -249,17 +251,33 @@ def run_simulations(args: argparse.Namespace) -> list[SimulationResult]:
                 ) -> None:
                     bar.update(task, completed=start + done)
 
-                batch = simulate(
-                    rules,
-                    args.bots,
-                    args.games,
-                    args.seed,
-                    workers=args.workers,
-                    backend=args.backend,
-                    ray_address=args.ray_address,
-                    progress=advance,
-                    start=start,
-                )
+                try:
+                    batch = simulate(
+                        rules,
+                        args.bots,
+                        args.games,
+                        args.seed,
+                        workers=args.workers,
+                        backend=args.backend,
+                        ray_address=args.ray_address,
+                        progress=advance,
+                        start=start,
+                    )
+                except SimulationInterrupted as stop:
+                    records = stop.records
+                    cut = SimulationResult(
+                        rules.to_string(),
+                        parse_bots(args.bots),
+                        len(records),
+                        args.seed,
+                        records,
+                        summarize(records),
+                    )
+                    if start == 0:
+                        results.append(cut)
+                    else:
+                        results[i] = merge_results(results[i], cut)
+                    raise RunInterrupted([r for r in results if r.records]) from None
                 if start == 0:
                     results.append(batch)
                 else:
@@ -273,6 +291,39 @@ def run_simulations(args: argparse.Namespace) -> list[SimulationResult]:
             for task in tasks:
                 bar.update(task, total=min(start + args.games, args.max_games))
     return results
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during ``crapette simulate`` or ``compare``: the results of the deals finished
+    so far (the ruleset being played holds only its finished deals; rulesets not begun are
+    left out).
+
+    Attributes:
+        results: one result per ruleset with finished deals.
+        records: every finished deal.
+        written: the files the finished deals were written to (set by ``write_interrupted``).
+    """
+
+    def __init__(self, results: Sequence[SimulationResult]) -> None:
+        self.results = list(results)
+        self.records = [record for result in self.results for record in result.records]
+        self.written: list[str] = []
+        super().__init__(f"interrupted after {len(self.records)} deals")
+
+
+def write_interrupted(args: argparse.Namespace, stop: RunInterrupted) -> None:
+    """Write the finished deals of an interrupted run to ``--json`` and ``--csv`` (marked
+    ``"interrupted": true`` in the JSON), so an hour of simulation survives a Ctrl-C; the
+    plot and report, which describe a whole run, are not made."""
+    if not stop.records:
+        return
+    if args.json is not None:
+        payload = _json_payload(stop.results)
+        payload["interrupted"] = True
+        if not _write(args.json, json.dumps(payload, indent=2) + "\n"):
+            stop.written.append(args.json)
+    if args.csv is not None and not _write(args.csv, _csv_text(stop.results)):
+        stop.written.append(args.csv)
 
 
 def merge_results(first: SimulationResult, more: SimulationResult) -> SimulationResult:
@@ -328,30 +379,34 @@ def write_outputs(args: argparse.Namespace, results: Sequence[SimulationResult])
         )
         _write(args.report, text)
     if args.json is not None:
-        payload = {
-            "version": BEHAVIOUR_VERSION,
-            "results": [
-                {**r.to_dict(), "stats": r.stats(medians=False).to_dict()} for r in results
-            ],
-            "differences": {
-                r.rules: {
-                    k: v.to_dict()
-                    for k, v in stats.paired_differences(results[0].records, r.records).items()
-                }
-                for r in results[1:]
-            },
-        }
-        text = json.dumps(payload, indent=2) + "\n"
-        to_stdout |= _write(args.json, text)
+        to_stdout |= _write(args.json, json.dumps(_json_payload(results), indent=2) + "\n")
     if args.csv is not None:
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=CSV_FIELDS, lineterminator="\n")
-        writer.writeheader()
-        for result in results:
-            for record in result.records:
-                writer.writerow(_csv_row(result, record))
-        to_stdout |= _write(args.csv, buffer.getvalue())
+        to_stdout |= _write(args.csv, _csv_text(results))
     return to_stdout
+
+
+def _json_payload(results: Sequence[SimulationResult]) -> dict[str, Any]:
+    return {
+        "version": BEHAVIOUR_VERSION,
+        "results": [{**r.to_dict(), "stats": r.stats(medians=False).to_dict()} for r in results],
+        "differences": {
+            r.rules: {
+                k: v.to_dict()
+                for k, v in stats.paired_differences(results[0].records, r.records).items()
+            }
+            for r in results[1:]
+        },
+    }
+
+
+def _csv_text(results: Sequence[SimulationResult]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for result in results:
+        for record in result.records:
+            writer.writerow(_csv_row(result, record))
+    return buffer.getvalue()
 
 
 def _csv_row(result: SimulationResult, record: DealRecord) -> dict[str, Any]:
@@ -415,7 +470,11 @@ def result_table(result: SimulationResult) -> Table:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``crapette simulate``."""
-    results = run_simulations(args)
+    try:
+        results = run_simulations(args)
+    except RunInterrupted as stop:
+        write_interrupted(args, stop)
+        raise
     if not write_outputs(args, results):
         console = Console()
         for result in results:
