@@ -390,9 +390,37 @@ def test_websocket_updates_follow_the_other_seat(client: TestClient) -> None:
     with client.websocket_connect(b.url + "/live") as ws:
         ws.send_text(json.dumps({"token": "wrong"}))
         assert ws.receive_json()["error"]["code"] == "bad_token"
-    with client.websocket_connect(b.url + "/live") as ws:
-        ws.send_text("hello")
-        assert ws.receive_json()["error"]["code"] == "bad_request"
+    for hello in ("hello", json.dumps({"token": b.token, "svg": "yes"}), "[]"):
+        with client.websocket_connect(b.url + "/live") as ws:
+            ws.send_text(hello)
+            assert ws.receive_json()["error"]["code"] == "bad_request"
+
+
+def test_each_bot_move_reaches_the_follower_as_it_is_made(client: TestClient) -> None:
+    me = new_game(client, seed=5, opponent="greedy")
+    with client.websocket_connect(me.url + "/live") as ws:
+        ws.send_text(json.dumps({"token": me.token, "svg": True}))
+        seen = [ws.receive_json()["game"]]
+        for _ in range(200):  # my moves (the greedy hint) until my turn passes to the bot
+            data = me.get()
+            if not data["your_turn"]:
+                break
+            hint = client.get(me.url + "/hint", headers=me.headers).json()["notation"]
+            r = me.play(hint, data["version"])
+            assert r.status_code == 200, r.text
+            final = r.json()
+            while seen[-1]["version"] < final["version"]:
+                seen.append(ws.receive_json()["game"])
+            if final["last_moves"] and final["last_moves"][-1]["seat"] != me.number:  # type: ignore[attr-defined]
+                break
+        else:
+            pytest.fail("my turn never ended")
+    versions = [g["version"] for g in seen]
+    assert versions == list(range(versions[0], versions[-1] + 1))  # every version, in order
+    bots = [g for g in seen if g["to_act"] != me.number]  # type: ignore[attr-defined]
+    assert len(bots) >= 2  # the bot's turn arrived move by move, not only its end
+    assert all(g["svg"].startswith("<svg") for g in seen)
+    assert seen[-1] == me.get(svg=True)
 
 
 def test_games_survive_a_restart_and_expire(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from importlib import resources
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeAlias
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -36,6 +36,15 @@ from crapette.web.store import GameStore, SQLiteStore
 __all__ = ["GameManager", "create_app"]
 
 _Strict = ConfigDict(extra="forbid", strict=True)
+
+_Updates: TypeAlias = "asyncio.Queue[dict[str, Any]]"
+"""A WebSocket follower's queue of seat payloads, one per new version of the game."""
+
+_Follow: TypeAlias = "tuple[int, bool]"
+"""What a WebSocket follower asked for: its seat, and whether payloads carry the picture."""
+
+_BACKLOG = 64
+"""A follower with this many payloads waiting gets only the newest."""
 
 
 class MatchSpec(BaseModel):
@@ -225,8 +234,9 @@ class GameManager:
         self._games: dict[str, Game] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
-        self._subscribers: dict[str, set[tuple[int, asyncio.Queue[int], asyncio.AbstractEventLoop]]]
+        self._subscribers: dict[str, set[tuple[_Follow, _Updates, asyncio.AbstractEventLoop]]]
         self._subscribers = {}
+        self._announced: dict[str, int] = {}
         self._last_sweep = 0.0
 
     def sweep(self, now: float | None = None) -> list[str]:
@@ -239,6 +249,7 @@ class GameManager:
             for key in gone:
                 self._games.pop(key, None)
                 self._locks.pop(key, None)
+                self._announced.pop(key, None)
         self._last_sweep = now
         return gone
 
@@ -305,13 +316,18 @@ class GameManager:
                 with self._lock:
                     self._games[game_id] = game
             before = game.version
+            if write:
+                game.on_move = self.announce
             try:
                 yield game
             except BaseException:
                 if write and game.version != before:
                     with self._lock:
                         self._games.pop(game_id, None)
+                        self._announced.pop(game_id, None)
                 raise
+            finally:
+                game.on_move = None
             if write and game.version != before:
                 self._save(game)
                 self.announce(game)
@@ -320,29 +336,38 @@ class GameManager:
         self.store.save(game.id, game.to_dict(), finished=game.over, updated=game.updated)
 
     def subscribe(
-        self, game_id: str, seat: int, queue: asyncio.Queue[int], loop: asyncio.AbstractEventLoop
+        self, game_id: str, follow: _Follow, queue: _Updates, loop: asyncio.AbstractEventLoop
     ) -> None:
-        """Send the game's new versions to ``queue`` (on ``loop``)."""
+        """Send the payload of each new version of the game to ``queue`` (on ``loop``), as
+        ``follow = (seat, svg)`` asks (``svg``: with the picture of the seat's view)."""
         with self._lock:
-            self._subscribers.setdefault(game_id, set()).add((seat, queue, loop))
+            self._subscribers.setdefault(game_id, set()).add((follow, queue, loop))
 
     def unsubscribe(
-        self, game_id: str, seat: int, queue: asyncio.Queue[int], loop: asyncio.AbstractEventLoop
+        self, game_id: str, follow: _Follow, queue: _Updates, loop: asyncio.AbstractEventLoop
     ) -> None:
         """Stop sending to ``queue``."""
         with self._lock:
             subs = self._subscribers.get(game_id)
             if subs is not None:
-                subs.discard((seat, queue, loop))
+                subs.discard((follow, queue, loop))
                 if not subs:
                     del self._subscribers[game_id]
 
     def announce(self, game: Game) -> None:
-        """Tell every subscriber of the game its new version."""
+        """Send every subscriber of the game its seat's payload of the game's version (once
+        per version: each move, a bot's included, is announced as it is made, under the
+        game's lock)."""
         with self._lock:
+            if self._announced.get(game.id) == game.version:
+                return
+            self._announced[game.id] = game.version
             subs = list(self._subscribers.get(game.id, ()))
-        for _, queue, loop in subs:
-            loop.call_soon_threadsafe(queue.put_nowait, game.version)
+        payloads: dict[_Follow, dict[str, Any]] = {}
+        for follow, queue, loop in subs:
+            if follow not in payloads:
+                payloads[follow] = game.payload(follow[0], svg=follow[1])
+            loop.call_soon_threadsafe(queue.put_nowait, payloads[follow])
 
 
 def _bearer(authorization: str | None) -> str:
@@ -589,12 +614,18 @@ def create_app(
         try:
             first = await asyncio.wait_for(websocket.receive_text(), timeout=10)
             try:
-                token = json.loads(first)["token"]
-                if not isinstance(token, str):
+                hello = json.loads(first)
+                token, svg = hello["token"], hello.get("svg", False)
+                if not isinstance(token, str) or not isinstance(svg, bool):
                     raise TypeError
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, KeyError, TypeError, AttributeError):
                 await websocket.send_json(
-                    {"error": {"code": "bad_request", "message": 'send {"token": "..."} first'}}
+                    {
+                        "error": {
+                            "code": "bad_request",
+                            "message": 'send {"token": "...", "svg": false} first',
+                        }
+                    }
                 )
                 await websocket.close(code=1008)
                 return
@@ -606,10 +637,12 @@ def create_app(
                 return
             seat = payload["seat"]
             loop = asyncio.get_running_loop()
-            queue: asyncio.Queue[int] = asyncio.Queue()
-            games.subscribe(game_id, seat, queue, loop)
+            queue: _Updates = asyncio.Queue()
+            games.subscribe(game_id, (seat, svg), queue, loop)
             try:
-                await websocket.send_json({"type": "update", "game": payload})
+                # (subscribed first, then read: a change in between is queued, not lost)
+                sent = await run(lambda: seat_payload(game_id, f"Bearer {token}", svg))
+                await websocket.send_json({"type": "update", "game": sent})
                 while True:
                     receiver = asyncio.ensure_future(websocket.receive_text())
                     getter = asyncio.ensure_future(queue.get())
@@ -621,12 +654,15 @@ def create_app(
                     if receiver in done:
                         receiver.result()  # raises WebSocketDisconnect when the client left
                         continue
-                    while not queue.empty():
-                        queue.get_nowait()
-                    data = await run(lambda: seat_payload(game_id, f"Bearer {token}"))
-                    await websocket.send_json({"type": "update", "game": data})
+                    data = getter.result()
+                    if queue.qsize() >= _BACKLOG:  # a slow client: skip to the newest
+                        while not queue.empty():
+                            data = queue.get_nowait()
+                    if data["version"] > sent["version"]:
+                        await websocket.send_json({"type": "update", "game": data})
+                        sent = data
             finally:
-                games.unsubscribe(game_id, seat, queue, loop)
+                games.unsubscribe(game_id, (seat, svg), queue, loop)
         except (WebSocketDisconnect, asyncio.TimeoutError, WebError):
             return
 

@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import attrs
@@ -169,6 +169,9 @@ class Game:
         created: creation time (epoch seconds).
         updated: time of the last change.
         ended: why the game ended early (``"resigned by 0"``), or ``None``.
+        on_move: called with the game after each move (not stored): the server pushes
+            each move, a bot's reply included, to the seats following the game as it is
+            made.
     """
 
     id: str
@@ -184,6 +187,7 @@ class Game:
     created: float = attrs.field(factory=time.time)
     updated: float = attrs.field(factory=time.time)
     ended: str | None = None
+    on_move: Callable[[Game], None] | None = attrs.field(default=None, eq=False, repr=False)
 
     # ------------------------------------------------------------------ creation
 
@@ -344,6 +348,8 @@ class Game:
         self.match = self.match.play(move)
         self.moves.append(entry)
         self._changed()
+        if self.on_move is not None:
+            self.on_move(self)
 
     def run_bots(self, limit: int = 5000) -> int:
         """Let bot seats act until a human is to act or the deal ends; returns the count."""

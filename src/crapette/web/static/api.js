@@ -43,11 +43,12 @@ export const api = {
     call("POST", `/api/games/${id}/next-deal`, { token, body: { version } }),
 };
 
-// Live updates: calls onUpdate(game payload) on every change of the game.
+// Live updates: calls onUpdate(game payload, with its picture) on every change of the
+// game: each move, a bot's reply move by move, as it is made.
 export function follow(id, token, onUpdate) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/live`);
-  socket.addEventListener("open", () => socket.send(JSON.stringify({ token })));
+  socket.addEventListener("open", () => socket.send(JSON.stringify({ token, svg: true })));
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "update") onUpdate(message.game);

@@ -172,6 +172,8 @@ async function send(text) {
 
 function render(game) {
   const first = !session.game || session.game.game_id !== game.game_id;
+  // a reply that left the server before a live update already shown is stale
+  if (!first && game.version < session.game.version) return;
   session.game = game;
   document.body.dataset.status = game.status;
   document.body.dataset.version = String(game.version);
@@ -281,7 +283,7 @@ async function open(id, token) {
   history.replaceState(null, "", `/?game=${id}`);
   if (session.socket) session.socket.close();
   await refresh();
-  session.socket = follow(id, token, () => refresh());
+  session.socket = follow(id, token, (game) => render(game));
 }
 
 async function newGame(event) {
