@@ -28,6 +28,8 @@ from crapette.deal import Rng
 
 state = c.new_game(seed=1)
 view = c.observe(state, 0)
+names = "rules to_act foundations houses reserves reserve_up hands wastes turned stop emptied"
+fields = {name: getattr(state, name) for name in names.split()}
 calls = {
     "new_game seed str": lambda: c.new_game(seed="1"),
     "new_game seed float": lambda: c.new_game(seed=1.5),
@@ -63,6 +65,17 @@ calls = {
     "why_illegal not a state": lambda: c.why_illegal("state", c.DRAW),
     "reference_legal_moves str": lambda: testing.reference_legal_moves("state"),
     "determinize not a view": lambda: views.determinize(state, Rng(1)),
+    "assign a field": lambda: setattr(state, "to_act", 1),
+    "assign a property": lambda: setattr(state, "seen", frozenset()),
+    "assign a method": lambda: setattr(state, "replace", None),
+    "assign a new name": lambda: setattr(state, "colour", 1),
+    "assign __class__": lambda: setattr(state, "__class__", int),
+    "delete a field": lambda: delattr(state, "houses"),
+    "delete a new name": lambda: delattr(state, "colour"),
+    "GameState to_act str": lambda: state.replace(to_act="1"),
+    "GameState houses list": lambda: c.GameState(**{**fields, "houses": list(state.houses)}),
+    "GameState stop str": lambda: state.replace(stop="R-F"),
+    "GameState houses_key str": lambda: c.GameState(**{**fields, "houses_key": "0"}),
 }
 out = {}
 for name, call in calls.items():

@@ -267,7 +267,7 @@ def _broken(state: c.GameState) -> list[tuple[str, c.GameState]]:
         ("rules", state.replace(rules="classic")),
         ("hands", state.replace(hands=(state.hands[0],))),
         ("reserves[0]", state.replace(reserves=(list(state.reserves[0]), state.reserves[1]))),
-        ("stop", state.replace(stop="R-F")),
+        ("stop", state.replace(stop=("R-F",))),
         ("at most 13 cards", state.replace(houses=(tuple(range(14)), *state.houses[1:]))),
     ]
 
@@ -284,6 +284,27 @@ def test_validate_position_names_the_bad_field(index: int) -> None:
         from crapette.notation import validate_position
 
         validate_position(bad)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("to_act", "1", "int object expected; got str"),
+        ("houses", [()] * 8, "tuple object expected; got list"),
+        ("stop", "R-F", "tuple or None object expected; got str"),
+        ("moves_made", 1.5, "int object expected; got float"),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_refused_when_built(
+    field: str, value: object, message: str
+) -> None:
+    """Both builds refuse a field of the wrong type alike, with the compiled build's words
+    (its native constructor checks them before it runs), by keyword and by ``replace``."""
+    state = c.new_game(seed=2)
+    with pytest.raises(TypeError, match=f"^{message}$"):
+        state.replace(**{field: value})
+    with pytest.raises(TypeError, match=f"^{message}$"):
+        c.GameState(**{**_fields(state), field: value})  # type: ignore[arg-type]
 
 
 def test_a_valid_state_has_no_problems() -> None:

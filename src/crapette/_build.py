@@ -87,6 +87,10 @@ def argument_type_error(expected: type, value: object) -> TypeError:
     body runs, with its own message; the pure build raises this same error from an explicit
     check, so both builds fail alike (``tests/test_build.py`` compares them).
     """
-    return TypeError(
-        f"{expected.__module__}.{expected.__qualname__} object expected; got {_type_name(value)}"
-    )
+    return expected_type_error(f"{expected.__module__}.{expected.__qualname__}", value)
+
+
+def expected_type_error(expected: str, value: object) -> TypeError:
+    """mypyc's ``TypeError`` for an argument that is not of the type it names ``expected``
+    (``"int"``, ``"tuple or None"``, ``"crapette.state.GameState"``)."""
+    return TypeError(f"{expected} object expected; got {_type_name(value)}")

@@ -13,6 +13,7 @@ from crapette._laws import (
     layout_key_after,
     violation,
 )
+from crapette._movegen import known_moves
 from crapette._tables import HOUSE_KEYS
 from crapette.errors import IllegalMoveError
 from crapette.moves import FOUNDATION, HAND, OPP_RESERVE, RESERVE, Action, Move
@@ -35,7 +36,7 @@ def apply(state: GameState, move: Move | str) -> GameState:
             move and says why.
 
     The check looks at this one move (``_laws.is_legal``), not at the whole list of legal
-    moves.
+    moves; when ``legal_moves(state)`` was the last list made, the move is looked up in it.
     """
     if not isinstance(state, GameState):
         raise argument_type_error(GameState, state)
@@ -45,7 +46,8 @@ def apply(state: GameState, move: Move | str) -> GameState:
         return apply_unchecked(state, parse_move(state, move))
     if not isinstance(move, Move):
         raise TypeError(f"apply() needs a Move, not {move!r} ({type(move).__name__})")
-    if not is_legal(state, move):
+    known = known_moves(state)
+    if not (move in known if known is not None else is_legal(state, move)):
         raise IllegalMoveError(describe_illegal(state, move))
     return apply_unchecked(state, move)
 
@@ -74,7 +76,7 @@ def _set(piles: tuple[Pile, ...], i: int, value: Pile) -> tuple[Pile, ...]:
     return tuple(items)
 
 
-def _pair(pair: tuple[Pile, Pile], p: int, value: Pile) -> tuple[Pile, Pile]:
+def _pair(pair: tuple[Pile, ...], p: int, value: Pile) -> tuple[Pile, ...]:
     return (value, pair[1]) if p == 0 else (pair[0], value)
 
 
@@ -252,7 +254,7 @@ def _key_delta(house: int, depth: int, cards: Pile) -> int:
     return delta
 
 
-def _pass_done(passes: tuple[int, int], p: int) -> tuple[int, int]:
+def _pass_done(passes: tuple[int, ...], p: int) -> tuple[int, ...]:
     """Player ``p`` finished a pass through the hand: a clean pass (no progress since it
     began) counts as complete (2); otherwise a clean pass begins (1)."""
     mark = 2 if passes[p] else 1

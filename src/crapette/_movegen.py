@@ -58,7 +58,7 @@ from crapette.moves import (
 from crapette.outcome import winner
 from crapette.state import GameState
 
-__all__ = ["legal_moves"]
+__all__ = ["known_moves", "legal_moves"]
 
 _COUNTS: Final = tuple(tuple(range(1, n + 1)) for n in range(14))
 _STOP_CHOICES: Final = (CALL_STOP, LET_STAND)
@@ -68,6 +68,19 @@ _TO_F: Final = tuple(PLAY[s][FOUNDATION] for s in range(WASTE + 1))
 _R_F: Final = _TO_F[RESERVE]
 
 
+_last: tuple[GameState | None, tuple[Move, ...]] = (None, ())
+"""The state ``legal_moves`` saw last and its moves: one entry, replaced as a whole (one
+reference assignment, so threads can only miss it, never read a mixed entry)."""
+
+
+def known_moves(state: GameState) -> tuple[Move, ...] | None:
+    """The legal moves of ``state`` if ``legal_moves`` listed them last, else ``None``: the
+    checked ``apply`` answers "is this move legal?" from it in the usual pattern, moves
+    listed and then one of them applied, without looking at the move again."""
+    last = _last
+    return last[1] if last[0] is state else None
+
+
 def legal_moves(state: GameState) -> tuple[Move, ...]:
     """Every legal move of the player to act (``state.to_act``), without duplicates, in the
     fixed order of [`ALL_MOVES`][crapette.moves.ALL_MOVES] (by source, target and count, then
@@ -75,6 +88,14 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     """
     if not isinstance(state, GameState):
         raise argument_type_error(GameState, state)
+    global _last
+    moves = _generate(state)
+    _last = (state, moves)
+    return moves
+
+
+def _generate(state: GameState) -> tuple[Move, ...]:
+    """The legal moves of ``state`` (see ``legal_moves``)."""
     rules = state.rules
     if state.moves_made >= rules.move_cap or state.passes == _BLOCKED:
         return ()
@@ -165,8 +186,8 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     log = state.seen_log
     seen: Container[int] | None = None
     if log is not None:  # SeenLog.first, inlined for a line of play (the usual case)
-        if len(log) == state.seen_size:
-            seen = log if log.positions is None else log.positions
+        if len(log.keys) == state.seen_size:
+            seen = log.keys if log.positions is None else log.positions
         else:
             seen = log.first(state.seen_size)
     # The most cards one house-to-house move may carry, onto a built house and onto an empty

@@ -3,12 +3,12 @@ of a deal and the score", decisions 9 to 13)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import attrs
 
-if TYPE_CHECKING:
-    from crapette.state import GameState
+from crapette._build import argument_type_error
+from crapette.state import GameState
 
 __all__ = ["Outcome", "is_over", "outcome", "winner"]
 
@@ -43,6 +43,8 @@ def winner(state: GameState) -> int | None:
 
 def is_over(state: GameState) -> bool:
     """Whether the deal has ended (a win, a stalemate or the move cap)."""
+    if not isinstance(state, GameState):
+        raise argument_type_error(GameState, state)
     return (
         winner(state) is not None
         or state.passes == (2, 2)
@@ -68,7 +70,7 @@ def outcome(state: GameState) -> Outcome | None:
     the loser's hand and waste. A stalemate or the move cap: each player counts 2 per own
     reserve card and 1 per own hand and waste card; the lower count scores the difference.
     """
-    if not is_over(state):
+    if not is_over(state):  # (which checks that ``state`` is a GameState)
         return None
     won = winner(state)
     counts = _counts(state)

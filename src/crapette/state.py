@@ -6,21 +6,24 @@ it, and the check that a hand-built state could occur
 A state holds data only; the rules that read and change it live in ``_laws``, ``_movegen``
 and ``_engine``.
 
-Memory and speed: a state is a slotted object built by plain slot assignment (see
-``make_state``) that refuses any later assignment. The no-cycle rule needs the
-house layouts seen since the last move that cannot be undone; instead of a set per state,
-states of one turn share a log of layout keys (``SeenLog``), each state knowing how many of
-its keys it has seen, so a turn of ``k`` house moves costs ``O(k)`` time and memory, not
-``O(k**2)``.
+Memory and speed: a state is a slotted object with one constructor, whose fields cannot be
+assigned once it is built. In the compiled build it is a native class (mypyc), built and
+read at C speed; in the pure build the same class is a ``__slots__`` class whose instances
+are filled in by a twin class and then turned into ``GameState`` (see ``make_state``). The
+no-cycle rule needs the house layouts seen since the last move that cannot be undone;
+instead of a set per state, states of one turn share a log of layout keys (``SeenLog``),
+each state knowing how many of its keys it has seen, so a turn of ``k`` house moves costs
+``O(k)`` time and memory, not ``O(k**2)``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Container
-from typing import Any, NamedTuple, TypeAlias
+from collections.abc import Collection, Container
+from types import MemberDescriptorType
+from typing import Any, Final, NamedTuple, TypeAlias, final
 
-from crapette._laws import is_foundation_run, is_run
+from crapette._build import expected_type_error
 from crapette._quote import quote
 from crapette._tables import houses_key as _houses_key
 from crapette.cards import PACK, TEXT, Card
@@ -40,11 +43,12 @@ Pile: TypeAlias = tuple[Card, ...]
 """A pile of cards, bottom first: ``pile[-1]`` is the top (the exposed card)."""
 
 
-_INDEX_FROM: int = 12
+_INDEX_FROM: Final = 12
 """A log gets a dict index once it holds this many keys (below, a list scan is faster)."""
 
 
-class SeenLog(list[int]):
+@final
+class SeenLog:
     """The layout keys seen in one line of play, in order, shared by its states: a state
     has seen the first ``seen_size`` keys of its ``seen_log`` (the no-cycle rule). Once the
     log is long, ``positions`` maps each key to its position, so a lookup stays a dict lookup.
@@ -55,12 +59,16 @@ class SeenLog(list[int]):
     extends an older state, as a search does) branches off with a copy of its keys, so
     states may be played on from several threads. Internal: ``GameState.seen`` gives the
     keys as a frozenset.
+
+    Attributes:
+        keys: the layout keys, in the order they were seen.
+        positions: each key's position in ``keys`` once the log is long, else ``None``.
     """
 
-    __slots__ = ("positions",)
+    __slots__ = ("keys", "positions")
 
     def __init__(self, keys: list[int]) -> None:
-        super().__init__(keys)
+        self.keys = keys
         self.positions: dict[int, int] | None = None
         if len(keys) >= _INDEX_FROM:
             self.positions = {key: i for i, key in enumerate(keys)}
@@ -69,39 +77,42 @@ class SeenLog(list[int]):
         """Whether ``key`` is among the first ``size`` keys."""
         positions = self.positions
         if positions is None:
-            return key in self if len(self) == size else key in self[:size]
+            keys = self.keys
+            return key in keys if len(keys) == size else key in keys[:size]
         pos = positions.get(key)
         return pos is not None and pos < size
 
     def first(self, size: int) -> Container[int]:
-        """The first ``size`` keys as a container for ``in`` tests at C speed (the log or
-        its index itself when ``size`` is its length, as in a line of play)."""
+        """The first ``size`` keys as a container for ``in`` tests at C speed (the key list
+        or its index itself when ``size`` is its length, as in a line of play)."""
+        keys = self.keys
         positions = self.positions
-        if len(self) == size:
-            return self if positions is None else positions
-        return self[:size] if positions is None else frozenset(self[:size])
+        if len(keys) == size:
+            return keys if positions is None else positions
+        return keys[:size] if positions is None else frozenset(keys[:size])
 
     def extended(self, size: int, key: int) -> SeenLog:
         """The log holding the first ``size`` keys and then ``key`` at position ``size``:
         ``self`` when it can grow in place (or already has ``key`` there), else a copy."""
+        keys = self.keys
         positions = self.positions
         if positions is not None and positions.get(key) == size:
             return self  # another line of play added the same key here
-        if len(self) == size:
-            self.append(key)
-            if self[size] == key:
+        if len(keys) == size:
+            keys.append(key)
+            if keys[size] == key:
                 if positions is not None:
                     positions[key] = size
                 elif size + 1 >= _INDEX_FROM:
-                    self.positions = {k: i for i, k in enumerate(self[: size + 1])}
+                    self.positions = {k: i for i, k in enumerate(keys[: size + 1])}
                 return self
         # Another line of play owns the next place: branch off with a copy of our keys.
-        mine = self[:size]
+        mine = keys[:size]
         mine.append(key)
         return SeenLog(mine)
 
 
-_FIELDS = (
+_FIELDS: Final = (
     "rules",
     "to_act",
     "foundations",
@@ -119,55 +130,12 @@ _FIELDS = (
     "seen_log",
     "seen_size",
 )
-_PUBLIC_FIELDS = (*_FIELDS[:-2], "seen")
-_VALUES = _FIELDS[:-2]  # the fields compared as they are (the seen log is compared as a set)
+_PUBLIC_FIELDS: Final = (*_FIELDS[:-2], "seen")
+_VALUES: Final = _FIELDS[:-2]  # compared as they are (the seen log is compared as a set)
 
 
-class _Slots:
-    """The fields of a ``GameState`` in slots, assigned in the plain way (the fastest
-    way CPython builds an object); ``make_state`` builds one and makes it a
-    ``GameState``, whose ``__setattr__`` refuses every later assignment."""
-
-    __slots__ = _FIELDS
-
-    def __init__(
-        self,
-        rules: Ruleset,
-        to_act: int,
-        foundations: tuple[Pile, ...],
-        houses: tuple[Pile, ...],
-        reserves: tuple[Pile, Pile],
-        reserve_up: tuple[int, int],
-        hands: tuple[Pile, Pile],
-        wastes: tuple[Pile, Pile],
-        turned: Card | None,
-        stop: PendingStop | None,
-        emptied: int,
-        passes: tuple[int, int],
-        moves_made: int,
-        houses_key: int,
-        seen_log: SeenLog | None,
-        seen_size: int,
-    ) -> None:
-        self.rules = rules
-        self.to_act = to_act
-        self.foundations = foundations
-        self.houses = houses
-        self.reserves = reserves
-        self.reserve_up = reserve_up
-        self.hands = hands
-        self.wastes = wastes
-        self.turned = turned
-        self.stop = stop
-        self.emptied = emptied
-        self.passes = passes
-        self.moves_made = moves_made
-        self.houses_key = houses_key
-        self.seen_log = seen_log
-        self.seen_size = seen_size
-
-
-class GameState(_Slots):
+@final
+class GameState:
     """One position of a deal: every card's place, whose move it is and the counters the
     rules need. Immutable (assignment raises ``AttributeError``), hashable and equal by
     value; ``apply`` returns a new one.
@@ -181,7 +149,7 @@ class GameState(_Slots):
     impossible.
 
     Piles are tuples of [`Card`][crapette.Card], bottom first, so ``pile[-1]`` is the top.
-    Per-player pairs are indexed by player (0 or 1).
+    Per-player pairs are tuples of two, indexed by player (0 or 1).
 
     Attributes:
         rules: the ruleset of the deal.
@@ -209,59 +177,84 @@ class GameState(_Slots):
         seen_size: how many keys of ``seen_log`` this state has seen (0 without a log).
     """
 
-    __slots__ = ()
+    __slots__ = _FIELDS
 
-    def __new__(
-        cls,
-        *,
+    rules: Final[Ruleset]
+    to_act: Final[int]
+    foundations: Final[tuple[Pile, ...]]
+    houses: Final[tuple[Pile, ...]]
+    reserves: Final[tuple[Pile, ...]]
+    reserve_up: Final[tuple[int, ...]]
+    hands: Final[tuple[Pile, ...]]
+    wastes: Final[tuple[Pile, ...]]
+    turned: Final[Card | None]
+    stop: Final[PendingStop | None]
+    emptied: Final[int]
+    passes: Final[tuple[int, ...]]
+    moves_made: Final[int]
+    houses_key: Final[int]
+    seen_log: Final[SeenLog | None]
+    seen_size: Final[int]
+
+    def __init__(
+        self,
         rules: Ruleset,
         to_act: int,
         foundations: tuple[Pile, ...],
         houses: tuple[Pile, ...],
-        reserves: tuple[Pile, Pile],
-        reserve_up: tuple[int, int],
-        hands: tuple[Pile, Pile],
-        wastes: tuple[Pile, Pile],
+        reserves: tuple[Pile, ...],
+        reserve_up: tuple[int, ...],
+        hands: tuple[Pile, ...],
+        wastes: tuple[Pile, ...],
         turned: Card | None = None,
         stop: PendingStop | None = None,
         emptied: int = 0,
-        seen: frozenset[int] | None = None,
-        passes: tuple[int, int] = (1, 1),
+        passes: tuple[int, ...] = (1, 1),
         moves_made: int = 0,
         houses_key: int | None = None,
-    ) -> GameState:
+        seen_log: SeenLog | None = None,
+        seen_size: int = -1,
+        *,
+        seen: Collection[int] | None = None,
+    ) -> None:
         """Build a state by keyword (see the class docstring). ``seen`` is the set of house
         layout keys seen this turn (the current layout is always added); ``houses_key`` is
-        computed from ``houses`` when not given. The fields are stored as given: call
+        computed from ``houses`` when not given. The fields are stored as given (a field of
+        the wrong type raises ``TypeError``): call
         [`validate_position`][crapette.state.validate_position] (or
-        [`problems`][crapette.state.GameState.problems]) to check a hand-built state."""
-        key = _layout_key(houses) if houses_key is None else houses_key
-        log = None
-        if seen:
-            extra = sorted(k for k in seen if k != key)
-            if extra:
-                log = SeenLog([*extra, key])
-        return make_state(
-            rules,
-            to_act,
-            foundations,
-            houses,
-            reserves,
-            reserve_up,
-            hands,
-            wastes,
-            turned,
-            stop,
-            emptied,
-            passes,
-            moves_made,
-            key,
-            log,
-            0 if log is None else len(log),
-        )
+        [`problems`][crapette.state.GameState.problems]) to check a hand-built state.
 
-    def __init__(self, **fields: Any) -> None:
-        """Everything is done by ``__new__`` (the fields are set once, by ``make_state``)."""
+        ``seen_log`` and ``seen_size`` are internal: given (``seen_size >= 0``), the fields
+        are stored exactly as passed, in field order, which is how ``apply`` builds states.
+        """
+        if seen_size < 0:  # the public form: check the types, derive the layout fields
+            fields = (rules, to_act, foundations, houses, reserves, reserve_up, hands, wastes)
+            _check_types((*fields, turned, stop, emptied, passes, moves_made, houses_key))
+            key = _layout_key(houses) if houses_key is None else houses_key
+            houses_key = key
+            seen_log = None
+            seen_size = 0
+            if seen:
+                extra = sorted(k for k in seen if k != key)
+                if extra:
+                    seen_log = SeenLog([*extra, key])
+                    seen_size = len(extra) + 1
+        self.rules = rules
+        self.to_act = to_act
+        self.foundations = foundations
+        self.houses = houses
+        self.reserves = reserves
+        self.reserve_up = reserve_up
+        self.hands = hands
+        self.wastes = wastes
+        self.turned = turned
+        self.stop = stop
+        self.emptied = emptied
+        self.passes = passes
+        self.moves_made = moves_made
+        self.houses_key = 0 if houses_key is None else houses_key
+        self.seen_log = seen_log
+        self.seen_size = seen_size
 
     @property
     def seen(self) -> frozenset[int]:
@@ -270,12 +263,15 @@ class GameState(_Slots):
         move may recreate one; every other part of the layout is unchanged since that
         move)."""
         log = self.seen_log
-        return frozenset((self.houses_key,)) if log is None else frozenset(log[: self.seen_size])
+        if log is None:
+            return frozenset((self.houses_key,))
+        return frozenset(log.keys[: self.seen_size])
 
     @property
     def turn_player(self) -> int:
         """The player whose turn it is (differs from ``to_act`` during a Stop! decision)."""
-        return self.stop.resume if self.stop is not None else self.to_act
+        stop = self.stop
+        return stop.resume if stop is not None else self.to_act
 
     def __str__(self) -> str:
         """The readable board ([`board`][crapette.text.board])."""
@@ -323,9 +319,10 @@ class GameState(_Slots):
             if name not in _PUBLIC_FIELDS or name == "houses_key":
                 raise TypeError(f"GameState.replace() got an unexpected field {name!r}")
         if "houses" not in changes and "seen" not in changes:
-            values = {name: getattr(self, name) for name in _FIELDS}
+            values: dict[str, Any] = {name: getattr(self, name) for name in _FIELDS}
             values.update(changes)
-            return make_state(**values)
+            _check_types(tuple(values[name] for name in _VALUES))
+            return GameState(**values)
         fields: dict[str, Any] = {name: getattr(self, name) for name in _PUBLIC_FIELDS}
         if "houses" in changes:
             del fields["houses_key"]
@@ -340,7 +337,7 @@ class GameState(_Slots):
         return position_problems(self)
 
     def __eq__(self, other: object) -> bool:
-        if type(other) is not GameState:
+        if not isinstance(other, GameState):
             return NotImplemented
         if self is other:
             return True
@@ -355,18 +352,54 @@ class GameState(_Slots):
     def __hash__(self) -> int:
         return hash((self._values(), self.seen_size))
 
-    def _values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in _VALUES])
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"GameState is immutable: use state.replace({name}=...)")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"GameState is immutable: cannot delete {name}")
+    def _values(self) -> tuple[object, ...]:
+        return (
+            self.rules,
+            self.to_act,
+            self.foundations,
+            self.houses,
+            self.reserves,
+            self.reserve_up,
+            self.hands,
+            self.wastes,
+            self.turned,
+            self.stop,
+            self.emptied,
+            self.passes,
+            self.moves_made,
+            self.houses_key,
+        )
 
     def __reduce__(self) -> tuple[Any, ...]:
         log = self.seen_log
-        return (_rebuild, (self._values(), None if log is None else log[: self.seen_size]))
+        return (_rebuild, (self._values(), None if log is None else log.keys[: self.seen_size]))
+
+
+# The fields the compiled build type-checks itself (mypyc, before the constructor runs):
+# their position among the constructor's arguments, the type and whether None is allowed.
+_CHECKED: Final = (
+    (1, int, False),  # to_act
+    (2, tuple, False),  # foundations
+    (3, tuple, False),  # houses
+    (4, tuple, False),  # reserves
+    (5, tuple, False),  # reserve_up
+    (6, tuple, False),  # hands
+    (7, tuple, False),  # wastes
+    (9, tuple, True),  # stop (a PendingStop is a tuple)
+    (10, int, False),  # emptied
+    (11, tuple, False),  # passes
+    (12, int, False),  # moves_made
+    (13, int, True),  # houses_key
+)
+
+
+def _check_types(fields: tuple[object, ...]) -> None:
+    """The public constructor's type checks, in argument order and worded as mypyc words
+    them, so that both builds refuse a field of the wrong type alike."""
+    for i, kind, optional in _CHECKED:
+        value = fields[i]
+        if not isinstance(value, kind) and not (optional and value is None):
+            raise expected_type_error(kind.__name__ + (" or None" if optional else ""), value)
 
 
 def _layout_key(houses: tuple[Pile, ...]) -> int:
@@ -381,7 +414,48 @@ def _layout_key(houses: tuple[Pile, ...]) -> int:
 def _rebuild(fields: tuple[Any, ...], keys: list[int] | None) -> GameState:
     values: dict[str, Any] = dict(zip(_VALUES, fields, strict=True))
     log = None if keys is None else SeenLog(keys)
-    return make_state(**values, seen_log=log, seen_size=0 if log is None else len(log))
+    return GameState(**values, seen_log=log, seen_size=0 if keys is None else len(keys))
+
+
+# The pure build: the class above is a plain ``__slots__`` class, so its instances are
+# filled in by a twin class (the same slots and ``__init__``) and then made ``GameState``s,
+# whose assignment and deletion raise as the compiled build's native fields do. In the
+# compiled build ``GameState`` is a native class: its ``Final`` fields are read-only and
+# ``__init__`` builds it directly.
+_PURE: Final = isinstance(getattr(GameState, "rules", None), MemberDescriptorType)
+_TWIN: Any = None
+
+
+def _read_only(self: object, name: str, value: object = None) -> None:
+    """Assignment and deletion in the pure build, refused as the native class refuses them."""
+    if name == "__class__":
+        raise TypeError(
+            "__class__ assignment only supported for mutable types or ModuleType subclasses"
+        )
+    attribute = getattr(GameState, name, None)
+    if name in _FIELDS or isinstance(attribute, property):
+        raise AttributeError(f"attribute {name!r} of 'GameState' objects is not writable")
+    if attribute is not None:
+        raise AttributeError(f"'GameState' object attribute {name!r} is read-only")
+    raise AttributeError(f"'GameState' object has no attribute {name!r}")
+
+
+def _no_init(self: object, *args: object, **kwargs: object) -> None:
+    """Everything was done by ``__new__`` (the twin's ``__init__``)."""
+
+
+def _new(cls: type, *args: object, **kwargs: object) -> Any:
+    state = _TWIN(*args, **kwargs)
+    state.__class__ = GameState
+    return state
+
+
+if _PURE:
+    _TWIN = type("GameState", (), {"__slots__": _FIELDS, "__init__": GameState.__init__})
+    setattr(GameState, "__new__", staticmethod(_new))  # noqa: B010 - not a plain attribute
+    setattr(GameState, "__init__", _no_init)  # noqa: B010
+    setattr(GameState, "__setattr__", _read_only)  # noqa: B010
+    setattr(GameState, "__delattr__", _read_only)  # noqa: B010
 
 
 def make_state(
@@ -389,30 +463,45 @@ def make_state(
     to_act: int,
     foundations: tuple[Pile, ...],
     houses: tuple[Pile, ...],
-    reserves: tuple[Pile, Pile],
-    reserve_up: tuple[int, int],
-    hands: tuple[Pile, Pile],
-    wastes: tuple[Pile, Pile],
+    reserves: tuple[Pile, ...],
+    reserve_up: tuple[int, ...],
+    hands: tuple[Pile, ...],
+    wastes: tuple[Pile, ...],
     turned: Card | None,
     stop: PendingStop | None,
     emptied: int,
-    passes: tuple[int, int],
+    passes: tuple[int, ...],
     moves_made: int,
     houses_key: int,
     seen_log: SeenLog | None,
     seen_size: int,
 ) -> GameState:
     """The one internal constructor: every field given, in field order, nothing derived or
-    checked. The public constructor and ``replace`` end here; ``apply`` passes the fields
-    by position, which CPython does about twice as fast as 16 keywords (measured: ~0.45
-    against ~1.1 us per state).
-
-    The fields are assigned on a ``_Slots`` object, which then becomes a ``GameState`` (the
-    same slots, with an ``__setattr__`` that refuses): plain slot assignment is the fastest
-    way to build an object, and reading a slot the fastest way to read a field (a tuple's
-    named fields read about 40% slower in CPython 3.11, a frozen attrs class builds 3x
-    slower)."""
-    state = _Slots(
+    checked (``apply`` builds every state with it). Compiled, it is the native
+    constructor; pure, the twin class fills the slots by plain assignment (the fastest
+    way CPython builds an object) and the object becomes a ``GameState``."""
+    if _PURE:
+        state = _TWIN(
+            rules,
+            to_act,
+            foundations,
+            houses,
+            reserves,
+            reserve_up,
+            hands,
+            wastes,
+            turned,
+            stop,
+            emptied,
+            passes,
+            moves_made,
+            houses_key,
+            seen_log,
+            seen_size,
+        )
+        state.__class__ = GameState
+        return state  # type: ignore[no-any-return]
+    return GameState(
         rules,
         to_act,
         foundations,
@@ -430,8 +519,6 @@ def make_state(
         seen_log,
         seen_size,
     )
-    state.__class__ = GameState  # same slots: from now on assignment raises
-    return state  # type: ignore[return-value]
 
 
 class PendingStop(NamedTuple):
@@ -501,6 +588,8 @@ def position_problems(state: GameState) -> list[str]:
     possible counts. Like python-chess's ``Board.status()``, the list form of
     [`validate_position`][crapette.state.validate_position].
     """
+    from crapette._laws import is_foundation_run, is_run  # the rules sit above the state
+
     if not isinstance(state, GameState):
         return [f"not a GameState: {type(state).__name__}"]
     problems: list[str] = []

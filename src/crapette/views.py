@@ -84,12 +84,12 @@ class PlayerView:
     reserves_up: tuple[Pile, Pile]
     reserves_down: tuple[int, int]
     hand_sizes: tuple[int, int]
-    wastes: tuple[Pile, Pile]
+    wastes: tuple[Pile, ...]
     turned: Card | None
     stop: StopView | None
     emptied: int
     seen: frozenset[int]
-    passes: tuple[int, int]
+    passes: tuple[int, ...]
     moves_made: int
     houses_key: int
     _legal: tuple[Move, ...] | None = attrs.field(default=None, eq=False, repr=False)
