@@ -201,10 +201,7 @@ def _extend(state: GameState, key: int) -> tuple[SeenLog | None, int]:
         if key == state.houses_key:
             return None, 0
         return SeenLog([state.houses_key, key]), 2
-    size = state.seen_size
-    if log.holds(size, key):
-        return log, size
-    return log.extended(size, key), size + 1
+    return log.after(state.seen_size, key)
 
 
 def _house_to_house(state: GameState, source: int, target: int, count: int) -> GameState:

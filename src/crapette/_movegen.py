@@ -21,7 +21,7 @@ priorities, the no-cycle rule), in their table form from ``_tables``.
 from __future__ import annotations
 
 from collections.abc import Container
-from typing import Final
+from typing import Final, TypeAlias
 
 from crapette._build import argument_type_error
 from crapette._tables import (
@@ -56,7 +56,12 @@ from crapette.moves import (
     Move,
 )
 from crapette.outcome import winner
-from crapette.state import GameState
+from crapette.rules import Ruleset
+from crapette.state import GameState, Pile
+
+_Options: TypeAlias = tuple[
+    int, bool, bool, bool, bool, tuple[int, ...], bool, bool, tuple[int, ...], bool
+]
 
 __all__ = ["known_moves", "legal_moves"]
 
@@ -94,10 +99,67 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     return moves
 
 
+_last_options: tuple[Ruleset | None, _Options] = (
+    None,
+    (0, False, False, False, False, (), False, False, (), False),
+)
+_last_ftops: tuple[tuple[Pile, ...] | None, frozenset[int]] = ((), frozenset())
+
+
+def _options(rules: Ruleset) -> _Options:
+    """What the generator needs to know of the rules, read once per ruleset (a one-entry
+    cache, replaced whole): the move cap; enforced priorities; the reserve-to-foundation
+    move alone (pagat's priority, enforced); immediate filling and the before-hand block
+    (enforced); the loading table; the tableau before loading (Serbian, enforced); the own
+    waste playable; the group size table; any card may load."""
+    global _last_options
+    last = _last_options
+    if last[0] is rules:
+        return last[1]
+    enforced = rules.stop == "enforced"
+    options = (
+        rules.move_cap,
+        enforced,
+        enforced and rules.priority == "pagat",
+        enforced and rules.house_filling == "immediate",
+        enforced and rules.house_filling == "before_hand",
+        LOADS[rules.load_wrap],
+        enforced and rules.priority == "serbian",
+        rules.own_waste_playable,
+        MOST_CARDS[rules.group_moves],
+        rules.load_from == "any",
+    )
+    _last_options = (rules, options)
+    return options
+
+
+def _foundation_needs(foundations: tuple[Pile, ...]) -> frozenset[int]:
+    """The ``FNEED`` values the foundations take (``ACE_KEY`` and the face of each top),
+    kept for the last foundations seen (they change only with a foundation move)."""
+    global _last_ftops
+    last = _last_ftops
+    if last[0] is foundations:
+        return last[1]
+    ftops = frozenset([ACE_KEY, *[FACE[pile[-1]] for pile in foundations if pile]])
+    _last_ftops = (foundations, ftops)
+    return ftops
+
+
 def _generate(state: GameState) -> tuple[Move, ...]:
     """The legal moves of ``state`` (see ``legal_moves``)."""
-    rules = state.rules
-    if state.moves_made >= rules.move_cap or state.passes == _BLOCKED:
+    (
+        move_cap,
+        enforced,
+        reserve_first,
+        immediate,
+        fill_before_hand,
+        loads,
+        tableau_first,
+        waste_playable,
+        most,
+        load_any,
+    ) = _options(state.rules)
+    if state.moves_made >= move_cap or state.passes == _BLOCKED:
         return ()
     reserves, hands, wastes = state.reserves, state.hands, state.wastes
     if (
@@ -112,9 +174,7 @@ def _generate(state: GameState) -> tuple[Move, ...]:
     waste = wastes[p]
     turned = state.turned
     up = state.reserve_up[p]
-    enforced = rules.stop == "enforced"
-    ftops = {FACE[pile[-1]] for pile in state.foundations if pile}
-    ftops.add(ACE_KEY)
+    ftops = _foundation_needs(state.foundations)
 
     # One pass over the available cards, in source order: the foundation moves, the cards
     # outside the houses, and per kind of card the mask of houses whose top takes it.
@@ -123,7 +183,7 @@ def _generate(state: GameState) -> tuple[Move, ...]:
     if reserve and up:
         card = reserve[-1]
         if FNEED[card] in ftops:
-            if enforced and rules.priority == "pagat":
+            if reserve_first:
                 return (_R_F,)
             found.append(_R_F)
         others.append((RESERVE, card))
@@ -131,7 +191,7 @@ def _generate(state: GameState) -> tuple[Move, ...]:
         if FNEED[turned] in ftops:
             found.append(_TO_F[HAND])
         others.append((HAND, turned))
-    if waste and rules.own_waste_playable:
+    if waste and waste_playable:
         card = waste[-1]
         if FNEED[card] in ftops:
             found.append(_TO_F[WASTE])
@@ -153,7 +213,7 @@ def _generate(state: GameState) -> tuple[Move, ...]:
     if enforced:
         if found:
             return (*found, REVEAL) if reveal else tuple(found)
-        if rules.house_filling == "immediate" and reserve and state.emptied:
+        if immediate and reserve and state.emptied:
             if reveal:
                 return (REVEAL,)
             return tuple(_FILL[h] for h in BITS[state.emptied])
@@ -161,12 +221,10 @@ def _generate(state: GameState) -> tuple[Move, ...]:
     opp = 1 - p
     opp_reserve = reserves[opp]
     opp_waste = wastes[opp]
-    loads = LOADS[rules.load_wrap]
     reserve_loads = loads[FACE[opp_reserve[-1]]] if opp_reserve and state.reserve_up[opp] else 0
     waste_loads = loads[FACE[opp_waste[-1]]] if opp_waste else 0
     # loadable: the faces that load either pile; one test per available card.
     loadable = reserve_loads | waste_loads
-    tableau_first = enforced and rules.priority == "serbian"
 
     moves: list[Move] = []
     append = moves.append
@@ -194,10 +252,9 @@ def _generate(state: GameState) -> tuple[Move, ...]:
     # one; a group is a tail of the house's end run (in play every house is one run, since
     # cards only arrive by building on it or on an empty house; hand-built ones may not be).
     free = len(BITS[empty])
-    most = MOST_CARDS[rules.group_moves]
     most_built = most[free]
     most_empty = most[free - 1] if free else most[0]
-    if rules.load_from != "any":
+    if not load_any:
         loadable = 0  # only cards from your own piles may load the opponent
     for h, pile in enumerate(houses):
         if not pile:
@@ -245,7 +302,7 @@ def _generate(state: GameState) -> tuple[Move, ...]:
     if turned is not None:
         append(DISCARD)
     elif hands[p] or waste:
-        if not (enforced and empty and reserve and rules.house_filling == "before_hand"):
+        if not (fill_before_hand and empty and reserve):
             append(DRAW)
     else:
         append(END_TURN)
@@ -282,25 +339,34 @@ def _group_moves(
             targets |= mask
             for t in BITS[mask]:
                 sizes[t] = count
-    most_empty = min(run, most_empty)
-    to_empty = _COUNTS[most_empty]
+    to_empty = _COUNTS[run if run < most_empty else most_empty]
     group = GROUP[source]
-    for t in BITS[targets]:
-        counts = to_empty if empty >> t & 1 else (sizes[t],)
-        if seen is None:
-            for count in counts:
+    if seen is None:
+        for t in BITS[targets]:
+            for count in to_empty if empty >> t & 1 else (sizes[t],):
                 moves.append(group[t][count - 1])
-            continue
+        return
+    # _laws.layout_key_after, in two halves: lifted[c] is the layout key with the top c
+    # cards taken off the source (the same for every target), then each card's key at its
+    # new place is added.
+    key = state.houses_key
+    lifted = [key]
+    at = source * 16 + size
+    for card in reversed(pile[size - run :]):
+        at -= 1
+        key ^= CARD_KEYS[card][at]
+        lifted.append(key)
+    top = pile[-1]
+    for t in BITS[targets]:
         dst = t * 16 + len(houses[t])
-        for count in counts:
-            # _laws.layout_key_after, inlined: each moved card's key leaves and arrives.
-            key = state.houses_key
-            src = source * 16 + size - count
-            at = dst
-            for card in pile[size - count :]:
-                keys = CARD_KEYS[card]
-                key ^= keys[src] ^ keys[at]
-                src += 1
-                at += 1
+        for count in to_empty if empty >> t & 1 else (sizes[t],):
+            if count == 1:
+                key = lifted[1] ^ CARD_KEYS[top][dst]
+            else:
+                key = lifted[count]
+                at = dst
+                for card in pile[size - count :]:
+                    key ^= CARD_KEYS[card][at]
+                    at += 1
             if key not in seen:
                 moves.append(group[t][count - 1])

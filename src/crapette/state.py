@@ -91,13 +91,28 @@ class SeenLog:
             return keys if positions is None else positions
         return keys[:size] if positions is None else frozenset(keys[:size])
 
-    def extended(self, size: int, key: int) -> SeenLog:
-        """The log holding the first ``size`` keys and then ``key`` at position ``size``:
-        ``self`` when it can grow in place (or already has ``key`` there), else a copy."""
+    def after(self, size: int, key: int) -> tuple[SeenLog, int]:
+        """The log and size of a state that has seen the first ``size`` keys and then the
+        layout ``key``: unchanged if ``key`` is among them, else ``key`` at position
+        ``size``, in this log when it can grow in place (or already holds ``key`` there),
+        else in a copy."""
         keys = self.keys
         positions = self.positions
-        if positions is not None and positions.get(key) == size:
-            return self  # another line of play added the same key here
+        if positions is not None:
+            pos = positions.get(key)
+            if pos is not None:
+                if pos < size:
+                    return self, size  # seen before
+                if pos == size:
+                    return self, size + 1  # another line of play added the same key here
+        else:
+            if len(keys) == size:
+                if key in keys:
+                    return self, size
+            elif key in keys[:size]:
+                return self, size
+            elif keys[size] == key:
+                return self, size + 1
         if len(keys) == size:
             keys.append(key)
             if keys[size] == key:
@@ -105,11 +120,11 @@ class SeenLog:
                     positions[key] = size
                 elif size + 1 >= _INDEX_FROM:
                     self.positions = {k: i for i, k in enumerate(keys[: size + 1])}
-                return self
+                return self, size + 1
         # Another line of play owns the next place: branch off with a copy of our keys.
         mine = keys[:size]
         mine.append(key)
-        return SeenLog(mine)
+        return SeenLog(mine), size + 1
 
 
 _FIELDS: Final = (
