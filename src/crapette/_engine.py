@@ -40,16 +40,28 @@ def apply(state: GameState, move: Move | str) -> GameState:
     """
     if not isinstance(state, GameState):
         raise argument_type_error(GameState, state)
-    if isinstance(move, str):
+    if not isinstance(move, Move):
+        if not isinstance(move, str):
+            raise TypeError(f"apply() needs a Move, not {move!r} ({type(move).__name__})")
         from crapette.notation import parse_move  # notation sits above the engine (lazy)
 
         return apply_unchecked(state, parse_move(state, move))
-    if not isinstance(move, Move):
-        raise TypeError(f"apply() needs a Move, not {move!r} ({type(move).__name__})")
-    known = known_moves(state)
-    if not (move in known if known is not None else is_legal(state, move)):
+    if not (_listed(known_moves(state), move) or is_legal(state, move)):
         raise IllegalMoveError(describe_illegal(state, move))
+    if state.stop is None and state.rules.stop == "enforced":
+        return _play(state, move)  # what apply_unchecked does here, without its checks
     return apply_unchecked(state, move)
+
+
+def _listed(moves: tuple[Move, ...] | None, move: Move) -> bool:
+    """Whether ``move`` itself (the same object) is one of ``moves``: the moves of the
+    table are single objects, so a move from ``legal_moves`` is found without the slower
+    comparison by value (an equal move built anew is checked by ``is_legal``)."""
+    if moves is not None:
+        for legal in moves:
+            if legal is move:
+                return True
+    return False
 
 
 def apply_unchecked(state: GameState, move: Move) -> GameState:

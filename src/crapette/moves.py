@@ -152,6 +152,16 @@ class Move:
             return f"crapette.{self.action.name}"
         return f"Move.play({self.source}, {self.target}, {self.count})"
 
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        """Pickled by its index: a move unpickles (or deep-copies) as the table's own
+        object, as the moves of ``legal_moves`` are."""
+        return (_move_at, (self.index,))
+
+
+def _move_at(index: int) -> Move:
+    """The move at ``index`` of [`ALL_MOVES`][crapette.moves.ALL_MOVES] (for unpickling)."""
+    return ALL_MOVES[index]
+
 
 _TABLE_READY = False
 
