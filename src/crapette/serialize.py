@@ -17,7 +17,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Final
 
 from crapette._engine import apply
-from crapette._quote import quote
+from crapette._quote import show
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.cards import TEXT, Card
 from crapette.deal import new_game
@@ -186,7 +186,7 @@ def _get(data: dict[str, Any], key: str, path: str) -> Any:
 
 def _short(value: Any) -> str:
     """A bounded quotation of a JSON value for an error message."""
-    return quote(value) if isinstance(value, str) else quote(repr(value))[1:-1]
+    return show(value)
 
 
 def _int(value: Any, path: str, low: int, high: int) -> int:
