@@ -118,6 +118,9 @@ class SearchBot:
             played, the candidate moves included).
     """
 
+    name = "search"
+    """The bot's name (a subclass names itself with a class attribute ``name``)."""
+
     def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, width: int = 4) -> None:
         """A search bot.
 
@@ -137,7 +140,6 @@ class SearchBot:
             )
         if isinstance(width, bool) or not isinstance(width, int) or width < 2:
             raise UnknownBotError(f"width must be an integer of at least 2, not {show(width)}")
-        self.name = "search"
         self.seed = seed
         self.budget = budget
         self.width = width
