@@ -414,22 +414,7 @@ def _with_stop(
     if stop.move.action is Action.DRAW:
         assert view.turned is not None
         prior_hands[off] = hands[off] + (view.turned,) if prior.hand_sizes[off] else ()
-    before = GameState(
-        rules=prior.rules,
-        to_act=prior.to_act,
-        foundations=prior.foundations,
-        houses=prior.houses,
-        reserves=prior_reserves,
-        reserve_up=(len(prior.reserves_up[0]), len(prior.reserves_up[1])),
-        hands=(prior_hands[0], prior_hands[1]),
-        wastes=prior.wastes,
-        turned=prior.turned,
-        emptied=prior.emptied,
-        seen=prior.seen,
-        passes=prior.passes,
-        moves_made=prior.moves_made,
-        houses_key=prior.houses_key,
-    )
+    before = _state_of(prior, prior_reserves, (prior_hands[0], prior_hands[1]))
     after = apply_unchecked(before, stop.move)
     if after.stop is None:  # pragma: no cover - the view is not one of a real position
         after = after.replace(
