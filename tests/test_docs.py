@@ -236,3 +236,77 @@ def test_release_workflow_builds_checks_and_publishes_by_trusted_publishing() ->
     install = (DOCS / "getting-started.md").read_text(encoding="utf-8")
     assert "pip install -e ." in install and "pip install crapette" in install
     assert "git tag v" in install and "release.yml" in install
+
+
+_DOTTED = re.compile(r"`((?:crapette\.)?[a-z_]+(?:\.[A-Za-z_]+)+)(?:\(\))?`")
+
+
+@pytest.mark.parametrize("page", ["architecture.md", "versioning.md"])
+def test_every_module_and_name_a_design_page_cites_exists(page: str) -> None:
+    """docs/architecture.md says where each rule lives (``_laws.fits_house``,
+    ``state.position_problems``, ...) and docs/versioning.md what is public: every dotted
+    name they cite is a module of the package or a name in one."""
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    missing = []
+    for name in sorted(set(_DOTTED.findall((DOCS / page).read_text(encoding="utf-8")))):
+        parts = name.split(".")
+        if parts[0] == "sys" or name == "crapette.NAME":  # NAME: the page's placeholder
+            continue
+        if parts[0] != "crapette":
+            parts = ["crapette", *parts]
+        for cut in range(len(parts), 0, -1):
+            try:
+                obj: object = importlib.import_module(".".join(parts[:cut]))
+            except ModuleNotFoundError as exc:
+                if exc.name is not None and not exc.name.startswith("crapette"):
+                    break  # an optional dependency is missing: cannot check this one
+                continue
+            for attr in parts[cut:]:
+                if not hasattr(obj, attr):
+                    missing.append(name)
+                    break
+                obj = getattr(obj, attr)
+            break
+    assert not missing, f"{page} cites names the code does not have: {missing}"
+
+
+def _public_section() -> str:
+    text = (DOCS / "versioning.md").read_text(encoding="utf-8")
+    return text[text.index("## What is public") : text.index("Everything else is internal")]
+
+
+def test_the_versioning_page_lists_exactly_the_documented_modules() -> None:
+    """docs/versioning.md names every public module; the API reference renders exactly
+    those (a package whose names its modules hold, such as ``crapette.web``, need not be
+    rendered itself); the facade has as many names as the page says."""
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    section = _public_section()
+    listed = set()
+    for name in set(_DOTTED.findall(section)):
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or exc.name.startswith("crapette"):
+                continue  # a name in a module, not a module
+        listed.add(name)
+    facade_names = {f"crapette.{name}" for name in crapette.__all__}  # crapette.apply, ...
+    modules = {"crapette.deal", "crapette.outcome"}  # modules named like a facade function
+    rendered = {name for name in documented_modules() if name not in facade_names} | modules
+    rendered.discard("crapette")
+    exported: dict[str, set[str]] = {}
+    for name in listed | rendered:
+        try:
+            exported[name] = set(getattr(importlib.import_module(name), "__all__", ()))
+        except ModuleNotFoundError as exc:  # an adapter whose optional extra is missing
+            if exc.name is None or exc.name.startswith("crapette"):
+                raise
+            exported[name] = set()
+    unlisted = {name for name in rendered - listed if exported[name]}
+    assert not unlisted, f"rendered in docs/reference but not public: {sorted(unlisted)}"
+    on_pages = set().union(*(exported[name] for name in rendered))
+    unrendered = {name for name in listed - rendered if not exported[name] <= on_pages}
+    assert not unrendered, f"public but not in docs/reference: {sorted(unrendered)}"
+    count = re.search(r"`crapette.__all__` \((\d+) names", section)
+    assert count is not None and int(count[1]) == len(crapette.__all__)
