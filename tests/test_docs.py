@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
+import itertools
 import re
 from pathlib import Path
 
@@ -310,3 +311,47 @@ def test_the_versioning_page_lists_exactly_the_documented_modules() -> None:
     assert not unrendered, f"public but not in docs/reference: {sorted(unrendered)}"
     count = re.search(r"`crapette.__all__` \((\d+) names", section)
     assert count is not None and int(count[1]) == len(crapette.__all__)
+
+
+MATRIX_OPTIONS = {
+    "reserve": ("reserve_size", "reserve_face_up"),
+    "hand": ("reserve_size",),
+    "first player": ("first_player",),
+    "own waste top playable": ("own_waste_playable",),
+    "loading sources": ("load_from",),
+    "group moves": ("group_moves",),
+    "house filling": ("house_filling",),
+    "priority": ("priority",),
+    "Stop!": ("stop",),
+    "match": ("match_target", "match_deals"),
+}
+
+
+@pytest.mark.parametrize("page", ["rules.md", "variants.md"])
+def test_the_variant_matrix_agrees_with_the_presets(page: str) -> None:
+    """In the variant matrix two presets have the same text in a row exactly when they have
+    the same options ("same" repeats the ``classic`` column): under ``belarusian`` the
+    first player follows the same rule as under ``classic`` (issue 14 item 18)."""
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in (DOCS / page).read_text(encoding="utf-8").splitlines()
+        if line.startswith("| ")
+    ]
+    header = next(row for row in rows if row[0] == "option" and "`classic` (default)" in row)
+    presets = [cell.strip("`").split("`")[0] for cell in header[1:]]
+    assert presets == list(crapette.PRESETS)
+    seen = set()
+    for row in rows:
+        if row[0] not in MATRIX_OPTIONS:
+            continue
+        seen.add(row[0])
+        cells = [row[1], *(row[1] if cell == "same" else cell for cell in row[2:])]
+        for (a, text_a), (b, text_b) in itertools.combinations(zip(presets, cells, strict=True), 2):
+            same = all(
+                getattr(crapette.PRESETS[a], o) == getattr(crapette.PRESETS[b], o)
+                for o in MATRIX_OPTIONS[row[0]]
+            )
+            assert same == (text_a == text_b), (row[0], a, text_a, b, text_b)
+    assert seen == set(MATRIX_OPTIONS)
