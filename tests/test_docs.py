@@ -161,10 +161,12 @@ _SPHINX_ROLE = re.compile(r":(?:class|func|meth|data|attr|mod|exc|obj|const|ref)
 
 def test_no_raw_sphinx_roles_in_docstrings() -> None:
     """The API reference renders markdown cross-references (``[`Name`][crapette.Name]``);
-    a Sphinx role such as ``:class:`Name``` would show up raw on the page."""
+    a Sphinx role such as ``:class:`Name``` would show up raw on the page (in a docstring
+    or on a page of docs/)."""
+    pages = sorted(DOCS.rglob("*.md")) if DOCS.is_dir() else []
     found = [
-        f"{path.relative_to(SRC)}:{number}: {line.strip()}"
-        for path in sorted(SRC.rglob("*.py"))
+        f"{path}:{number}: {line.strip()}"
+        for path in [*sorted(SRC.rglob("*.py")), *pages]
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if _SPHINX_ROLE.search(line)
     ]
@@ -355,3 +357,21 @@ def test_the_variant_matrix_agrees_with_the_presets(page: str) -> None:
             )
             assert same == (text_a == text_b), (row[0], a, text_a, b, text_b)
     assert seen == set(MATRIX_OPTIONS)
+
+
+_PYPI_INSTALL = re.compile(r"""pip install ["']?crapette\b""")
+
+
+def test_no_page_installs_from_pypi_without_saying_it_needs_a_release() -> None:
+    """Issue 14 item 16: crapette is not on PyPI before its first release, so a paragraph
+    or table that shows ``pip install crapette...`` says that it is for after a release (or
+    for PyPI)."""
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    bad = [
+        f"{page.name}: {block.strip()[:80]}"
+        for page in [*sorted(DOCS.rglob("*.md")), DOCS.parent / "README.md"]
+        for block in re.split(r"\n\s*\n", page.read_text(encoding="utf-8"))
+        if _PYPI_INSTALL.search(block) and not re.search(r"release|PyPI", block)
+    ]
+    assert not bad, "pip install crapette before a release:\n" + "\n".join(bad)
