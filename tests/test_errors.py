@@ -11,6 +11,7 @@ import pytest
 
 import crapette as c
 from crapette import svg, text
+from crapette.adapters.encoding import decode
 from crapette.bots import Fallible, GreedyBot, SearchBot, play_deal, register_bot, stop_decision
 from crapette.cards import full_pack
 from crapette.deal import Rng
@@ -118,6 +119,24 @@ CASES: dict[str, tuple[Callable[[], object], type[c.CrapetteError], str]] = {
         c.InvalidArgumentError,
         "width",
     ),
+    "svg.card(width=huge)": (
+        lambda: svg.card(None, width=10**5000),
+        c.InvalidArgumentError,
+        "16610 bits",
+    ),
+    "Move(huge source)": (
+        lambda: c.Move(c.Action.PLAY, 10**5000, 2),
+        c.InvalidMoveError,
+        "16610 bits",
+    ),
+    "Move.play(huge)": (lambda: c.Move.play(10**5000, 1), c.InvalidMoveError, "16610 bits"),
+    "perft depth -huge": (lambda: perft(STATE, -(10**5000)), c.InvalidArgumentError, "bits"),
+    "play_deal(max_moves=-huge)": (
+        lambda: play_deal(STATE, (GreedyBot(), GreedyBot()), max_moves=-(10**5000)),
+        BotError,
+        "16610 bits",
+    ),
+    "decode(huge)": (lambda: decode(10**5000), c.InvalidMoveError, "16610 bits"),
     "svg.board(seat=2)": (lambda: svg.board(STATE, seat=2), c.InvalidArgumentError, "seat"),
     "svg.move_piles(player=2)": (
         lambda: svg.move_piles(STATE, c.DRAW, player=2),

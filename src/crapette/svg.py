@@ -35,7 +35,6 @@ The output is deterministic: the same arguments give the same string.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from html import escape
 from typing import NamedTuple, TypeAlias
@@ -176,9 +175,15 @@ def _check_seat(name: str, value: int) -> int:
     return value
 
 
+MAX_WIDTH = 100_000
+"""The widest picture, in pixels."""
+
+
 def _check_width(width: float) -> None:
-    if isinstance(width, bool) or not isinstance(width, int | float) or not 0 < width < math.inf:
-        raise InvalidArgumentError(f"width must be a positive number, not {show(width)}")
+    if isinstance(width, bool) or not isinstance(width, int | float) or not 0 < width <= MAX_WIDTH:
+        raise InvalidArgumentError(
+            f"width must be a number of pixels above 0 and at most {MAX_WIDTH}, not {show(width)}"
+        )
 
 
 def card(card: Card | int | str | None, *, width: float = 72) -> str:

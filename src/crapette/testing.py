@@ -17,6 +17,7 @@ from __future__ import annotations
 from crapette._engine import apply_unchecked
 from crapette._laws import Violation, violation, why_illegal
 from crapette._movegen import legal_moves
+from crapette._quote import show
 from crapette.errors import InvalidArgumentError
 from crapette.moves import ALL_MOVES, Move
 from crapette.state import GameState
@@ -31,7 +32,7 @@ def perft(state: GameState, depth: int) -> int:
         InvalidArgumentError: ``depth`` is negative.
     """
     if depth < 0:
-        raise InvalidArgumentError(f"perft depth must be >= 0, not {depth}")
+        raise InvalidArgumentError(f"perft depth must be >= 0, not {show(depth)}")
     if depth == 0:
         return 1
     moves = legal_moves(state)
@@ -48,7 +49,7 @@ def divide(state: GameState, depth: int) -> dict[str, int]:
         InvalidArgumentError: ``depth`` is less than 1.
     """
     if depth < 1:
-        raise InvalidArgumentError(f"divide depth must be >= 1, not {depth}")
+        raise InvalidArgumentError(f"divide depth must be >= 1, not {show(depth)}")
     return {str(m): perft(apply_unchecked(state, m), depth - 1) for m in legal_moves(state)}
 
 

@@ -102,7 +102,7 @@ def run_deal(
     Internal: the search bot's rollouts play greedy moves on the states they sample this
     way."""
     if max_moves is not None and max_moves < 0:
-        raise BotError(f"max_moves must be 0 or more, not {max_moves}", "", -1, None, ())
+        raise BotError(f"max_moves must be 0 or more, not {show(max_moves)}", "", -1, None, ())
     played = 0
     while max_moves is None or played < max_moves:
         moves = legal_moves(state)
