@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import json
 import re
 
@@ -300,21 +301,11 @@ def test_move_fields_are_checked(real: c.Move, field: int, data: st.DataObject) 
     assert c.format_move(move) == str(move)
 
 
-STATE_FIELDS = (
-    "rules",
-    "to_act",
-    "foundations",
-    "houses",
-    "reserves",
-    "reserve_up",
-    "hands",
-    "wastes",
-    "turned",
-    "stop",
-    "emptied",
-    "passes",
-    "moves_made",
-)  # not ``seen``: position_problems does not check its keys yet (a core change is asked)
+# Every field of the keyword constructor; not ``houses_key`` (derived) nor ``seen``, whose
+# keys position_problems does not check yet (a change of the core is asked for).
+STATE_FIELDS = tuple(
+    name for name in inspect.signature(c.GameState).parameters if name not in ("houses_key", "seen")
+)
 
 
 @given(st.integers(0, 4), st.sampled_from(STATE_FIELDS), junk)
