@@ -300,3 +300,39 @@ def test_play_deal_refuses_an_illegal_bot_move() -> None:
         play_deal(start, (Cheater(), Cheater()))
     assert info.value.bot == "cheater" and info.value.move == c.END_TURN
     assert c.to_json(start) == snapshot
+
+
+def test_scenario_a_shuffle_onto_an_empty_house_pays_for_the_house() -> None:
+    # H1's 7S can move to the empty H2, uncovering 8H, on which the reserve's 7C could go:
+    # one card gained, one empty house used up, so nothing is won and the bot ranks it as a
+    # pointless shuffle ("using up an empty house counts against it").
+    state = position(
+        houses=quiet({0: "9C 8H 7S", 1: ""}),
+        reserve0="QC 7C",
+        hand0="2C 3C",
+        rules="classic(house_filling=none)",
+    )
+    assert mv("H1-H2") in c.legal_moves(state)
+    assert move_score(state, mv("H1-H2")) < move_score(state, c.DRAW)
+    assert tier(state, mv("H1-H2")) == "pointless house move"
+
+
+def test_scenario_a_shuffle_that_opens_a_load_is_played() -> None:
+    # As in the pointless shuffle above (8H onto 9S uncovers 9C), but the opponent's reserve
+    # shows the 10 of clubs: the uncovered 9C could load it, so the look-ahead ranks the
+    # shuffle above drawing.
+    houses = quiet({0: "9C 8H", 1: "9S"})
+    state = position(houses=houses, reserve0="QC 5C", hand0="2C 3C", reserve1="4d Tc")
+    assert mv("H1-H2") in c.legal_moves(state)
+    assert move_score(state, mv("H1-H2")) > move_score(state, c.DRAW)
+    shut = position(houses=houses, reserve0="QC 5C", hand0="2C 3C", reserve1="Tc 4d")
+    assert move_score(shut, mv("H1-H2")) < move_score(shut, c.DRAW)
+    # A house card may load the opponent only under load_from=any.
+    own = position(
+        houses=houses,
+        reserve0="QC 5C",
+        hand0="2C 3C",
+        reserve1="4d Tc",
+        rules="classic(load_from=own)",
+    )
+    assert move_score(own, mv("H1-H2")) < move_score(own, c.DRAW)

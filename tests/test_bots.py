@@ -128,3 +128,15 @@ def test_search_bot_answers_at_any_budget() -> None:
         a = SearchBot(3, budget=budget).choose(view)
         assert a in view.legal_moves()
         assert a == SearchBot(3, budget=budget).choose(view)
+
+
+@pytest.mark.parametrize("base", [RandomBot, GreedyBot, SearchBot])
+def test_a_subclass_names_itself_with_a_class_attribute(base: type[Bot]) -> None:
+    """docs/bots.md: ``class Cautious(GreedyBot): name = "cautious"`` plays as "cautious"
+    (the shipped bots used to set ``self.name`` in ``__init__``, hiding the subclass's)."""
+    from crapette.simulation import simulate
+
+    named = type("Cautious", (base,), {"name": "cautious"})
+    assert named().name == "cautious" and base().name == base.name
+    result = simulate("classic(move_cap=60)", (named, "random"), games=2, seed=1)
+    assert result.bots == ("cautious", "random")

@@ -138,5 +138,5 @@ def test_bad_arguments_raise_the_same_errors_in_both_builds() -> None:
     pure = json.loads(_run(BAD_CALLS, pure=True))
     installed = json.loads(_run(BAD_CALLS, pure=False))
     assert installed == pure
-    assert pure["observe player str"] == ["ValueError", "player must be 0 or 1, not '0'"]
+    assert pure["observe player str"] == ["InvalidArgumentError", "player must be 0 or 1, not '0'"]
     assert pure["apply not a state"][0] == "TypeError"

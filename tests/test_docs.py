@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
+import itertools
 import re
 from pathlib import Path
 
@@ -160,10 +161,12 @@ _SPHINX_ROLE = re.compile(r":(?:class|func|meth|data|attr|mod|exc|obj|const|ref)
 
 def test_no_raw_sphinx_roles_in_docstrings() -> None:
     """The API reference renders markdown cross-references (``[`Name`][crapette.Name]``);
-    a Sphinx role such as ``:class:`Name``` would show up raw on the page."""
+    a Sphinx role such as ``:class:`Name``` would show up raw on the page (in a docstring
+    or on a page of docs/)."""
+    pages = sorted(DOCS.rglob("*.md")) if DOCS.is_dir() else []
     found = [
-        f"{path.relative_to(SRC)}:{number}: {line.strip()}"
-        for path in sorted(SRC.rglob("*.py"))
+        f"{path}:{number}: {line.strip()}"
+        for path in [*sorted(SRC.rglob("*.py")), *pages]
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if _SPHINX_ROLE.search(line)
     ]
@@ -176,7 +179,8 @@ def test_no_page_cites_a_missing_rules_file() -> None:
     root = DOCS.parent
     if (root / "RULES.md").exists():
         pytest.skip("the repository holds a RULES.md")
-    texts = [*SRC.rglob("*.py")]
+    tests = [p for p in Path(__file__).parent.glob("*.py") if p.name != "test_docs.py"]
+    texts = [*SRC.rglob("*.py"), *tests]
     if DOCS.is_dir():
         texts += [*DOCS.rglob("*.md"), root / "README.md"]
     cited = [str(path) for path in texts if path.exists() and "RULES.md" in path.read_text("utf-8")]
@@ -236,3 +240,139 @@ def test_release_workflow_builds_checks_and_publishes_by_trusted_publishing() ->
     install = (DOCS / "getting-started.md").read_text(encoding="utf-8")
     assert "pip install -e ." in install and "pip install crapette" in install
     assert "git tag v" in install and "release.yml" in install
+
+
+_DOTTED = re.compile(r"`((?:crapette\.)?[a-z_]+(?:\.[A-Za-z_]+)+)(?:\(\))?`")
+
+
+@pytest.mark.parametrize("page", ["architecture.md", "versioning.md"])
+def test_every_module_and_name_a_design_page_cites_exists(page: str) -> None:
+    """docs/architecture.md says where each rule lives (``_laws.fits_house``,
+    ``state.position_problems``, ...) and docs/versioning.md what is public: every dotted
+    name they cite is a module of the package or a name in one."""
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    missing = []
+    for name in sorted(set(_DOTTED.findall((DOCS / page).read_text(encoding="utf-8")))):
+        parts = name.split(".")
+        if parts[0] == "sys" or name == "crapette.NAME":  # NAME: the page's placeholder
+            continue
+        if parts[0] != "crapette":
+            parts = ["crapette", *parts]
+        for cut in range(len(parts), 0, -1):
+            try:
+                obj: object = importlib.import_module(".".join(parts[:cut]))
+            except ModuleNotFoundError as exc:
+                if exc.name is not None and not exc.name.startswith("crapette"):
+                    break  # an optional dependency is missing: cannot check this one
+                continue
+            for attr in parts[cut:]:
+                if not hasattr(obj, attr):
+                    missing.append(name)
+                    break
+                obj = getattr(obj, attr)
+            break
+    assert not missing, f"{page} cites names the code does not have: {missing}"
+
+
+def _public_section() -> str:
+    text = (DOCS / "versioning.md").read_text(encoding="utf-8")
+    return text[text.index("## What is public") : text.index("Everything else is internal")]
+
+
+def test_the_versioning_page_lists_exactly_the_documented_modules() -> None:
+    """docs/versioning.md names every public module; the API reference renders exactly
+    those (a package whose names its modules hold, such as ``crapette.web``, need not be
+    rendered itself); the facade has as many names as the page says."""
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    section = _public_section()
+    listed = set()
+    for name in set(_DOTTED.findall(section)):
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or exc.name.startswith("crapette"):
+                continue  # a name in a module, not a module
+        listed.add(name)
+    facade_names = {f"crapette.{name}" for name in crapette.__all__}  # crapette.apply, ...
+    modules = {"crapette.deal", "crapette.outcome"}  # modules named like a facade function
+    rendered = {name for name in documented_modules() if name not in facade_names} | modules
+    rendered.discard("crapette")
+    exported: dict[str, set[str]] = {}
+    for name in listed | rendered:
+        try:
+            exported[name] = set(getattr(importlib.import_module(name), "__all__", ()))
+        except ModuleNotFoundError as exc:  # an adapter whose optional extra is missing
+            if exc.name is None or exc.name.startswith("crapette"):
+                raise
+            exported[name] = set()
+    unlisted = {name for name in rendered - listed if exported[name]}
+    assert not unlisted, f"rendered in docs/reference but not public: {sorted(unlisted)}"
+    on_pages = set().union(*(exported[name] for name in rendered))
+    unrendered = {name for name in listed - rendered if not exported[name] <= on_pages}
+    assert not unrendered, f"public but not in docs/reference: {sorted(unrendered)}"
+    count = re.search(r"`crapette.__all__` \((\d+) names", section)
+    assert count is not None and int(count[1]) == len(crapette.__all__)
+
+
+MATRIX_OPTIONS = {
+    "reserve": ("reserve_size", "reserve_face_up"),
+    "hand": ("reserve_size",),
+    "first player": ("first_player",),
+    "own waste top playable": ("own_waste_playable",),
+    "loading sources": ("load_from",),
+    "group moves": ("group_moves",),
+    "house filling": ("house_filling",),
+    "priority": ("priority",),
+    "Stop!": ("stop",),
+    "match": ("match_target", "match_deals"),
+}
+
+
+@pytest.mark.parametrize("page", ["rules.md", "variants.md"])
+def test_the_variant_matrix_agrees_with_the_presets(page: str) -> None:
+    """In the variant matrix two presets have the same text in a row exactly when they have
+    the same options ("same" repeats the ``classic`` column): under ``belarusian`` the
+    first player follows the same rule as under ``classic`` (issue 14 item 18)."""
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in (DOCS / page).read_text(encoding="utf-8").splitlines()
+        if line.startswith("| ")
+    ]
+    header = next(row for row in rows if row[0] == "option" and "`classic` (default)" in row)
+    presets = [cell.strip("`").split("`")[0] for cell in header[1:]]
+    assert presets == list(crapette.PRESETS)
+    seen = set()
+    for row in rows:
+        if row[0] not in MATRIX_OPTIONS:
+            continue
+        seen.add(row[0])
+        cells = [row[1], *(row[1] if cell == "same" else cell for cell in row[2:])]
+        for (a, text_a), (b, text_b) in itertools.combinations(zip(presets, cells, strict=True), 2):
+            same = all(
+                getattr(crapette.PRESETS[a], o) == getattr(crapette.PRESETS[b], o)
+                for o in MATRIX_OPTIONS[row[0]]
+            )
+            assert same == (text_a == text_b), (row[0], a, text_a, b, text_b)
+    assert seen == set(MATRIX_OPTIONS)
+
+
+_PYPI_INSTALL = re.compile(r"""pip install ["']?crapette\b""")
+
+
+def test_no_page_installs_from_pypi_without_saying_it_needs_a_release() -> None:
+    """Issue 14 item 16: crapette is not on PyPI before its first release, so a paragraph
+    or table that shows ``pip install crapette...`` says that it is for after a release (or
+    for PyPI)."""
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    bad = [
+        f"{page.name}: {block.strip()[:80]}"
+        for page in [*sorted(DOCS.rglob("*.md")), DOCS.parent / "README.md"]
+        for block in re.split(r"\n\s*\n", page.read_text(encoding="utf-8"))
+        if _PYPI_INSTALL.search(block) and not re.search(r"release|PyPI", block)
+    ]
+    assert not bad, "pip install crapette before a release:\n" + "\n".join(bad)

@@ -21,7 +21,12 @@ def test_cards_format_and_parse() -> None:
         assert text == str(card) == card.text and c.parse_card(text) == card
         assert c.format_card(card, symbol=True) == card.symbol == SYMBOL[card]
     assert c.format_card(c.parse_card("Th"), symbol=True) == "10♥"
-    for bad in (104, -1, True, "7H"):
+    for index in (104, -1):  # the same error as Card(104)
+        with pytest.raises(c.InvalidArgumentError, match=f"index {index}"):
+            c.format_card(index)
+        with pytest.raises(c.InvalidArgumentError, match=f"index {index}"):
+            c.Card(index)
+    for bad in (True, "7H"):
         with pytest.raises(TypeError):
             c.format_card(bad)  # type: ignore[arg-type]
 

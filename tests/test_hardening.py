@@ -414,6 +414,7 @@ def test_results_include_the_last_deal_once_the_match_is_over() -> None:
         (("results", 0, "reason"), "resigned", "reason"),
         (("results", 0, "reason"), "swap", "winner exactly when"),
         (("starter",), "flip", "starter"),
+        (("results", 1, "starter"), "flip", r"results\[1\].starter"),
         (("seed",), 1.5, "seed"),
         (("rules",), "serbian", "not the match's rules"),
         (("results",), {}, "results"),

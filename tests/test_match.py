@@ -1,4 +1,4 @@
-"""Match play (RULES.md "Matches"): races to a target, fixed numbers of deals, totals."""
+"""Match play (docs/rules.md "Matches"): races to a target, fixed numbers of deals, totals."""
 
 from __future__ import annotations
 
@@ -86,7 +86,8 @@ def test_next_deal_is_explicit_and_checked() -> None:
 
 
 def test_alternate_starter_option() -> None:
-    """match_starter=alternate: later deals alternate the starter (RULES.md "Who starts")."""
+    """match_starter=alternate: later deals alternate the starter (docs/rules.md, decision
+    18)."""
     rules = crapette.Ruleset().replace(match_starter="alternate", move_cap=50)
     match = crapette.new_match(rules, seed=11)
     starters = [match.starter]

@@ -91,7 +91,7 @@ def test_oracle_at_decisions_and_ends() -> None:
 def test_quick_priority_test_agrees_with_violation(name: str, stop: str) -> None:
     """``apply_unchecked`` opens a Stop! decision from a quick test; it must agree with the
     spelled-out ``violation`` of the plain rules (``crapette.testing``) for every legal move
-    of played and random positions (RULES.md "What counts as a violation"); a violating
+    of played and random positions (docs/rules.md "Compulsory moves"); a violating
     move that wins the deal ends it with no decision."""
     rules = c.Ruleset.preset(name).replace(stop=stop)
     rng = Rng(7)

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import json
 import re
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import crapette as c
 from crapette.deal import Rng
+from crapette.moves import ALL_MOVES
 from crapette.records import GameRecord, format_record, parse_record
 
 ALPHABET = st.characters(codec="utf-8")
@@ -253,3 +255,129 @@ def test_error_messages_stay_short_for_long_input(piece: str, size: int) -> None
             parse(text)
         except c.CrapetteError as exc:
             assert len(str(exc)) < 1000
+
+
+# Issue 14 items 4, 5, 6, 8 and 17: the validations of values built in Python, fuzzed.
+
+junk = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-20, 120),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=4),
+    st.sampled_from(list(c.Action)),
+    st.tuples(st.integers(-2, 105)),
+    st.lists(st.integers(0, 103), max_size=3).map(tuple),
+    st.sampled_from([10**5000, "x" * 5000, float("nan"), float("inf")]),
+)
+
+
+def _lookalikes(value: object) -> st.SearchStrategy[object]:
+    """Values that compare equal to ``value`` or look like it: a float, a bool, a str."""
+    options: list[object] = [str(value), None]
+    if isinstance(value, int):
+        options += [float(value), value + 0.5]
+        if value in (0, 1):
+            options.append(bool(value))
+    if isinstance(value, c.Action):
+        options += [value.value, value.name]
+    return st.sampled_from(options)
+
+
+@given(st.sampled_from(ALL_MOVES), st.integers(0, 3), st.data())
+def test_move_fields_are_checked(real: c.Move, field: int, data: st.DataObject) -> None:
+    """A ``Move`` with one field of a real move replaced by a lookalike or by anything is one
+    of the fixed table or an ``InvalidMoveError`` (``Move(Action.PLAY, 1.0, 2)`` used to
+    equal a real move)."""
+    fields: list[object] = [real.action, real.source, real.target, real.count]
+    fields[field] = data.draw(st.one_of(_lookalikes(fields[field]), junk))
+    try:
+        move = c.Move(*fields)  # type: ignore[arg-type]
+    except c.InvalidMoveError:
+        return
+    assert ALL_MOVES[move.index] == move and str(move) == str(ALL_MOVES[move.index])
+    assert {type(move.source), type(move.target), type(move.count)} == {int}
+    assert c.format_move(move) == str(move)
+
+
+# Every field of the keyword constructor; not ``houses_key`` (derived) nor ``seen``, whose
+# keys position_problems does not check yet (a change of the core is asked for).
+STATE_FIELDS = tuple(
+    name for name in inspect.signature(c.GameState).parameters if name not in ("houses_key", "seen")
+)
+
+
+@given(st.integers(0, 4), st.sampled_from(STATE_FIELDS), junk)
+def test_validate_position_checks_every_field(which: int, field: str, value: object) -> None:
+    """Whatever a field holds, ``problems()`` answers a list (never raises) and
+    ``validate_position`` raises only ``InvalidPositionError``; a state it passes can be
+    used, written and read back."""
+    state = states()[which]
+    try:
+        changed = state.replace(**{field: value})
+    except TypeError:
+        return  # the keyword constructor's own type check
+    problems = changed.problems()
+    try:
+        c.validate_position(changed)
+    except c.InvalidPositionError:
+        assert problems
+        return
+    assert problems == []
+    c.legal_moves(changed)
+    assert c.parse_position(c.format_position(changed)) == changed
+    assert c.from_json(c.to_json(changed)) == changed
+
+
+header_names = st.one_of(
+    st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,5}", fullmatch=True),
+    st.text(st.sampled_from(list("AaZz09_ -[")), max_size=6),
+)
+header_values = st.one_of(
+    st.text(ALPHABET, max_size=8),
+    st.sampled_from(["a\nb", "x\r", "] [", '"', "\\", "{x}", "12."]),
+    st.integers(),
+    st.none(),
+)
+move_texts = st.one_of(st.sampled_from([str(m) for m in ALL_MOVES[::7]]), notation_text)
+
+
+@given(st.dictionaries(header_names, header_values, max_size=3), st.lists(move_texts, max_size=4))
+@example({"Event": "a\nb"}, [])
+@example({"Event": "] [", "Note": '"\\'}, ["{x}", "12.", "draw"])
+def test_game_records_built_directly_round_trip(
+    headers: dict[str, object], moves: list[str]
+) -> None:
+    """A ``GameRecord`` is refused with a library error or written and read back equal."""
+    try:
+        record = GameRecord(headers, moves)  # type: ignore[arg-type]
+    except c.NotationError:
+        return
+    assert parse_record(format_record(record)) == record
+    assert hash(record) == hash(parse_record(str(record)))
+
+
+@given(st.sampled_from(sorted(c.OPTIONS)), junk)
+def test_ruleset_options_take_exactly_their_documented_values(name: str, value: object) -> None:
+    """Every option value is refused with ``InvalidRulesError`` or gives a ruleset whose
+    string and JSON can be written and read back."""
+    try:
+        rules = c.Ruleset().replace(**{name: value})
+    except c.InvalidRulesError as exc:
+        assert len(str(exc)) < 400
+        return
+    assert c.Ruleset.from_string(str(rules)) == rules
+    assert c.from_json(c.to_json(rules)) == rules
+
+
+@given(json_values, st.sampled_from(["rules", "seed", "results", "starter", "state", "extra"]))
+def test_match_documents_with_any_field_value(value: object, key: str) -> None:
+    doc = json.loads(c.to_json(sample_match()))
+    doc["match"][key] = value
+    try:
+        match = c.from_json(json.dumps(doc))
+    except c.NotationError:
+        return
+    assert isinstance(match, c.Match)
+    assert c.from_json(c.to_json(match)) == match

@@ -92,6 +92,12 @@ def test_quit_command() -> None:
     assert out.getvalue().rstrip().endswith("Bye.")
 
 
+def snapshot(game: TerminalGame) -> tuple[str, list[str], list[c.Move]]:
+    """Everything a refused input must leave as it was: the match (its whole JSON), the
+    states kept for undo and the moves played."""
+    return c.to_json(game.match), [c.to_json(s) for s in game.states], list(game.moves)
+
+
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
@@ -107,7 +113,9 @@ def test_quit_command() -> None:
 )
 def test_bad_input_gets_one_line_and_the_prompt_again(line: str, expected: str) -> None:
     game, out = make_game([line])
+    before = snapshot(game)
     assert game.run() == 0
+    assert snapshot(game) == before
     text = out.getvalue()
     assert expected in text
     # After the explanation the prompt comes back (then EOF quits).
@@ -121,9 +129,10 @@ def test_an_illegal_move_in_notation_says_why() -> None:
     state = game.state
     illegal = next(m for m in ALL_MOVES if m.is_play and m not in c.legal_moves(state))
     game, out = make_game([str(illegal)])
+    before = snapshot(game)
     game.run()
     assert f"'{illegal}'" in out.getvalue()
-    assert game.moves == []
+    assert snapshot(game) == before
 
 
 def test_a_move_typed_in_notation_is_played() -> None:

@@ -51,7 +51,7 @@ def check_state(state: c.GameState) -> tuple[c.Move, ...]:
 
 
 def expected_outcome(state: c.GameState) -> c.Outcome:
-    """RULES.md "End of a deal and scoring" and decisions 11 and 13, computed afresh."""
+    """docs/rules.md "The end of a deal and the score" and decisions 11 and 13, computed afresh."""
     rules = state.rules
     holder = state.turn_player if state.turned is not None else None
     counts = [
@@ -166,7 +166,7 @@ def test_every_deal_ends_and_scores_follow_the_formulas(
     rules: c.Ruleset, seed: int, walk: int
 ) -> None:
     """Every deal ends (within the move cap) by a win, a stalemate or the cap, and the
-    scores follow RULES.md's formulas."""
+    scores follow docs/rules.md's formulas."""
     end = play_out(c.new_game(rules, seed=seed), Rng(walk))
     assert end.moves_made <= rules.move_cap
     assert sorted(end.cards()) == ALL
@@ -185,8 +185,8 @@ def test_score_weights_follow_the_formulas(rules: c.Ruleset, seed: int) -> None:
 
 @pytest.mark.parametrize("name", tuple(c.PRESETS))
 def test_natural_deals_end_without_the_cap(name: str) -> None:
-    """RULES.md: "Every deal must end"; random deals under every preset with the default
-    cap of 20,000 end by a win or a stalemate, never by the safety net."""
+    """docs/rules.md, decision 11: the cap is a safety net; random deals under every preset
+    with the default cap of 20,000 end by a win or a stalemate, never by the safety net."""
     rules = c.Ruleset.preset(name)
     for seed in range(4):
         end = play_out(c.new_game(rules, seed=seed), Rng(seed + 99))

@@ -219,6 +219,10 @@ def test_seed_means_the_same_deals_on_every_command(capsys: pytest.CaptureFixtur
     game = TerminalGame(c.Ruleset(), seed=42, human=0)
     assert game.state == c.new_game(seed=deal_seed(42, 0))
     assert c.new_match(seed=42).state == game.state
+    from crapette.simulation import simulate
+
+    run = simulate("classic(move_cap=30)", "greedy,greedy", games=4, seed=42)
+    assert [r.seed for r in run.records] == [deal_seed(42, k // 2) for k in range(4)]
     assert main(["show", "--deal-seed", "42"]) == 0
     assert capsys.readouterr().out == str(c.new_game(seed=42)) + "\n"
     assert main(["show", "--seed", "1", "--deal-seed", "2"]) == 1
@@ -301,6 +305,10 @@ def test_record_headers_are_immutable_and_move_texts_checked() -> None:
         record.headers["Seed"] = "2"  # type: ignore[index]
     assert hash(record) == hash(GameRecord({"Seed": "1"}, ("draw",)))
     assert record.headers == {"Seed": "1"}
+    given = {"Seed": "1"}
+    copied = GameRecord(given, ("draw",))
+    given["Seed"] = "2"  # the caller's dict is copied: the record does not change
+    assert copied == record and hash(copied) == hash(record) and str(copied) == str(record)
     for bad in ("{x}", "12.", "[Seed", "R-Q"):
         with pytest.raises(c.NotationError, match="is not a move"):
             GameRecord({"Seed": "1"}, ("draw", bad))

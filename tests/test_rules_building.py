@@ -1,6 +1,6 @@
-"""RULES.md "Available cards", "Where a card may go (building rules)" and "Moving several
-cards", for every value of ``own_waste_playable``, ``load_from``, ``load_wrap`` and
-``group_moves``. Every test builds a concrete position with ``positions.position``."""
+"""docs/rules.md "Which cards may move" and "Where a card may go" (with group moves), for every
+value of ``own_waste_playable``, ``load_from``, ``load_wrap`` and ``group_moves``. Every test
+builds a concrete position with ``positions.position``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md "Cards and layout", "Who starts" and precise decision 1 (dealing from a pack
+"""docs/rules.md "The table", "Who starts" and decision 1 (dealing from a pack
 order), for every value of ``reserve_size``, ``reserve_face_up`` and ``first_player``."""
 
 from __future__ import annotations

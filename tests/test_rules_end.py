@@ -1,5 +1,5 @@
-"""RULES.md "End of a deal and scoring": the win and its score, the stalemate (decision 10)
-and its score, the move cap (decision 11) and scoring details (decision 13), with every
+"""docs/rules.md "The end of a deal and the score": the win and its score, the stalemate (decision
+10) and its score, the move cap (decision 11) and scoring details (decision 13), with every
 scoring weight option (``win_bonus``, ``reserve_points``, ``hand_points``, ``move_cap``)."""
 
 from __future__ import annotations

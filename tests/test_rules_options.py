@@ -1,4 +1,4 @@
-"""The ``Ruleset`` (issue 3): the presets of RULES.md's variant matrix, independent
+"""The ``Ruleset`` (issue 3): the presets of docs/rules.md's variant matrix, independent
 options, the canonical string that round-trips, and ``InvalidRulesError`` for bad input."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import crapette as c
 from crapette import InvalidRulesError, Ruleset
 from strategies import OPTION_VALUES, rulesets
 
-# RULES.md "Variant matrix (presets)", one row per option.
+# docs/rules.md "The variant matrix", one row per option.
 MATRIX = {
     "reserve_size": (13, 13, 13, 13, 12),
     "reserve_face_up": (True, True, True, True, False),
@@ -30,7 +30,7 @@ PRESET_NAMES = ("classic", "pagat", "g4a", "belarusian", "serbian")
 
 @pytest.mark.parametrize("index", range(5), ids=PRESET_NAMES)
 def test_presets_follow_the_variant_matrix(index: int) -> None:
-    """RULES.md variant matrix: every preset holds the values of its column."""
+    """docs/rules.md variant matrix: every preset holds the values of its column."""
     rules = Ruleset.preset(PRESET_NAMES[index])
     for option, row in MATRIX.items():
         assert getattr(rules, option) == row[index], option

@@ -1,4 +1,4 @@
-"""RULES.md "Compulsory moves (priority)" under enforced Stop! (the engine offers only
+"""docs/rules.md "Compulsory moves" under enforced Stop! (the engine offers only
 moves that respect the priorities), for every value of ``priority`` and ``house_filling``
 (decisions 3 and 4)."""
 

@@ -1,4 +1,4 @@
-"""RULES.md ""Stop!" (violations)" for every value of ``stop`` (``enforced``, ``undo``,
+"""docs/rules.md "Stop!" for every value of ``stop`` (``enforced``, ``undo``,
 ``card``), with precise decisions 7, 8 and 9."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md "Turn structure", the Serbian face-down reserve (decision 2), the end-of-turn
+"""docs/rules.md "A turn", the Serbian face-down reserve (decision 2), the end-of-turn
 move (decision 5) and "no cycles within a turn" (decision 12)."""
 
 from __future__ import annotations

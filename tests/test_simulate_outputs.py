@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import crapette as c
 import crapette.cli.simulate as command
 from crapette._version import BEHAVIOUR_VERSION, __version__
 from crapette.cli import main
@@ -110,3 +111,41 @@ def test_plot_and_a_self_contained_report(tmp_path: Path) -> None:
     assert not re.search(r'(src|href)="(https?:|//|/)', text)  # nothing fetched from outside
     records = re.search(r'<script type="application/json" id="records">(.*?)</script>', text)
     assert records and len(json.loads(records.group(1))["records"][OTHER]) == 4
+
+
+def _lines_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> list[str]:
+    assert main(argv) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_piped_compare_keeps_every_name_and_interval_on_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 14 item 14: piped output is not a terminal, so the tables are not wrapped at
+    80 columns (every preset by default: a table wider than 80)."""
+    lines = _lines_of(["compare", "--bots", "greedy,greedy", "--games", "2"], capsys)
+    header = next(line for line in lines if "classic" in line)
+    assert all(name in header for name in c.PRESETS), header
+    assert len(header) > 80
+    for line in lines:
+        assert line.count("[") == line.count("]"), line  # no interval split over lines
+    assert any("serbian - classic" in line for line in lines)  # the paired differences
+
+
+def test_piped_simulate_keeps_long_bot_names_on_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bots = "greedy:miss=0.1:call=0.8,greedy:miss=0.2:call=0.5"
+    argv = ["simulate", "--rules", FAST, "--bots", bots, "--games", "2"]
+    lines = _lines_of(argv, capsys)
+    assert any("A: greedy:miss=0.1:call=0.8" in line for line in lines), lines[:6]
+    assert any("B: greedy:miss=0.2:call=0.5" in line for line in lines), lines[:6]
+
+
+def test_compare_help_names_one_default_for_the_rules(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "default: every preset" in text and "default: classic" not in text

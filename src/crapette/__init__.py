@@ -32,6 +32,7 @@ from crapette.deal import deal, new_game
 from crapette.errors import (
     CrapetteError,
     IllegalMoveError,
+    InvalidArgumentError,
     InvalidMoveError,
     InvalidPositionError,
     InvalidRulesError,
@@ -92,6 +93,7 @@ __all__ = [
     "CrapetteError",
     "GameState",
     "IllegalMoveError",
+    "InvalidArgumentError",
     "InvalidMoveError",
     "InvalidPositionError",
     "InvalidRulesError",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["QUOTE_LIMIT", "quote"]
+__all__ = ["QUOTE_LIMIT", "quote", "show"]
 
 QUOTE_LIMIT: Final = 60
 """The most characters of the input an error message quotes."""
@@ -31,3 +31,16 @@ def quote(text: str, position: int | None = None, limit: int = QUOTE_LIMIT) -> s
     before = "..." if start > 0 else ""
     after = "..." if start + limit < len(text) else ""
     return f"{before}{piece}{after} ({len(text)} characters)"
+
+
+def show(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """A bounded form of any value for an error message: a ``str`` as
+    [`quote`][crapette._quote.quote] gives it, an integer of more than 128 bits by its size
+    (its digits could be thousands long), anything else by its ``repr``, cut to ``limit``
+    characters."""
+    if isinstance(value, str):
+        return quote(value, limit=limit)
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"<an integer of {value.bit_length()} bits>"
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"

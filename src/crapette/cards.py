@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from crapette._quote import quote
-from crapette.errors import NotationError
+from crapette._quote import quote, show
+from crapette.errors import InvalidArgumentError, NotationError
 
 __all__ = [
     "ALL_CARDS",
@@ -53,13 +53,19 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, value: int | str) -> Card:
-        """Return the card with this index (0..103) or this text (``"7H"``, ``"7h"``)."""
+        """Return the card with this index (0..103) or this text (``"7H"``, ``"7h"``).
+
+        Raises:
+            NotationError: a text that is not a card.
+            InvalidArgumentError: an index outside 0..103.
+            TypeError: neither an ``int`` nor a ``str``.
+        """
         if isinstance(value, str):
             return parse_card(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"a card is an int in range(104) or a text like '7H', not {value!r}")
         if not 0 <= value < 104:
-            raise ValueError(f"card index {value} is outside range(104)")
+            raise _index_error(value)
         return _CARDS[value] if _CARDS else int.__new__(cls, value)
 
     @property
@@ -170,15 +176,26 @@ def format_card(card: Card | int, *, symbol: bool = False) -> str:
     suit-symbol form shown on screens (``"7♥"``, ``"10♠"``; the pack is not shown).
 
     Raises:
-        TypeError: ``card`` is not a card index 0..103.
+        InvalidArgumentError: ``card`` is an ``int`` outside 0..103.
+        TypeError: ``card`` is not an ``int``.
     """
-    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 104:
+    if isinstance(card, bool) or not isinstance(card, int):
         raise TypeError(f"a card must be an int from 0 to 103, not {card!r}")
+    if not 0 <= card < 104:
+        raise _index_error(card)
     return SYMBOL[card] if symbol else TEXT[card]
 
 
+def _index_error(value: int) -> InvalidArgumentError:
+    return InvalidArgumentError(f"no card has index {show(value)}: a card index is 0..103")
+
+
 def full_pack(pack: int) -> tuple[Card, ...]:
-    """The 52 cards of one player's pack in index order (spades A..K, hearts, ...)."""
-    if pack not in (0, 1):
-        raise ValueError(f"pack must be 0 or 1, not {pack!r}")
+    """The 52 cards of one player's pack in index order (spades A..K, hearts, ...).
+
+    Raises:
+        InvalidArgumentError: ``pack`` is not 0 or 1.
+    """
+    if isinstance(pack, bool) or pack not in (0, 1):
+        raise InvalidArgumentError(f"pack must be 0 or 1, not {show(pack)}")
     return _CARDS[pack * 52 : pack * 52 + 52]

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from crapette._quote import show
 from crapette.cards import ALL_CARDS, PACK, RANK, TEXT, Card, full_pack
-from crapette.errors import InvalidPositionError
+from crapette.errors import CrapetteError, InvalidArgumentError, InvalidPositionError
 from crapette.rules import Ruleset, as_ruleset
 from crapette.state import GameState
 
@@ -44,7 +45,7 @@ class Rng:
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
         if n <= 0:
-            raise ValueError(f"below() needs a positive bound, not {n}")
+            raise InvalidArgumentError(f"below() needs a positive bound, not {show(n)}")
         limit = (1 << 64) - (1 << 64) % n
         while True:
             x = self.next64()
@@ -121,8 +122,9 @@ def deal(
             next ones up on a tie), since an explicit order leaves nothing to cut at random.
 
     Raises:
-        InvalidPositionError: a pack is not exactly its owner's 52 cards (names the missing, doubled
-            or foreign cards), or the starter is not 0 or 1.
+        InvalidPositionError: a pack is not a sequence of exactly its owner's 52 cards (names
+            the missing, doubled or foreign cards, or the place of one that is not a card).
+        InvalidArgumentError: the starter is not 0 or 1.
     """
     rules = _rules(rules)
     packs = (_check_pack(pack0, 0), _check_pack(pack1, 1))
@@ -135,7 +137,7 @@ def deal(
     if starter is None:
         starter = first_player(rules, reserves, house_piles, packs)
     elif starter not in (0, 1):
-        raise ValueError(f"starter must be 0 or 1, not {starter!r}")
+        raise InvalidArgumentError(f"starter must be 0 or 1, not {show(starter)}")
     return GameState(
         rules=rules,
         to_act=starter,
@@ -178,8 +180,10 @@ def _rules(rules: Ruleset | str | None) -> Ruleset:
 
 def _check_pack(pack: Sequence[Card | int | str], owner: int) -> tuple[Card, ...]:
     if isinstance(pack, str | bytes) or not isinstance(pack, Sequence):
-        raise TypeError(f"pack{owner} must be a sequence of 52 cards, not {type(pack).__name__}")
-    cards = tuple(Card(c) if not isinstance(c, Card) else c for c in pack)
+        raise InvalidPositionError(
+            f"pack{owner} must be a sequence of 52 cards, not {type(pack).__name__}"
+        )
+    cards = tuple(_pack_card(c, owner, i) for i, c in enumerate(pack))
     counts = Counter(cards)
     expected = set(full_pack(owner))
     problems = []
@@ -199,3 +203,12 @@ def _check_pack(pack: Sequence[Card | int | str], owner: int) -> tuple[Card, ...
         )
     assert all(PACK[c] == owner for c in cards) and len(set(cards)) == 52 <= len(ALL_CARDS)
     return cards
+
+
+def _pack_card(value: Card | int | str, owner: int, index: int) -> Card:
+    if isinstance(value, Card):
+        return value
+    try:
+        return Card(value)
+    except (CrapetteError, TypeError) as exc:
+        raise InvalidPositionError(f"pack{owner}[{index}] is not a card: {exc}") from None

@@ -1,9 +1,12 @@
 """Every exception the library raises on purpose: one base class,
 [`CrapetteError`][crapette.errors.CrapetteError], and a few kinds. Errors about a bad value also
-subclass `ValueError`.
+subclass `ValueError`. An argument of the wrong Python type (``None`` or a ``str`` where a
+state or a ``Move`` is expected) raises the built-in ``TypeError``, as Python's own functions
+do; every bad *value* raises one of these.
 
 ```
 CrapetteError
+├── InvalidArgumentError    an argument outside its documented values (a player 2, card 200)
 ├── InvalidMoveError        not a move at all (unknown combination, bad action code)
 ├── IllegalMoveError        a real move that is not legal in the position
 ├── InvalidRulesError       an unknown preset or option, a bad value
@@ -30,6 +33,7 @@ __all__ = [
     "BotError",
     "CrapetteError",
     "IllegalMoveError",
+    "InvalidArgumentError",
     "InvalidMoveError",
     "InvalidPositionError",
     "InvalidRulesError",
@@ -43,6 +47,13 @@ __all__ = [
 
 class CrapetteError(Exception):
     """Base class of every error this library raises on purpose."""
+
+
+class InvalidArgumentError(CrapetteError, ValueError):
+    """An argument outside the values a function documents, where no more particular error
+    applies: a player or seat other than 0 or 1, a card index outside 0..103, a pack number,
+    a perft depth below its minimum, a picture width that is not positive. The message names
+    the argument and the value given."""
 
 
 class InvalidMoveError(CrapetteError, ValueError):
@@ -88,8 +99,9 @@ class InvalidPositionError(NotationError):
 
 class UnknownBotError(CrapetteError, ValueError):
     """A bot name that is not one of [`crapette.bots.BOT_NAMES`][crapette.bots.BOT_NAMES] (the
-    message lists them), or a bad bot option (such as a search budget that is not a positive
-    integer)."""
+    message lists them), a bad bot option (such as a search budget that is not a positive
+    integer, or a miss chance outside 0..1), or a name that cannot be registered (malformed,
+    already taken)."""
 
 
 class SimulationError(CrapetteError, ValueError):

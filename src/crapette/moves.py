@@ -17,6 +17,7 @@ from typing import Final
 
 import attrs
 
+from crapette._quote import show
 from crapette.errors import InvalidMoveError
 
 __all__ = [
@@ -106,19 +107,22 @@ class Move:
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.action, Action):
             raise InvalidMoveError(
-                f"no such move: action must be an Action (like Action.PLAY), not {self.action!r}"
+                "no such move: action must be an Action (like Action.PLAY),"
+                f" not {show(self.action)}"
             )
         for name in ("source", "target", "count"):
             value = getattr(self, name)
             # Exactly int: a float or a bool would compare equal to a real move.
             if type(value) is not int:
                 raise InvalidMoveError(
-                    f"no such move: {name} must be an int, not {value!r} ({type(value).__name__})"
+                    f"no such move: {name} must be an int,"
+                    f" not {show(value)} ({type(value).__name__})"
                 )
         if _TABLE_READY and (self.action, self.source, self.target, self.count) not in _INDEX:
             raise InvalidMoveError(
-                f"no such move: {self.action.value} source={self.source} target={self.target}"
-                f" count={self.count} (group moves go from house to house only, 1..13 cards)"
+                f"no such move: {self.action.value} source={show(self.source)}"
+                f" target={show(self.target)} count={show(self.count)} (group moves go from house"
+                " to house only, 1..13 cards)"
             )
 
     @staticmethod
@@ -128,7 +132,7 @@ class Move:
             return ALL_MOVES[_INDEX[(Action.PLAY, source, target, count)]]
         except (KeyError, TypeError):
             raise InvalidMoveError(
-                f"no such move: from {source!r} to {target!r} with {count!r} cards"
+                f"no such move: from {show(source)} to {show(target)} with {show(count)} cards"
             ) from None
 
     @property

@@ -26,10 +26,11 @@ from typing import Final, NamedTuple, overload
 from crapette._engine import apply
 from crapette._laws import describe_illegal, source_card
 from crapette._movegen import legal_moves
-from crapette._quote import quote
+from crapette._quote import quote, show
 from crapette.cards import TEXT, Card, parse_card
 from crapette.errors import (
     IllegalMoveError,
+    InvalidArgumentError,
     InvalidMoveError,
     InvalidRulesError,
     NotationError,
@@ -413,10 +414,10 @@ def format_public_position(state: GameState, player: int) -> str:
     hidden, so both players get the same line; the argument names whose view it is.
 
     Raises:
-        ValueError: ``player`` is not 0 or 1.
+        InvalidArgumentError: ``player`` is not 0 or 1.
     """
-    if player not in (0, 1):
-        raise ValueError(f"player must be 0 or 1, not {player!r}")
+    if isinstance(player, bool) or player not in (0, 1):
+        raise InvalidArgumentError(f"player must be 0 or 1, not {show(player)}")
     return _format(state, public=True)
 
 

@@ -11,7 +11,7 @@ from typing import Any, Final, Literal
 import attr  # attr.ib, not attrs.field: mypyc compiles only the former in a class body
 import attrs
 
-from crapette._quote import quote
+from crapette._quote import quote, show
 from crapette.errors import InvalidRulesError
 
 __all__ = [
@@ -144,12 +144,9 @@ def _validate_value(name: str, value: object) -> None:
             )
 
 
-def _short(value: object, limit: int = 40) -> str:
+def _short(value: object) -> str:
     """The repr of an option value, cut short for a huge one (a bounded excerpt)."""
-    if _is_int(value) and isinstance(value, int) and value.bit_length() > 128:
-        return f"<an integer of {value.bit_length()} bits>"
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 5] + "...'"
+    return show(value, limit=40)
 
 
 @attrs.frozen(slots=True, repr=False)
@@ -229,7 +226,7 @@ class Ruleset:
         try:
             return PRESETS[name]
         except (KeyError, TypeError):
-            shown = quote(name) if isinstance(name, str) else repr(name)
+            shown = show(name)
             raise InvalidRulesError(
                 f"unknown preset {shown}: expected one of {', '.join(PRESETS)}"
             ) from None

@@ -17,12 +17,11 @@ import sys
 from typing import TYPE_CHECKING, Any, Final
 
 from crapette._engine import apply
-from crapette._quote import quote
+from crapette._quote import show
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.cards import TEXT, Card
-from crapette.deal import new_game
 from crapette.errors import IllegalMoveError, InvalidRulesError, NotationError
-from crapette.match import DealResult, Match, _decide, deal_seed
+from crapette.match import DealResult, Match, _deal, _decide, deal_seed
 from crapette.moves import Move
 from crapette.notation import MAX_HOUSE, move_from_text, validate_position
 from crapette.outcome import Outcome
@@ -186,7 +185,7 @@ def _get(data: dict[str, Any], key: str, path: str) -> Any:
 
 def _short(value: Any) -> str:
     """A bounded quotation of a JSON value for an error message."""
-    return quote(value) if isinstance(value, str) else quote(repr(value))[1:-1]
+    return show(value)
 
 
 def _int(value: Any, path: str, low: int, high: int) -> int:
@@ -321,23 +320,7 @@ def _with_stop(state: GameState, stop: Any, path: str) -> GameState:
     if pending is None or pending != expected:
         raise NotationError(f"{path}: {text} from {path}.prior is not this pending violation")
     # The written fields must agree with the violation's result.
-    written = GameState(
-        rules=state.rules,
-        to_act=state.to_act,
-        foundations=state.foundations,
-        houses=state.houses,
-        reserves=state.reserves,
-        reserve_up=state.reserve_up,
-        hands=state.hands,
-        wastes=state.wastes,
-        turned=state.turned,
-        stop=pending,
-        emptied=state.emptied,
-        seen=state.seen,
-        passes=state.passes,
-        moves_made=state.moves_made,
-    )
-    if written != rebuilt:
+    if state.replace(stop=pending) != rebuilt:
         raise NotationError(
             f"{path}: the state's fields are not the result of {text} played from {path}.prior"
         )
@@ -417,14 +400,14 @@ def _match_from_dict(data: Any, path: str) -> Match:
             raise NotationError(f"{path}.results[{k}]: the match was over before this deal")
         here = f"{path}.results[{k}]"
         result = _result_from_dict(item, here, deal_seed(seed, k))
-        if result.starter != _starter(rules, seed, k, results):
+        if result.starter != _deal(rules, seed, k, results)[1]:
             raise NotationError(f"{here}.starter: the rules give deal {k + 1} to the other player")
         results = (*results, result)
     if results and _decide(rules, results) is not None:
         raise NotationError(f"{path}.results: the finished deals already end the match")
     number = len(results)
     starter = _int(_get(data, "starter", path), f"{path}.starter", 0, 1)
-    if starter != _starter(rules, seed, number, results):
+    if starter != _deal(rules, seed, number, results)[1]:
         raise NotationError(f"{path}.starter: the rules give deal {number + 1} to the other player")
     state = state_from_dict(_get(data, "state", path), f"{path}.state")
     if state.rules != rules:
@@ -432,9 +415,3 @@ def _match_from_dict(data: Any, path: str) -> Match:
             f"{path}.state: its rules ({state.rules}) are not the match's rules ({rules})"
         )
     return Match(rules, seed, results, state, starter)
-
-
-def _starter(rules: Ruleset, seed: int, number: int, results: tuple[DealResult, ...]) -> int:
-    if number and rules.match_starter == "alternate":
-        return 1 - results[-1].starter
-    return new_game(rules, seed=deal_seed(seed, number)).to_act

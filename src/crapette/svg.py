@@ -54,14 +54,15 @@ from crapette import (
     Card,
     GameState,
     Move,
-    NotationError,
     PlayerView,
     apply_unchecked,
     legal_moves,
     outcome,
 )
+from crapette._quote import show
 from crapette.deal import Rng
-from crapette.moves import ALL_MOVES
+from crapette.errors import InvalidArgumentError
+from crapette.notation import move_from_text
 from crapette.views import determinize
 
 __all__ = ["PILE_NAMES", "board", "card", "move_piles"]
@@ -168,6 +169,23 @@ def _back(x: float, y: float, owner: int) -> str:
     )
 
 
+def _check_seat(name: str, value: int) -> int:
+    if isinstance(value, bool) or value not in (0, 1):
+        raise InvalidArgumentError(f"{name} must be 0 or 1, not {show(value)}")
+    return value
+
+
+MAX_WIDTH = 100_000
+"""The widest picture, in pixels."""
+
+
+def _check_width(width: float) -> None:
+    if isinstance(width, bool) or not isinstance(width, int | float) or not 0 < width <= MAX_WIDTH:
+        raise InvalidArgumentError(
+            f"width must be a number of pixels above 0 and at most {MAX_WIDTH}, not {show(width)}"
+        )
+
+
 def card(card: Card | int | str | None, *, width: float = 72) -> str:
     """One card as a small ``<svg>`` document: its face, or a back for ``None``.
 
@@ -177,10 +195,11 @@ def card(card: Card | int | str | None, *, width: float = 72) -> str:
         width: the picture's width in pixels (the height is 1.4 times it).
 
     Raises:
-        ValueError: ``width`` is not positive, or ``card`` is not a card.
+        InvalidArgumentError: ``width`` is not positive, or ``card`` is an index outside
+            0..103.
+        NotationError: ``card`` is a text that is not a card.
     """
-    if not width > 0:
-        raise ValueError(f"width must be positive, not {width!r}")
+    _check_width(width)
     inner = _back(0, 0, 0) if card is None else _face(Card(card), 0, 0)
     label = "a card back" if card is None else f"card {Card(card).text}"
     return (
@@ -483,10 +502,11 @@ def move_piles(
 
     Raises:
         NotationError: ``move`` is a text that is not a move.
+        InvalidArgumentError: ``player`` is not 0 or 1.
     """
     if isinstance(move, str):
-        move = _move_from_text(move)
-    p = position.to_act if player is None else player
+        move = move_from_text(move)
+    p = position.to_act if player is None else _check_seat("player", player)
     if move == DRAW:
         return (f"K{p}", "T")
     if move == DISCARD:
@@ -528,13 +548,6 @@ def _source_name(move: Move, p: int) -> str:
     return names.get(move.source) or f"H{move.source + 1}"
 
 
-def _move_from_text(text: str) -> Move:
-    for m in ALL_MOVES:  # str(move) is the move notation
-        if str(m) == text.strip():
-            return m
-    raise NotationError(f"expected a move such as R-F, H2-H5x3 or draw, found {text!r}", text, 0)
-
-
 def _resolve(
     position: GameState | PlayerView, move: _PileMove, *, after: bool
 ) -> tuple[str, str] | None:
@@ -542,7 +555,9 @@ def _resolve(
         source, target = move
         for name in (source, target):
             if name not in PILE_NAMES and name != "F":
-                raise ValueError(f"unknown pile name {name!r}: expected one of {PILE_NAMES}")
+                raise InvalidArgumentError(
+                    f"unknown pile name {show(name)}: expected one of {', '.join(PILE_NAMES)}"
+                )
         return (source, target)
     if not isinstance(move, Move):
         raise TypeError(f"expected a Move or a pair of pile names, not {move!r}")
@@ -638,14 +653,12 @@ def board(
 
     Raises:
         TypeError: ``position`` is not a ``GameState`` or a ``PlayerView``.
-        ValueError: a bad seat, width or pile name.
+        InvalidArgumentError: a bad seat, width or pile name.
     """
     if seat is None:
         seat = position.player if isinstance(position, PlayerView) else 0
-    if seat not in (0, 1) or isinstance(seat, bool):
-        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
-    if not width > 0:
-        raise ValueError(f"width must be positive, not {width!r}")
+    _check_seat("seat", seat)
+    _check_width(width)
     table = _table(position, hidden)
     spots = _spots(seat, table.turn_player)
     drawn = {name: _draw_pile(name, spots[name], table) for name in PILE_NAMES}

@@ -17,6 +17,8 @@ from __future__ import annotations
 from crapette._engine import apply_unchecked
 from crapette._laws import Violation, violation, why_illegal
 from crapette._movegen import legal_moves
+from crapette._quote import show
+from crapette.errors import InvalidArgumentError
 from crapette.moves import ALL_MOVES, Move
 from crapette.state import GameState
 
@@ -27,10 +29,10 @@ def perft(state: GameState, depth: int) -> int:
     """The number of move sequences of exactly ``depth`` moves from ``state``.
 
     Raises:
-        ValueError: ``depth`` is negative.
+        InvalidArgumentError: ``depth`` is negative.
     """
     if depth < 0:
-        raise ValueError(f"perft depth must be >= 0, not {depth}")
+        raise InvalidArgumentError(f"perft depth must be >= 0, not {show(depth)}")
     if depth == 0:
         return 1
     moves = legal_moves(state)
@@ -44,10 +46,10 @@ def divide(state: GameState, depth: int) -> dict[str, int]:
     (``str(move)``, the move notation), in the order of ``legal_moves``.
 
     Raises:
-        ValueError: ``depth`` is less than 1.
+        InvalidArgumentError: ``depth`` is less than 1.
     """
     if depth < 1:
-        raise ValueError(f"divide depth must be >= 1, not {depth}")
+        raise InvalidArgumentError(f"divide depth must be >= 1, not {show(depth)}")
     return {str(m): perft(apply_unchecked(state, m), depth - 1) for m in legal_moves(state)}
 
 

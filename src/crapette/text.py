@@ -27,8 +27,11 @@ from __future__ import annotations
 from typing import Final
 
 from crapette._laws import pile_name, source_card
+from crapette._quote import show
 from crapette.cards import SYMBOL, TEXT, Card
+from crapette.errors import InvalidArgumentError
 from crapette.moves import OPP_RESERVE, OPP_WASTE, Action, Move
+from crapette.notation import parse_move
 from crapette.outcome import outcome
 from crapette.state import GameState, Pile
 
@@ -42,15 +45,25 @@ def _label(card: Card, ascii: bool) -> str:
     return TEXT[card] if ascii else SYMBOL[card]
 
 
-def describe_move(state: GameState, move: Move, *, ascii: bool = False) -> str:
+def describe_move(state: GameState, move: Move | str, *, ascii: bool = False) -> str:
     """A sentence describing ``move`` from the mover's side, such as ``"7♥ from your reserve
     to a foundation"`` or ``"turn the top card of your hand"``.
 
     Args:
         state: the position the move is played in.
-        move: the move.
+        move: the move, or its text (read by [`parse_move`][crapette.notation.parse_move],
+            so it must be legal in ``state``, as for ``apply``).
         ascii: write cards in their short form (``7H``) instead of ``7♥``.
+
+    Raises:
+        NotationError: ``move`` is a text that is not a move.
+        IllegalMoveError: ``move`` is a text of a move that is not legal in ``state``.
+        TypeError: ``move`` is neither a ``Move`` nor a ``str``.
     """
+    if isinstance(move, str):
+        move = parse_move(state, move)
+    elif not isinstance(move, Move):
+        raise TypeError(f"describe_move() needs a Move or a move text, not {show(move)}")
     p = state.to_act
     action = move.action
     if action is Action.DRAW:
@@ -166,9 +179,12 @@ def board(
         ascii: write cards ``7S``/``7s`` instead of ``7♠``.
         bottom: the player drawn at the bottom (the other one is drawn on top).
         names: what to call player 0 and player 1.
+
+    Raises:
+        InvalidArgumentError: ``bottom`` is not 0 or 1.
     """
-    if bottom not in (0, 1):
-        raise ValueError(f"bottom must be 0 or 1, not {bottom!r}")
+    if isinstance(bottom, bool) or bottom not in (0, 1):
+        raise InvalidArgumentError(f"bottom must be 0 or 1, not {show(bottom)}")
     width = max(len(n) for n in names)
     label = (names[0].ljust(width), names[1].ljust(width))
     empty = "-" if ascii else "·"

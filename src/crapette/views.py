@@ -35,9 +35,10 @@ from crapette._build import argument_type_error
 from crapette._engine import apply_unchecked
 from crapette._laws import violation
 from crapette._movegen import legal_moves
+from crapette._quote import show
 from crapette.cards import ALL_CARDS, PACK, TEXT, Card
 from crapette.deal import Rng, shuffled
-from crapette.errors import IllegalMoveError
+from crapette.errors import IllegalMoveError, InvalidArgumentError
 from crapette.moves import RESERVE, Action, Move
 from crapette.rules import Ruleset
 from crapette.state import GameState, PendingStop, Pile
@@ -150,14 +151,14 @@ class PlayerView:
         turn, or letting a violation stand.
 
         Raises:
-            ValueError: the observer is not the player to act, or the move's result
-                depends on hidden cards (turning a hand card or a reserve top, playing the
-                last face-up reserve card above face-down ones, calling "Stop!").
-            IllegalMoveError: the move is not one of
-                [`legal_moves`][crapette.views.PlayerView.legal_moves].
+            IllegalMoveError: the observer is not the player to act, or the move is not one
+                of [`legal_moves`][crapette.views.PlayerView.legal_moves].
+            InvalidArgumentError: the move's result depends on hidden cards (turning a hand
+                card or a reserve top, playing the last face-up reserve card above face-down
+                ones, calling "Stop!").
         """
         if self.to_act != self.player:
-            raise ValueError(f"player {self.player} is not to act in this view")
+            raise IllegalMoveError(f"{move}: player {self.player} is not to act in this view")
         if move not in self.legal_moves():
             raise IllegalMoveError(f"{move} is not a legal move in this view")
         p = self.player
@@ -168,7 +169,9 @@ class PlayerView:
             and len(self.reserves_up[p]) == 1
         )
         if hidden:
-            raise ValueError(f"the result of {move} depends on hidden cards")
+            raise InvalidArgumentError(
+                f"the result of {move} depends on hidden cards: a view cannot show it"
+            )
         return observe(apply_unchecked(sketch(self), move), p)
 
     def _repr_svg_(self) -> str:
@@ -248,15 +251,15 @@ def observe(state: GameState, player: SupportsIndex) -> PlayerView:
     """What ``player`` (0 or 1) sees of ``state``.
 
     Raises:
-        ValueError: ``player`` is not 0 or 1.
+        InvalidArgumentError: ``player`` is not 0 or 1 (a ``ValueError``).
         TypeError: ``state`` is not a ``GameState``.
     """
     # ``player`` is annotated SupportsIndex, not int: the compiled build checks an int
-    # argument before the body runs, so "0" would get mypyc's TypeError, not this ValueError.
+    # argument before the body runs, so "0" would get mypyc's TypeError, not this error.
     if not isinstance(state, GameState):
         raise argument_type_error(GameState, state)
     if player not in (0, 1) or isinstance(player, bool):
-        raise ValueError(f"player must be 0 or 1, not {player!r}")
+        raise InvalidArgumentError(f"player must be 0 or 1, not {show(player)}")
     return _observe(state, operator.index(player), None)
 
 
@@ -411,22 +414,7 @@ def _with_stop(
     if stop.move.action is Action.DRAW:
         assert view.turned is not None
         prior_hands[off] = hands[off] + (view.turned,) if prior.hand_sizes[off] else ()
-    before = GameState(
-        rules=prior.rules,
-        to_act=prior.to_act,
-        foundations=prior.foundations,
-        houses=prior.houses,
-        reserves=prior_reserves,
-        reserve_up=(len(prior.reserves_up[0]), len(prior.reserves_up[1])),
-        hands=(prior_hands[0], prior_hands[1]),
-        wastes=prior.wastes,
-        turned=prior.turned,
-        emptied=prior.emptied,
-        seen=prior.seen,
-        passes=prior.passes,
-        moves_made=prior.moves_made,
-        houses_key=prior.houses_key,
-    )
+    before = _state_of(prior, prior_reserves, (prior_hands[0], prior_hands[1]))
     after = apply_unchecked(before, stop.move)
     if after.stop is None:  # pragma: no cover - the view is not one of a real position
         after = after.replace(

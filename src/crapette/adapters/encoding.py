@@ -42,6 +42,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from crapette._movegen import legal_moves
+from crapette._quote import show
 from crapette.errors import InvalidMoveError
 from crapette.moves import ALL_MOVES, Move
 from crapette.rules import Ruleset
@@ -131,10 +132,10 @@ def decode(action: int) -> Move:
         code = int(action.__index__())
     except (AttributeError, TypeError):
         raise InvalidMoveError(
-            f"action {action!r} is not an integer action code (0..{NUM_ACTIONS - 1})"
+            f"action {show(action)} is not an integer action code (0..{NUM_ACTIONS - 1})"
         ) from None
     if isinstance(action, bool) or not 0 <= code < NUM_ACTIONS:
-        raise InvalidMoveError(f"action {action!r} is outside 0..{NUM_ACTIONS - 1}")
+        raise InvalidMoveError(f"action {show(action)} is outside 0..{NUM_ACTIONS - 1}")
     return ALL_MOVES[code]
 
 

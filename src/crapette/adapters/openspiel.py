@@ -67,7 +67,7 @@ from crapette.adapters.encoding import (
 from crapette.bots.base import Bot
 from crapette.cards import TEXT
 from crapette.deal import new_game
-from crapette.errors import InvalidRulesError
+from crapette.errors import InvalidArgumentError, InvalidMoveError, InvalidRulesError
 from crapette.moves import ALL_MOVES, RESERVE, Action, Move
 from crapette.notation import format_position, parse_position
 from crapette.outcome import outcome
@@ -221,7 +221,7 @@ class CrapetteGame(pyspiel.Game):  # type: ignore[misc]
         """The observer: perfect-recall observation types get the information-state
         string (no tensor), the others the view's string and vector."""
         if params:
-            raise ValueError(f"observation parameters are not supported: {params!r}")
+            raise InvalidArgumentError(f"observation parameters are not supported: {params!r:.60}")
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return CrapetteObserver(perfect_recall)
 
@@ -292,7 +292,7 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         if self._held is None:
             if not 0 <= action < self._num_deals:
-                raise ValueError(f"deal {action} is outside 0..{self._num_deals - 1}")
+                raise InvalidMoveError(f"no such deal {action}: deals are 0..{self._num_deals - 1}")
             rules = Ruleset.from_string(self._rules_text)
             start = new_game(rules, seed=self._offset + action)
             self._held = _Frozen(start)

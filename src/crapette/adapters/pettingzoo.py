@@ -62,6 +62,7 @@ from crapette.adapters.encoding import (
     reward_scale,
 )
 from crapette.deal import Rng, new_game
+from crapette.errors import InvalidArgumentError
 from crapette.outcome import outcome
 from crapette.rules import Ruleset
 from crapette.state import GameState
@@ -99,7 +100,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     Raises:
         InvalidRulesError: a bad rules string or ``max_moves``.
-        ValueError: an unknown ``render_mode``.
+        InvalidArgumentError: an unknown ``render_mode`` (a ``ValueError``).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's class attribute
@@ -121,7 +122,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if max_moves is not None:
             ruleset = ruleset.replace(move_cap=max_moves)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of 'ansi', 'human'")
+            raise InvalidArgumentError(
+                f"render_mode {render_mode!r:.60} is not one of 'ansi', 'human'"
+            )
         self.rules = ruleset
         self.render_mode = render_mode
         self.normalize = normalize

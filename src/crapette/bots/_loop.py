@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from crapette._engine import apply_unchecked
 from crapette._laws import why_illegal
 from crapette._movegen import legal_moves
+from crapette._quote import show
 from crapette.bots.base import Bot, notify_deal_start, notify_opponent_move
 from crapette.errors import BotError
 from crapette.moves import Move
@@ -51,12 +52,22 @@ def play_deal(
         max_moves: stop after this many moves (``None``: play to the end of the deal).
 
     Raises:
-        BotError: a bot returned a move that is not legal; the message names the bot, the
-            player, the move and why it is illegal. (The loop does not know how the deal was
-            made: the error's ``seed`` is -1; the simulator fills it in.)
+        BotError: not two bots (objects with a ``choose`` method), or a bot returned a move
+            that is not legal; the message names the bot, the player, the move and why it is
+            illegal. (The loop does not know how the deal was made: the error's ``seed`` is
+            -1; the simulator fills it in.)
     """
     if len(bots) != 2:
         raise BotError(f"play_deal needs two bots, got {len(bots)}", "", -1, None, ())
+    for p, bot in enumerate(bots):
+        if not callable(getattr(bot, "choose", None)):
+            raise BotError(
+                f"play_deal needs two bots: bot {p} ({show(bot)}) has no choose(view) method",
+                "",
+                -1,
+                None,
+                (),
+            )
 
     def seat(p: int) -> Chooser:
         bot = bots[p]
@@ -91,7 +102,7 @@ def run_deal(
     Internal: the search bot's rollouts play greedy moves on the states they sample this
     way."""
     if max_moves is not None and max_moves < 0:
-        raise BotError(f"max_moves must be 0 or more, not {max_moves}", "", -1, None, ())
+        raise BotError(f"max_moves must be 0 or more, not {show(max_moves)}", "", -1, None, ())
     played = 0
     while max_moves is None or played < max_moves:
         moves = legal_moves(state)

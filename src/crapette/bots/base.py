@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from crapette.errors import UnknownBotError
+from crapette.errors import InvalidArgumentError, UnknownBotError
 from crapette.moves import CALL_STOP, LET_STAND, Move
 from crapette.rules import Ruleset
 from crapette.views import PlayerView
@@ -73,9 +73,9 @@ def stop_decision(view: PlayerView) -> Move:
     way.
 
     Raises:
-        ValueError: no Stop! decision is open in ``view``.
+        InvalidArgumentError: no Stop! decision is open in ``view``.
     """
     stop = view.stop
     if stop is None:
-        raise ValueError("no Stop! decision is open in this view")
+        raise InvalidArgumentError("no Stop! decision is open in this view")
     return CALL_STOP if call_helps(view.rules, stop.offender, stop.resume) else LET_STAND

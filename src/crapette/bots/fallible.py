@@ -51,9 +51,11 @@ from __future__ import annotations
 
 from crapette._laws import violation
 from crapette._movegen import legal_moves
+from crapette._quote import show
 from crapette.bots.base import Bot
 from crapette.bots.greedy import _POINTLESS, move_score
 from crapette.deal import Rng
+from crapette.errors import UnknownBotError
 from crapette.moves import (
     FOUNDATION,
     LET_STAND,
@@ -78,10 +80,14 @@ _SEED_SALT = 0xFA11B1E
 
 def _probability(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"{name} must be a probability (a number from 0 to 1), not {value!r}")
+        raise UnknownBotError(
+            f"{name} must be a probability (a number from 0 to 1), not {show(value)}"
+        )
     number = float(value)
     if not 0.0 <= number <= 1.0:
-        raise ValueError(f"{name} must be a probability (a number from 0 to 1), not {value!r}")
+        raise UnknownBotError(
+            f"{name} must be a probability (a number from 0 to 1), not {show(value)}"
+        )
     return number
 
 
@@ -157,8 +163,8 @@ class Fallible:
                 attribute, or 0).
 
         Raises:
-            ValueError: a probability outside [0, 1] or not a number, or a non-zero
-                ``false_call``.
+            UnknownBotError: a probability outside [0, 1] or not a number, or a non-zero
+                ``false_call`` (a ``ValueError``).
         """
         base = _probability("miss", miss)
         overrides = {
@@ -174,7 +180,7 @@ class Fallible:
         self.call = _probability("call", call)
         self.false_call = _probability("false_call", false_call)
         if self.false_call:
-            raise ValueError(
+            raise UnknownBotError(
                 "false_call must be 0: the rules give a call no meaning unless a violation"
                 " is pending, so there is no false call to make"
             )

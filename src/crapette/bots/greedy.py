@@ -189,9 +189,11 @@ class GreedyBot:
     foundations first, then emptying the reserve, loading the opponent, keeping houses
     open, and no pointless house shuffles; it calls "Stop!" when that helps."""
 
+    name = "greedy"
+    """The bot's name (a subclass names itself with a class attribute ``name``)."""
+
     def __init__(self, seed: int = 0) -> None:
         """Seed the tie-breaking generator; the same seed plays the same moves."""
-        self.name = "greedy"
         self.seed = seed
         self._rng = Rng(seed)
 

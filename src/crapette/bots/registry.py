@@ -80,20 +80,20 @@ def register_bot(
         replace: allow replacing a name already registered.
 
     Raises:
-        ValueError: a malformed name, a factory that is not callable, or a name already
-            registered without ``replace=True``.
+        UnknownBotError: a malformed name, a factory that is not callable, or a name already
+            registered without ``replace=True`` (a ``ValueError``).
     """
     if not isinstance(name, str) or not _NAME.match(name):
-        raise ValueError(
+        raise UnknownBotError(
             f"bad bot name {quote(str(name))}: lower-case letters, digits, _ and -, starting"
             " with a letter"
         )
     if not callable(factory):
-        raise ValueError(
+        raise UnknownBotError(
             f"the factory of bot {quote(name)} is not callable: {quote(repr(factory))}"
         )
     if name in _REGISTRY and not replace:
-        raise ValueError(f"bot {quote(name)} is already registered (pass replace=True)")
+        raise UnknownBotError(f"bot {quote(name)} is already registered (pass replace=True)")
     _REGISTRY[name] = _Entry(factory, summary)
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from crapette._engine import apply_unchecked
 from crapette._laws import violation
+from crapette._quote import show
 from crapette.bots._loop import run_deal
 from crapette.bots.greedy import _POINTLESS, _VIOLATION, greedy_move, move_score
 from crapette.deal import Rng
@@ -117,6 +118,9 @@ class SearchBot:
             played, the candidate moves included).
     """
 
+    name = "search"
+    """The bot's name (a subclass names itself with a class attribute ``name``)."""
+
     def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, width: int = 4) -> None:
         """A search bot.
 
@@ -131,11 +135,11 @@ class SearchBot:
                 ``ValueError``).
         """
         if isinstance(budget, bool) or not isinstance(budget, int) or not 0 < budget <= MAX_BUDGET:
-            shown = repr(budget) if len(repr(budget)) <= 40 else repr(budget)[:40] + "..."
-            raise UnknownBotError(f"budget must be an integer from 1 to {MAX_BUDGET}, not {shown}")
-        if width < 2:
-            raise UnknownBotError(f"width must be at least 2, not {width!r}")
-        self.name = "search"
+            raise UnknownBotError(
+                f"budget must be an integer from 1 to {MAX_BUDGET}, not {show(budget, limit=40)}"
+            )
+        if isinstance(width, bool) or not isinstance(width, int) or width < 2:
+            raise UnknownBotError(f"width must be an integer of at least 2, not {show(width)}")
         self.seed = seed
         self.budget = budget
         self.width = width

@@ -16,9 +16,11 @@ class RandomBot:
     emptying their piles.
     """
 
+    name = "random"
+    """The bot's name (a subclass names itself with a class attribute ``name``)."""
+
     def __init__(self, seed: int = 0) -> None:
         """Seed the bot's generator; the same seed plays the same moves."""
-        self.name = "random"
         self.seed = seed
         self._rng = Rng(seed)
 

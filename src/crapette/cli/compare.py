@@ -10,21 +10,13 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
-from crapette.cli.simulate import (
-    CAPTION,
-    RunInterrupted,
-    add_common_arguments,
-    run_simulations,
-    write_interrupted,
-    write_outputs,
-)
+from crapette.cli.simulate import CAPTION, add_common_arguments, run_and_show
+from crapette.rules import PRESETS
 from crapette.simulation import SimulationResult
 from crapette.simulation.stats import METRICS, Interval, paired_differences
 
@@ -105,16 +97,11 @@ def _two_lines(value: Interval, sign: bool = False) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run ``crapette compare``."""
     if not args.rules:
-        args.rules = ["classic", "pagat", "g4a", "belarusian", "serbian"]
-    try:
-        results = run_simulations(args)
-    except RunInterrupted as stop:
-        write_interrupted(args, stop)
-        raise
-    if not write_outputs(args, results):
-        # Piped output is not a terminal: do not wrap the table at 80 columns.
-        console = Console() if sys.stdout.isatty() else Console(width=1000)
-        console.print(compare_table(results))
-        if len(results) > 1:
-            console.print(differences_table(results))
-    return 0
+        args.rules = list(PRESETS)
+
+    def tables(results: list[SimulationResult]) -> list[Table]:
+        if len(results) == 1:
+            return [compare_table(results)]
+        return [compare_table(results), differences_table(results)]
+
+    return run_and_show(args, tables)

@@ -17,7 +17,7 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -468,15 +468,24 @@ def result_table(result: SimulationResult) -> Table:
     return table
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``crapette simulate``."""
+def run_and_show(
+    args: argparse.Namespace, tables: Callable[[list[SimulationResult]], Iterable[Table]]
+) -> int:
+    """Run the simulations of ``crapette simulate`` or ``compare``, then write the output
+    files, or else print ``tables(results)``; on Ctrl-C write the deals finished."""
     try:
         results = run_simulations(args)
     except RunInterrupted as stop:
         write_interrupted(args, stop)
         raise
     if not write_outputs(args, results):
-        console = Console()
-        for result in results:
-            console.print(result_table(result))
+        # Piped output is not a terminal: do not wrap the tables at 80 columns.
+        console = Console() if sys.stdout.isatty() else Console(width=1000)
+        for table in tables(results):
+            console.print(table)
     return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``crapette simulate``."""
+    return run_and_show(args, lambda results: [result_table(r) for r in results])

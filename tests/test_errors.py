@@ -1,0 +1,176 @@
+"""Every bad value given to a public function raises one of the library's errors (a
+``CrapetteError``, and a ``ValueError`` but for ``BotError``), and its message names what was
+wrong (issue 10, item 5 and "Bad input"). A wrong Python type is a ``TypeError``, as in
+Python."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+import crapette as c
+from crapette import svg, text
+from crapette.adapters.encoding import decode
+from crapette.bots import Fallible, GreedyBot, SearchBot, play_deal, register_bot, stop_decision
+from crapette.cards import full_pack
+from crapette.deal import Rng
+from crapette.errors import BotError, UnknownBotError
+from crapette.notation import format_public_position
+from crapette.testing import divide, perft
+
+STATE = c.new_game(seed=1)
+VIEW = c.observe(STATE, STATE.to_act)
+OTHER = c.observe(STATE, 1 - STATE.to_act)
+PACK1 = full_pack(1)
+
+CASES: dict[str, tuple[Callable[[], object], type[c.CrapetteError], str]] = {
+    "Card(200)": (lambda: c.Card(200), c.InvalidArgumentError, "index 200"),
+    "Card(-1)": (lambda: c.Card(-1), c.InvalidArgumentError, "index -1"),
+    "Card(huge)": (lambda: c.Card(10**5000), c.InvalidArgumentError, "16610 bits"),
+    "format_card(104)": (lambda: c.format_card(104), c.InvalidArgumentError, "index 104"),
+    "full_pack(3)": (lambda: full_pack(3), c.InvalidArgumentError, "pack must be 0 or 1, not 3"),
+    "deal: no pack": (lambda: c.deal(None, None, PACK1), c.InvalidPositionError, "pack0"),  # type: ignore[arg-type]
+    "deal: not cards": (
+        lambda: c.deal(None, [*full_pack(0)[:5], None, *full_pack(0)[6:]], PACK1),  # type: ignore[list-item]
+        c.InvalidPositionError,
+        r"pack0\[5\] is not a card",
+    ),
+    "deal: card 300": (
+        lambda: c.deal(None, [300, *full_pack(0)[1:]], PACK1),
+        c.InvalidPositionError,
+        r"pack0\[0\] is not a card: no card has index 300",
+    ),
+    "deal: starter 2": (
+        lambda: c.deal(None, full_pack(0), PACK1, starter=2),
+        c.InvalidArgumentError,
+        "starter must be 0 or 1, not 2",
+    ),
+    "observe(state, 2)": (lambda: c.observe(STATE, 2), c.InvalidArgumentError, "player"),
+    "format_public_position(state, 2)": (
+        lambda: format_public_position(STATE, 2),
+        c.InvalidArgumentError,
+        "player must be 0 or 1, not 2",
+    ),
+    "board(bottom=2)": (lambda: text.board(STATE, bottom=2), c.InvalidArgumentError, "bottom"),
+    "describe_move(state, 'zz')": (
+        lambda: c.describe_move(STATE, "zz"),
+        c.NotationError,
+        "unknown move 'zz'",
+    ),
+    "describe_move(state, 'H1-H2')": (
+        lambda: c.describe_move(STATE, "H1-H2"),
+        c.IllegalMoveError,
+        "H1-H2",
+    ),
+    "Rng.below(0)": (lambda: Rng(1).below(0), c.InvalidArgumentError, "positive bound, not 0"),
+    "perft depth -1": (lambda: perft(STATE, -1), c.InvalidArgumentError, "depth"),
+    "divide depth 0": (lambda: divide(STATE, 0), c.InvalidArgumentError, "depth"),
+    "view.after by the other player": (
+        lambda: OTHER.after(VIEW.legal_moves()[0]),
+        c.IllegalMoveError,
+        "not to act",
+    ),
+    "view.after(draw)": (lambda: VIEW.after(c.DRAW), c.InvalidArgumentError, "hidden cards"),
+    "stop_decision without a decision": (
+        lambda: stop_decision(VIEW),
+        c.InvalidArgumentError,
+        "no Stop! decision",
+    ),
+    "register_bot(bad name)": (
+        lambda: register_bot("Bad Name", GreedyBot),
+        UnknownBotError,
+        "bad bot name 'Bad Name'",
+    ),
+    "register_bot(not callable)": (
+        lambda: register_bot("nocall", 3),  # type: ignore[arg-type]
+        UnknownBotError,
+        "not callable",
+    ),
+    "register_bot(taken)": (
+        lambda: register_bot("greedy", GreedyBot),
+        UnknownBotError,
+        "already registered",
+    ),
+    "Fallible(miss=2)": (
+        lambda: Fallible(GreedyBot(), miss=2),
+        UnknownBotError,
+        "miss must be a probability",
+    ),
+    "SearchBot(budget=huge)": (
+        lambda: SearchBot(budget=10**5000),
+        UnknownBotError,
+        "16610 bits",
+    ),
+    "SearchBot(width='x')": (
+        lambda: SearchBot(width="x"),  # type: ignore[arg-type]
+        UnknownBotError,
+        "width must be an integer of at least 2, not 'x'",
+    ),
+    "play_deal(not bots)": (
+        lambda: play_deal(STATE, (GreedyBot(), 3)),  # type: ignore[arg-type]
+        BotError,
+        r"bot 1 \(3\) has no choose",
+    ),
+    "svg.card(200)": (lambda: svg.card(200), c.InvalidArgumentError, "index 200"),
+    "svg.card(width=0)": (lambda: svg.card(None, width=0), c.InvalidArgumentError, "width"),
+    "svg.board(width=inf)": (
+        lambda: svg.board(STATE, width=float("inf")),
+        c.InvalidArgumentError,
+        "width",
+    ),
+    "svg.card(width=huge)": (
+        lambda: svg.card(None, width=10**5000),
+        c.InvalidArgumentError,
+        "16610 bits",
+    ),
+    "Move(huge source)": (
+        lambda: c.Move(c.Action.PLAY, 10**5000, 2),
+        c.InvalidMoveError,
+        "16610 bits",
+    ),
+    "Move.play(huge)": (lambda: c.Move.play(10**5000, 1), c.InvalidMoveError, "16610 bits"),
+    "perft depth -huge": (lambda: perft(STATE, -(10**5000)), c.InvalidArgumentError, "bits"),
+    "play_deal(max_moves=-huge)": (
+        lambda: play_deal(STATE, (GreedyBot(), GreedyBot()), max_moves=-(10**5000)),
+        BotError,
+        "16610 bits",
+    ),
+    "decode(huge)": (lambda: decode(10**5000), c.InvalidMoveError, "16610 bits"),
+    "svg.board(seat=2)": (lambda: svg.board(STATE, seat=2), c.InvalidArgumentError, "seat"),
+    "svg.move_piles(player=2)": (
+        lambda: svg.move_piles(STATE, c.DRAW, player=2),
+        c.InvalidArgumentError,
+        "player must be 0 or 1, not 2",
+    ),
+    "svg.board(arrows=bad pile)": (
+        lambda: svg.board(STATE, arrows=[("H1", "X9")]),
+        c.InvalidArgumentError,
+        "unknown pile name 'X9'",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_bad_value_raises_a_library_error_naming_it(name: str) -> None:
+    call, error, words = CASES[name]
+    snapshot = c.to_json(STATE)
+    with pytest.raises(error, match=words) as info:
+        call()
+    assert isinstance(info.value, c.CrapetteError)
+    assert isinstance(info.value, ValueError) or error is BotError
+    assert len(str(info.value)) < 400  # a bounded excerpt of the input, never all of it
+    assert c.to_json(STATE) == snapshot  # nothing changed
+
+
+def test_every_library_error_is_a_crapette_error() -> None:
+    import crapette.errors as errors
+
+    for name in errors.__all__:
+        error = getattr(errors, name)
+        if name == "SimulationInterrupted":  # Ctrl-C: a KeyboardInterrupt on purpose
+            assert issubclass(error, KeyboardInterrupt)
+            continue
+        assert issubclass(error, c.CrapetteError), name
+        if name in c.__all__:
+            assert getattr(c, name) is error
