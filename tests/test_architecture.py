@@ -62,10 +62,12 @@ LAYER = {
     **dict.fromkeys(("notation", "serialize", "views", "match", "text"), 4),
     "__init__": 5,
 }
-# ... but for these, the page's exceptions: state validates with the card predicates of
-# _laws; GameState.__str__/__repr__ and apply's move text load a layer up inside a function.
-UPWARD = {("state", "_laws"): False, ("state", "text"): True, ("state", "notation"): True}
+# ... but for these, the page's exceptions, all inside a function (lazy): state validates
+# with the card predicates of _laws; GameState.__str__/__repr__ and the move texts of apply
+# and why_illegal load a layer up.
+UPWARD = {("state", "_laws"): True, ("state", "text"): True, ("state", "notation"): True}
 UPWARD[("_engine", "notation")] = True  # True: only inside a function (lazy)
+UPWARD[("_laws", "notation")] = True
 # Third-party packages that only some modules may import (a module path prefix).
 ONLY_IN = {
     "rich": ("cli/",),

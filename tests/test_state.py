@@ -337,3 +337,28 @@ def test_legal_moves_never_fails_on_a_validated_state(
         return
     c.legal_moves(changed)
     assert set(c.legal_moves(changed)) == set(reference_legal_moves(changed))
+
+
+def test_why_illegal_reads_move_text_as_apply_does() -> None:
+    """``why_illegal`` takes a move text as ``apply`` does: ``None`` for a legal one, the
+    reason for an illegal or unreadable one."""
+    state = c.new_game(seed=1)
+    legal = c.legal_moves(state)[0]
+    assert c.why_illegal(state, str(legal)) is None
+    assert (
+        c.why_illegal(state, "R-F")
+        == "illegal move R-F (3S) for player 0: 3S does not fit on any foundation"
+    )
+    assert "unknown move 'zz'" in (c.why_illegal(state, "zz") or "")
+
+
+def test_layout_keys_seen_are_checked() -> None:
+    """``seen`` holds 64-bit layout keys; anything else is a named problem (it could not be
+    written as a position line)."""
+    state = c.new_game(seed=1)
+    for keys in (("x",), (1.5,), (-1,), (2**70,)):
+        bad = state.replace(seen=keys)
+        assert "seen must hold layout keys" in " ".join(bad.problems())
+        with pytest.raises(c.InvalidPositionError, match="seen"):
+            c.validate_position(bad)
+    assert state.replace(seen=(5, 2**64 - 1)).problems() == []

@@ -451,7 +451,18 @@ def is_legal(state: GameState, move: Move) -> bool:
 
 
 def why_illegal(state: GameState, move: object) -> str | None:
-    """Why ``move`` is not legal in ``state``, or ``None`` when it is legal."""
+    """Why ``move`` is not legal in ``state``, or ``None`` when it is legal. ``move`` is a
+    [`Move`][crapette.Move] or, as for ``apply``, its text in move notation (a text that is
+    not a move gets the reason it cannot be read)."""
+    if isinstance(move, str):
+        from crapette.errors import CrapetteError
+        from crapette.notation import parse_move  # notation sits above the rules (lazy)
+
+        try:
+            parse_move(state, move)
+        except CrapetteError as error:
+            return str(error)
+        return None
     if not isinstance(move, Move):
         return f"{move!r} is not a Move"
     if is_over(state):

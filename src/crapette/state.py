@@ -627,6 +627,9 @@ def position_problems(state: GameState) -> list[str]:
         shape.append(f"emptied must be a bitmask of houses from 0 to 255, not {state.emptied!r}")
     if not _is_int(state.moves_made, 0, 10**12):
         shape.append(f"moves_made must be an integer from 0, not {state.moves_made!r}")
+    log = state.seen_log
+    if log is not None and not all(_is_int(k, 0, 2**64 - 1) for k in log.keys[: state.seen_size]):
+        shape.append("seen must hold layout keys, integers from 0 to 2**64 - 1")
     if state.stop is not None and not isinstance(state.stop, PendingStop):
         shape.append(f"stop must be a PendingStop or None, not {type(state.stop).__name__}")
     problems.extend(p for p in shape if p is not None)
