@@ -353,10 +353,13 @@ def test_why_illegal_reads_move_text_as_apply_does() -> None:
 
 
 def test_layout_keys_seen_are_checked() -> None:
-    """``seen`` holds 64-bit layout keys; anything else is a named problem (it could not be
-    written as a position line)."""
+    """``seen`` holds 64-bit layout keys: a key that is not an integer is refused when the
+    state is built, one out of range is a named problem (no position line could hold it)."""
     state = c.new_game(seed=1)
-    for keys in (("x",), (1.5,), (-1,), (2**70,)):
+    for key in ("x", 1.5):
+        with pytest.raises(TypeError, match=f"^int object expected; got {type(key).__name__}$"):
+            state.replace(seen=(key,))
+    for keys in ((-1,), (2**70,)):
         bad = state.replace(seen=keys)
         assert "seen must hold layout keys" in " ".join(bad.problems())
         with pytest.raises(c.InvalidPositionError, match="seen"):

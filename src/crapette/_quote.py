@@ -42,5 +42,8 @@ def show(value: object, limit: int = QUOTE_LIMIT) -> str:
         return quote(value, limit=limit)
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
         return f"<an integer of {value.bit_length()} bits>"
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # e.g. a tuple holding an integer of thousands of digits
+        return f"<a {type(value).__name__} too large to show>"
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"

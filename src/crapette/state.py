@@ -24,7 +24,7 @@ from types import MemberDescriptorType
 from typing import Any, Final, NamedTuple, TypeAlias, final
 
 from crapette._build import expected_type_error
-from crapette._quote import quote
+from crapette._quote import quote, show
 from crapette._tables import houses_key as _houses_key
 from crapette.cards import PACK, TEXT, Card
 from crapette.errors import InvalidPositionError
@@ -250,6 +250,7 @@ class GameState:
             seen_log = None
             seen_size = 0
             if seen:
+                _check_keys(seen)
                 extra = sorted(k for k in seen if k != key)
                 if extra:
                     seen_log = SeenLog([*extra, key])
@@ -299,7 +300,9 @@ class GameState:
         from crapette.notation import format_position  # lazy, as for __str__
 
         if position_problems(self):  # a hand-built state that no position line can hold
-            parts = ", ".join(f"{name}={getattr(self, name)!r}" for name in _PUBLIC_FIELDS)
+            parts = ", ".join(
+                f"{name}={show(getattr(self, name), 10_000)}" for name in _PUBLIC_FIELDS
+            )
             return f"GameState({parts})"
         return f"crapette.parse_position({format_position(self)!r})"
 
@@ -415,6 +418,14 @@ def _check_types(fields: tuple[object, ...]) -> None:
         value = fields[i]
         if not isinstance(value, kind) and not (optional and value is None):
             raise expected_type_error(kind.__name__ + (" or None" if optional else ""), value)
+
+
+def _check_keys(seen: Collection[object]) -> None:
+    """The keys of ``seen`` must be integers (the compiled build would refuse another key
+    with these words); their range is for ``position_problems`` to check."""
+    for key in seen:
+        if not isinstance(key, int):
+            raise expected_type_error("int", key)
 
 
 def _layout_key(houses: tuple[Pile, ...]) -> int:
@@ -572,13 +583,13 @@ def _pile_problem(value: object, what: str) -> str | None:
         return f"{what} must be a tuple of cards, not {type(value).__name__}"
     for i, card in enumerate(value):
         if not _is_int(card, 0, 103):
-            return f"{what}[{i}] is not a card: {card!r}"
+            return f"{what}[{i}] is not a card: {show(card)}"
     return None
 
 
 def _piles_problem(value: object, n: int, what: str) -> str | None:
     if not isinstance(value, tuple) or len(value) != n:
-        return f"{what} must be a tuple of {n} piles, not {value!r:.60}"
+        return f"{what} must be a tuple of {n} piles, not {show(value)}"
     for i, pile in enumerate(value):
         problem = _pile_problem(pile, f"{what}[{i}]")
         if problem is not None:
@@ -592,7 +603,7 @@ def _pair_problem(value: object, high: int, what: str) -> str | None:
         or len(value) != 2
         or not all(_is_int(x, 0, high) for x in value)
     ):
-        return f"{what} must be a pair of integers from 0 to {high}, not {value!r:.60}"
+        return f"{what} must be a pair of integers from 0 to {high}, not {show(value)}"
     return None
 
 
@@ -611,7 +622,7 @@ def position_problems(state: GameState) -> list[str]:
     if not isinstance(state.rules, Ruleset):
         problems.append(f"rules must be a Ruleset, not {type(state.rules).__name__}")
     if not _is_int(state.to_act, 0, 1):
-        problems.append(f"to_act must be 0 or 1, not {state.to_act!r}")
+        problems.append(f"to_act must be 0 or 1, not {show(state.to_act)}")
     shape = [
         _piles_problem(state.foundations, 8, "foundations"),
         _piles_problem(state.houses, 8, "houses"),
@@ -622,11 +633,13 @@ def position_problems(state: GameState) -> list[str]:
         _pair_problem(state.passes, 2, "passes"),
     ]
     if state.turned is not None and not _is_int(state.turned, 0, 103):
-        shape.append(f"turned must be a card or None, not {state.turned!r:.60}")
+        shape.append(f"turned must be a card or None, not {show(state.turned)}")
     if not _is_int(state.emptied, 0, 255):
-        shape.append(f"emptied must be a bitmask of houses from 0 to 255, not {state.emptied!r}")
+        shape.append(
+            f"emptied must be a bitmask of houses from 0 to 255, not {show(state.emptied)}"
+        )
     if not _is_int(state.moves_made, 0, 10**12):
-        shape.append(f"moves_made must be an integer from 0, not {state.moves_made!r}")
+        shape.append(f"moves_made must be an integer from 0, not {show(state.moves_made)}")
     log = state.seen_log
     if log is not None and not all(_is_int(k, 0, 2**64 - 1) for k in log.keys[: state.seen_size]):
         shape.append("seen must hold layout keys, integers from 0 to 2**64 - 1")
