@@ -8,6 +8,7 @@ import pytest
 
 import crapette as c
 from crapette.cards import SYMBOL
+from crapette.moves import ALL_MOVES
 from crapette.records import GameRecord, format_record, parse_record
 from crapette.text import board
 from test_notation import sample_states
@@ -92,3 +93,12 @@ def test_record_forms_agree() -> None:
     assert GameRecord.from_text(str(record)) == parse_record(str(record)) == record
     assert GameRecord.from_dict(record.to_dict()) == record
     assert c.from_json(record.to_json()) == GameRecord.from_json(c.to_json(record)) == record
+
+
+def test_every_move_repr_pastes_back() -> None:
+    """``repr(move)`` is code that gives the move back (with ``import crapette``)."""
+    import crapette
+
+    namespace = {"crapette": crapette}
+    for move in ALL_MOVES:
+        assert eval(repr(move), namespace) is move

@@ -154,7 +154,8 @@ class Move:
     def __repr__(self) -> str:
         if self.action is not Action.PLAY:
             return f"crapette.{self.action.name}"
-        return f"Move.play({self.source}, {self.target}, {self.count})"
+        count = f", {self.count}" if self.count > 1 else ""
+        return f"crapette.Move.play({self.source}, {self.target}{count})"
 
     def __reduce__(self) -> tuple[object, tuple[int]]:
         """Pickled by its index: a move unpickles (or deep-copies) as the table's own
