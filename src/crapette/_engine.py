@@ -16,7 +16,7 @@ from crapette._laws import (
 from crapette._movegen import known_moves
 from crapette._tables import HOUSE_KEYS
 from crapette.errors import IllegalMoveError
-from crapette.moves import FOUNDATION, HAND, OPP_RESERVE, RESERVE, Action, Move
+from crapette.moves import FOUNDATION, HAND, OPP_RESERVE, RESERVE, Action, Move, listed
 from crapette.outcome import winner
 from crapette.state import GameState, PendingStop, Pile, SeenLog, make_state
 
@@ -46,22 +46,12 @@ def apply(state: GameState, move: Move | str) -> GameState:
         from crapette.notation import parse_move  # notation sits above the engine (lazy)
 
         return apply_unchecked(state, parse_move(state, move))
-    if not (_listed(known_moves(state), move) or is_legal(state, move)):
+    known = known_moves(state)
+    if not ((known is not None and listed(move, known)) or is_legal(state, move)):
         raise IllegalMoveError(describe_illegal(state, move))
     if state.stop is None and state.rules.stop == "enforced":
         return _play(state, move)  # what apply_unchecked does here, without its checks
     return apply_unchecked(state, move)
-
-
-def _listed(moves: tuple[Move, ...] | None, move: Move) -> bool:
-    """Whether ``move`` itself (the same object) is one of ``moves``: the moves of the
-    table are single objects, so a move from ``legal_moves`` is found without the slower
-    comparison by value (an equal move built anew is checked by ``is_legal``)."""
-    if moves is not None:
-        for legal in moves:
-            if legal is move:
-                return True
-    return False
 
 
 def apply_unchecked(state: GameState, move: Move) -> GameState:

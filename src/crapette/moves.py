@@ -13,6 +13,7 @@ and the index doubles as a stable integer action encoding (see ``crapette.adapte
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from typing import Final
 
 import attrs
@@ -161,6 +162,16 @@ class Move:
         """Pickled by its index: a move unpickles (or deep-copies) as the table's own
         object, as the moves of ``legal_moves`` are."""
         return (_move_at, (self.index,))
+
+
+def listed(move: Move, moves: Sequence[Move]) -> bool:
+    """Whether ``move`` is one of ``moves``: first by identity (the moves of the table are
+    single objects, so a move taken from a list of legal moves is found without comparing
+    values), then by value (a move built anew). Internal; not in ``__all__``."""
+    for other in moves:
+        if other is move:
+            return True
+    return move in moves
 
 
 def _move_at(index: int) -> Move:

@@ -50,6 +50,7 @@ from crapette.moves import (
     REVEAL,
     WASTE,
     Move,
+    listed,
 )
 from crapette.rules import Ruleset
 from crapette.state import GameState, Pile, validate_position
@@ -262,7 +263,7 @@ def parse_move(state: GameState, text: str) -> Move:
     if not isinstance(text, str):
         raise TypeError(f"a move text must be a str, not {type(text).__name__}")
     move = _resolve(state, _scan_move(text), text)
-    if move not in legal_moves(state):
+    if not listed(move, legal_moves(state)):
         raise IllegalMoveError(describe_illegal(state, move))
     return move
 

@@ -62,6 +62,7 @@ from crapette import (
 from crapette._quote import show
 from crapette.deal import Rng
 from crapette.errors import InvalidArgumentError
+from crapette.moves import listed
 from crapette.notation import move_from_text
 from crapette.views import determinize
 
@@ -534,7 +535,7 @@ def _foundation_target(position: GameState | PlayerView, move: Move) -> str:
         state = determinize(position, Rng(0))
     else:
         state = position
-        if move not in legal_moves(state):
+        if not listed(move, legal_moves(state)):
             return "F"
     after = apply_unchecked(state, move).foundations
     for i, (old, new) in enumerate(zip(state.foundations, after, strict=True)):

@@ -14,7 +14,7 @@ from crapette._movegen import legal_moves
 from crapette._quote import show
 from crapette.bots.base import Bot, notify_deal_start, notify_opponent_move
 from crapette.errors import BotError
-from crapette.moves import Move
+from crapette.moves import Move, listed
 from crapette.state import GameState
 from crapette.views import _observe
 
@@ -110,7 +110,7 @@ def run_deal(
             break
         p = state.to_act
         move = choosers[p](state, moves)
-        if move not in moves:
+        if not listed(move, moves):
             reason = why_illegal(state, move) if isinstance(move, Move) else "not a Move"
             raise BotError(
                 f"bot {names[p]!r} (player {p}) returned the illegal move {move} at move"

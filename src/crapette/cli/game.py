@@ -30,7 +30,7 @@ from crapette.cards import SYMBOL, TEXT, Card
 from crapette.cli._input import read_input
 from crapette.errors import CrapetteError, IllegalMoveError, NotationError
 from crapette.match import Match, deal_seed, new_match
-from crapette.moves import Action, Move
+from crapette.moves import Action, Move, listed
 from crapette.notation import parse_move, parse_position
 from crapette.outcome import Outcome, outcome
 from crapette.records import GameRecord, format_record, parse_record
@@ -524,7 +524,7 @@ class TerminalGame:
             raise CrapetteError(
                 f"{quote(text)} is neither a move nor a command: {exc} (type 'help' for help)"
             ) from None
-        if move not in moves:
+        if not listed(move, moves):
             reason = why_illegal(state, move) or "not a legal move here"
             raise CrapetteError(f"{quote(text)} is not legal here: {reason}")
         return move
