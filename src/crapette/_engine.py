@@ -65,10 +65,8 @@ def apply_unchecked(state: GameState, move: Move) -> GameState:
         after = _play(state, move)
         if winner(after) is not None:
             return after
-        return after.replace(
-            to_act=1 - state.to_act,
-            stop=PendingStop(state, move, state.to_act, after.to_act),
-        )
+        pending = PendingStop(state, move, state.to_act, after.to_act)
+        return _with(after, 1 - state.to_act, pending, after.moves_made, after.hands, after.wastes)
     return _play(state, move)
 
 
@@ -265,7 +263,7 @@ def _decide_stop(state: GameState, move: Move) -> GameState:
     assert pending is not None
     moves_made = state.moves_made + 1
     if move.action is Action.LET_STAND:
-        return state.replace(to_act=pending.resume, stop=None, moves_made=moves_made)
+        return _with(state, pending.resume, None, moves_made, state.hands, state.wastes)
     caller = state.to_act
     offender = pending.offender
     if state.rules.stop == "undo":
@@ -274,32 +272,62 @@ def _decide_stop(state: GameState, move: Move) -> GameState:
         assert broken is not None
         for remedy in broken.remedy:
             after = _play(after, remedy)
-        return _pass_turn(after, offender, caller, moves_made)
-    after = state.replace(stop=None)
-    hands, wastes = after.hands, after.wastes
+        return _pass_turn(after, offender, caller, moves_made, after.hands, after.wastes)
+    hands, wastes = state.hands, state.wastes
     if hands[caller]:
         penalty, hands = hands[caller][0], _pair(hands, caller, hands[caller][1:])
     elif wastes[caller]:
         penalty, wastes = wastes[caller][0], _pair(wastes, caller, wastes[caller][1:])
     else:
-        return _pass_turn(after, offender, caller, moves_made)
+        return _pass_turn(state, offender, caller, moves_made, hands, wastes)
     hands = _pair(hands, offender, (penalty, *hands[offender]))
-    after = after.replace(hands=hands, wastes=wastes)
-    return _pass_turn(after, offender, caller, moves_made)
+    return _pass_turn(state, offender, caller, moves_made, hands, wastes)
 
 
-def _pass_turn(state: GameState, offender: int, caller: int, moves_made: int) -> GameState:
-    """End the offender's turn after a Stop! call: a still-turned hand card goes back on top
-    of the offender's hand, and the caller is to act."""
-    hands = state.hands
+def _pass_turn(
+    state: GameState,
+    offender: int,
+    caller: int,
+    moves_made: int,
+    hands: tuple[Pile, ...],
+    wastes: tuple[Pile, ...],
+) -> GameState:
+    """End the offender's turn after a Stop! call (``state`` with these hands and wastes): a
+    still-turned hand card goes back on top of the offender's hand, and the caller is to act
+    in a new turn."""
     if state.turned is not None:
         hands = _pair(hands, offender, (*hands[offender], state.turned))
-    return state.replace(
-        to_act=caller,
-        hands=hands,
-        turned=None,
-        stop=None,
-        emptied=0,
-        seen=None,
-        moves_made=moves_made,
+    return _with(state, caller, None, moves_made, hands, wastes, turn_ends=True)
+
+
+def _with(
+    state: GameState,
+    to_act: int,
+    stop: PendingStop | None,
+    moves_made: int,
+    hands: tuple[Pile, ...],
+    wastes: tuple[Pile, ...],
+    *,
+    turn_ends: bool = False,
+) -> GameState:
+    """``state`` with these fields changed, built directly (the Stop! transitions; the
+    values are the engine's own, so nothing is checked); ``turn_ends`` also puts away the
+    turned card, the houses emptied and the layouts seen, which belong to a turn."""
+    return make_state(
+        state.rules,
+        to_act,
+        state.foundations,
+        state.houses,
+        state.reserves,
+        state.reserve_up,
+        hands,
+        wastes,
+        None if turn_ends else state.turned,
+        stop,
+        0 if turn_ends else state.emptied,
+        state.passes,
+        moves_made,
+        state.houses_key,
+        None if turn_ends else state.seen_log,
+        0 if turn_ends else state.seen_size,
     )

@@ -11,6 +11,7 @@ against ``why_illegal`` (the plain form: ``violation`` spelled out in full).
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, NamedTuple
 
 from crapette._tables import (
@@ -52,6 +53,7 @@ __all__ = [
     "fits_foundation",
     "fits_house",
     "fits_load",
+    "foundation_needs",
     "foundation_pile",
     "foundation_ready",
     "is_foundation_run",
@@ -112,6 +114,24 @@ def foundation_pile(foundations: tuple[Pile, ...], card: Card) -> int | None:
         elif need == ACE_KEY:
             return i
     return None
+
+
+_last_needs: tuple[tuple[Pile, ...] | None, AbstractSet[int]] = (None, frozenset())
+
+
+def foundation_needs(foundations: tuple[Pile, ...]) -> AbstractSet[int]:
+    """The ``FNEED`` values the foundations take: ``ACE_KEY`` and the face of each top; a
+    card fits a foundation when its ``FNEED`` is among them. Kept for the last foundations
+    asked about (a one-entry cache, replaced whole; foundations change only with a
+    foundation move), as the move generator and the priority test ask on every move."""
+    global _last_needs
+    last = _last_needs
+    if last[0] is foundations:
+        return last[1]
+    needs = {FACE[pile[-1]] for pile in foundations if pile}
+    needs.add(ACE_KEY)
+    _last_needs = (foundations, needs)  # never changed once stored
+    return needs
 
 
 def fits_foundation(foundations: tuple[Pile, ...], card: Card) -> bool:
@@ -384,8 +404,7 @@ def _cycle_reason(state: GameState, move: Move) -> str | None:
 def foundation_ready(state: GameState) -> bool:
     """Whether an available card of the player to act fits a foundation (a quick test for
     the priority rules; ``state.stop`` is ignored)."""
-    ftops = {FACE[pile[-1]] for pile in state.foundations if pile}
-    ftops.add(ACE_KEY)
+    ftops = foundation_needs(state.foundations)
     p = state.to_act
     reserve = state.reserves[p]
     if reserve and state.reserve_up[p] and FNEED[reserve[-1]] in ftops:

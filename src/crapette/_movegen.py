@@ -24,8 +24,8 @@ from collections.abc import Container
 from typing import Final, TypeAlias
 
 from crapette._build import argument_type_error
+from crapette._laws import foundation_needs
 from crapette._tables import (
-    ACE_KEY,
     BIT,
     BITS,
     CARD_KEYS,
@@ -57,7 +57,7 @@ from crapette.moves import (
 )
 from crapette.outcome import winner
 from crapette.rules import Ruleset
-from crapette.state import GameState, Pile
+from crapette.state import GameState
 
 _Options: TypeAlias = tuple[
     int, bool, bool, bool, bool, tuple[int, ...], bool, bool, tuple[int, ...], bool
@@ -103,7 +103,6 @@ _last_options: tuple[Ruleset | None, _Options] = (
     None,
     (0, False, False, False, False, (), False, False, (), False),
 )
-_last_ftops: tuple[tuple[Pile, ...] | None, frozenset[int]] = ((), frozenset())
 
 
 def _options(rules: Ruleset) -> _Options:
@@ -131,18 +130,6 @@ def _options(rules: Ruleset) -> _Options:
     )
     _last_options = (rules, options)
     return options
-
-
-def _foundation_needs(foundations: tuple[Pile, ...]) -> frozenset[int]:
-    """The ``FNEED`` values the foundations take (``ACE_KEY`` and the face of each top),
-    kept for the last foundations seen (they change only with a foundation move)."""
-    global _last_ftops
-    last = _last_ftops
-    if last[0] is foundations:
-        return last[1]
-    ftops = frozenset([ACE_KEY, *[FACE[pile[-1]] for pile in foundations if pile]])
-    _last_ftops = (foundations, ftops)
-    return ftops
 
 
 def _generate(state: GameState) -> tuple[Move, ...]:
@@ -174,7 +161,7 @@ def _generate(state: GameState) -> tuple[Move, ...]:
     waste = wastes[p]
     turned = state.turned
     up = state.reserve_up[p]
-    ftops = _foundation_needs(state.foundations)
+    ftops = foundation_needs(state.foundations)
 
     # One pass over the available cards, in source order: the foundation moves, the cards
     # outside the houses, and per kind of card the mask of houses whose top takes it.
