@@ -162,6 +162,8 @@ def test_bad_create_requests_are_clear_4xx(client: TestClient) -> None:
         ({"rules": "classic(reserve_size=99)"}, "bad_rules"),
         ({"opponent": "wizard"}, "bad_opponent"),
         ({"opponent": "search:100000"}, "bad_opponent"),
+        ({"opponent": "search:100000:miss=0.1"}, "bad_opponent"),  # a fallible wrapper too
+        ({"opponent": "planner:5000:call=0.5"}, "bad_opponent"),
         ({"seed": "5"}, "invalid_request"),
         ({"seed": -1}, "invalid_request"),
         ({"seat": 2}, "invalid_request"),

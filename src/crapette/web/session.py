@@ -29,7 +29,7 @@ from crapette import (
     observe,
     to_json,
 )
-from crapette.bots import get_bot
+from crapette.bots import Fallible, get_bot
 from crapette.moves import ALL_MOVES
 from crapette.records import GameRecord, format_result
 from crapette.svg import board
@@ -112,6 +112,8 @@ def check_opponent(name: str) -> str:
         bot = get_bot(name)
     except crapette.CrapetteError as exc:
         raise WebError(422, "bad_opponent", f"{exc} (or human)") from None
+    while isinstance(bot, Fallible):  # the budget of the bot a fallible player wraps
+        bot = bot.bot
     budget = getattr(bot, "budget", 0)
     if isinstance(budget, int) and budget > MAX_SEARCH_BUDGET:
         raise WebError(422, "bad_opponent", f"search budget {budget} is above {MAX_SEARCH_BUDGET}")
