@@ -398,6 +398,37 @@ def test_websocket_updates_follow_the_other_seat(client: TestClient) -> None:
             assert ws.receive_json()["error"]["code"] == "bad_request"
 
 
+def test_websocket_bad_frames_are_refused_or_ignored(client: TestClient) -> None:
+    a, b = two_humans(client, seed=31)
+    for hello in (b"\x00binary", json.dumps({"token": b.token, "pad": "x" * 20_000})):
+        with client.websocket_connect(b.url + "/live") as ws:
+            ws.send_bytes(hello) if isinstance(hello, bytes) else ws.send_text(hello)
+            assert ws.receive_json()["error"]["code"] == "bad_request"
+    with client.websocket_connect(b.url + "/live") as ws:
+        ws.send_text(json.dumps({"token": b.token}))
+        ws.receive_json()
+        ws.send_bytes(b"\x00noise")  # after the hello, anything sent is ignored
+        ws.send_text("more noise")
+        data = a.get()
+        mover = a if data["to_act"] == 0 else b
+        view = mover.get()
+        assert mover.play(view["legal_moves"][0]["notation"], view["version"]).status_code == 200
+        assert ws.receive_json()["game"]["version"] == view["version"] + 1
+
+
+def test_a_slow_follower_queue_is_bounded() -> None:
+    import asyncio
+
+    from crapette.web.app import _BACKLOG, _offer
+
+    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    for version in range(10 * _BACKLOG):
+        _offer(queue, {"version": version})
+    assert queue.qsize() == _BACKLOG
+    last = [queue.get_nowait()["version"] for _ in range(_BACKLOG)]
+    assert last == list(range(9 * _BACKLOG, 10 * _BACKLOG))  # the newest are kept, in order
+
+
 def test_each_bot_move_reaches_the_follower_as_it_is_made(client: TestClient) -> None:
     me = new_game(client, seed=5, opponent="greedy")
     with client.websocket_connect(me.url + "/live") as ws:
@@ -571,7 +602,12 @@ def test_the_serve_command_builds_the_app_and_runs_uvicorn(
     monkeypatch.setattr(uvicorn, "run", fake_run)
     db = tmp_path / "g.sqlite3"
     assert main(["serve", "--port", "8123", "--db", str(db), "--max-games", "5"]) == 0
-    assert seen["options"] == {"host": "127.0.0.1", "port": 8123, "log_level": "warning"}
+    assert seen["options"] == {
+        "host": "127.0.0.1",
+        "port": 8123,
+        "log_level": "warning",
+        "ws_max_size": 16_384,
+    }
     assert seen["app"].state.games.max_open_games == 5
     assert db.exists()
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
