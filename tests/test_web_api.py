@@ -178,6 +178,9 @@ def test_bad_create_requests_are_clear_4xx(client: TestClient) -> None:
         "/api/games", content=b'{"rules": ', headers={"Content-Type": "application/json"}
     )
     assert "json" in error_of(r, 422, "invalid_request").lower()
+    for bad in (b"\xff\xfe{", b"[" * 5000 + b"]" * 5000):  # not UTF-8; nested too deep
+        r = client.post("/api/games", content=bad, headers={"Content-Type": "application/json"})
+        error_of(r, 400, "invalid_request")
 
 
 def test_oversized_bodies_are_refused(client: TestClient) -> None:
@@ -349,6 +352,9 @@ def test_hint_undo_resign_record_and_next_deal(client: TestClient) -> None:
     again = client.get(me.url + "/record", headers=me.headers, params={"deal": 1}).text
     assert parse_record(again) == record
     error_of(client.get(me.url + "/record", headers=me.headers, params={"deal": 2}), 409)
+    error_of(me.post("/resign", {"version": second["version"], "now": True}), 422)
+    error_of(me.post("/resign", {"version": second["version"] - 1}), 409, "stale_version")
+    assert me.get()["status"] == "playing"
     resigned = me.post("/resign").json()
     assert resigned["status"] == "over" and resigned["ended"] == "resigned by 0"
     assert resigned["match"]["seed"] == 8  # shown once the game is over
@@ -366,6 +372,9 @@ def test_undo_is_not_offered_between_humans(client: TestClient) -> None:
     after = mover.play(play["notation"], view["version"]).json()
     assert not after["can_undo"]
     error_of(mover.post("/undo", {}), 409, "cannot_undo")
+    error_of(mover.post("/undo"), 409, "cannot_undo")  # the body may be left out
+    error_of(mover.post("/undo", {"version": 0, "seat": 1}), 422, "invalid_request")
+    error_of(mover.post("/next-deal"), 409, "deal_running")
 
 
 def test_waiting_for_the_second_human(client: TestClient) -> None:

@@ -454,7 +454,8 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        codes = {400: "invalid_request", 404: "not_found", 405: "method_not_allowed"}
+        code = codes.get(exc.status_code, "http_error")
         return _error(exc.status_code, code, str(exc.detail))
 
     @app.exception_handler(Exception)
@@ -572,29 +573,32 @@ def create_app(
         return _json(await run(work))
 
     @app.post("/api/games/{game_id}/undo", tags=["play"], **_GAME)
-    async def undo(game_id: str, body: Versioned, authorization: Auth = None) -> Any:
+    async def undo(game_id: str, body: Versioned | None = None, authorization: Auth = None) -> Any:
         """Take back your last move (against a bot, within your turn, not a draw)."""
+        version = body.version if body is not None else None
         return _json(
-            await run(
-                lambda: act(game_id, authorization, lambda g, s: g.take_back(s, body.version))
-            )
+            await run(lambda: act(game_id, authorization, lambda g, s: g.take_back(s, version)))
         )
 
     @app.post("/api/games/{game_id}/resign", tags=["play"], **_GAME)
-    async def resign(game_id: str, authorization: Auth = None) -> Any:
-        """Resign the game."""
-        return _json(await run(lambda: act(game_id, authorization, lambda g, s: g.resign(s))))
+    async def resign(
+        game_id: str, body: Versioned | None = None, authorization: Auth = None
+    ) -> Any:
+        """Resign the game (the body, with the version, may be left out)."""
+        version = body.version if body is not None else None
+        return _json(
+            await run(lambda: act(game_id, authorization, lambda g, s: g.resign(s, version)))
+        )
 
     @app.post("/api/games/{game_id}/next-deal", tags=["play"], **_GAME)
-    async def next_deal(game_id: str, body: Versioned, authorization: Auth = None) -> Any:
+    async def next_deal(
+        game_id: str, body: Versioned | None = None, authorization: Auth = None
+    ) -> Any:
         """Start the next deal of the match once the current one is over."""
-
-        def action(game: Game, seat: int) -> None:
-            if body.version is not None and body.version != game.version:
-                raise WebError(409, "stale_version", f"the game is at version {game.version}")
-            game.next_deal(seat)
-
-        return _json(await run(lambda: act(game_id, authorization, action)))
+        version = body.version if body is not None else None
+        return _json(
+            await run(lambda: act(game_id, authorization, lambda g, s: g.next_deal(s, version)))
+        )
 
     @app.get("/api/games/{game_id}/record", tags=["games"], response_model=None, responses=_ERRORS)
     async def record(
