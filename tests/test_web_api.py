@@ -128,6 +128,7 @@ def test_presets_openapi_and_page(client: TestClient) -> None:
     assert page.status_code == 200 and "<title>crapette" in page.text.lower()
     assert page.headers["content-type"].startswith("text/html")
     assert client.get("/rules", follow_redirects=False).status_code in (302, 307)
+    assert client.get("/favicon.ico").status_code == 204  # browsers ask for it
     for name, kind in (("app.js", "javascript"), ("api.js", "javascript"), ("style.css", "css")):
         asset = client.get(f"/static/{name}")  # shipped as package data
         assert asset.status_code == 200 and kind in asset.headers["content-type"]

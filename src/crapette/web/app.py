@@ -701,6 +701,10 @@ def create_app(
     def index() -> Response:
         return Response((static / "index.html").read_bytes(), media_type="text/html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(status_code=204)  # no icon: a browser's request is not an error
+
     @app.get("/rules", include_in_schema=False)
     def rules_page() -> RedirectResponse:
         return RedirectResponse("https://crapette.readthedocs.io/en/latest/rules/")
