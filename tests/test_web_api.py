@@ -378,6 +378,21 @@ def test_undo_is_not_offered_between_humans(client: TestClient) -> None:
     error_of(mover.post("/next-deal"), 409, "deal_running")
 
 
+def test_an_unexpected_failure_is_a_bare_500(monkeypatch: pytest.MonkeyPatch) -> None:
+    from crapette.web.session import Game
+
+    with TestClient(create_app(MemoryStore()), raise_server_exceptions=False) as c:
+        me = new_game(c, seed=3)
+
+        def broken(self: Game, seat: int, *, svg: bool = False) -> dict[str, Any]:
+            raise RuntimeError("secret internals at /srv/crapette/session.py line 1")
+
+        monkeypatch.setattr(Game, "payload", broken)
+        r = c.get(me.url, headers=me.headers)
+        error_of(r, 500, "internal_error")
+        assert "secret" not in r.text and "RuntimeError" not in r.text
+
+
 def test_waiting_for_the_second_human(client: TestClient) -> None:
     a = new_game(client, opponent="human", seed=2)
     data = a.get()
