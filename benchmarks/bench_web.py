@@ -1,11 +1,16 @@
 """Load check of the game server: many concurrent games against bots over loopback.
 
 Starts ``crapette.web`` under uvicorn in a separate process (SQLite store in a temporary
-folder, as ``crapette serve`` runs it), then several client tasks share the games: each
-game is created against the greedy bot and played by its human seat (the server's hint,
-then the move) until the deal ends or the seat has made ``--max-moves`` moves, when it
-resigns. Prints requests per second, p50/p99 latency per kind of request and the errors
-(zero expected).
+folder, as ``crapette serve`` runs it). Every game is created first, so all of them are
+open at once; then several client tasks share the moves: a task takes the next game in a
+round robin, makes one move of its human seat (the server's hint, then the move, answered
+after the greedy bot's reply) and puts the game back, until the deal ends or the seat has
+made ``--max-moves`` moves (then it resigns). Some games are also followed over the
+WebSocket, as the web page does (each update with the table as SVG). Every loop is bounded
+in count and in time (``--time-limit``; games still open then are resigned).
+
+Prints requests per second, p50/p99 latency per kind of request, the WebSocket updates
+received and the errors (zero expected).
 
 Run::
 
@@ -17,15 +22,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import httpx
+import websockets
 
 SERVER = """
 import sys, uvicorn
@@ -44,19 +53,21 @@ def free_port() -> int:
 
 
 class Stats:
-    """Latencies per kind of request and the errors seen."""
+    """Latencies per kind of request, WebSocket updates and the errors seen."""
 
     def __init__(self) -> None:
         self.latency: dict[str, list[float]] = defaultdict(list)
         self.errors: list[str] = []
+        self.updates = 0
+        self.most_open = 0
 
     async def call(
-        self, client: httpx.AsyncClient, kind: str, method: str, url: str, **kw: object
-    ) -> dict[str, object] | None:
+        self, client: httpx.AsyncClient, kind: str, method: str, url: str, **kw: Any
+    ) -> dict[str, Any] | None:
         """One request, timed; ``None`` (and an error recorded) unless it succeeded."""
         start = time.perf_counter()
         try:
-            r = await client.request(method, url, **kw)  # type: ignore[arg-type]
+            r = await client.request(method, url, **kw)
         except httpx.HTTPError as exc:
             self.errors.append(f"{kind}: {exc!r}")
             return None
@@ -64,72 +75,132 @@ class Stats:
         if r.status_code >= 400:
             self.errors.append(f"{kind}: {r.status_code} {r.text[:200]}")
             return None
-        data: dict[str, object] = r.json()
+        data: dict[str, Any] = r.json()
         return data
 
 
-async def play_game(
-    client: httpx.AsyncClient, stats: Stats, seed: int, max_moves: int
-) -> tuple[int, bool]:
-    """Create a game against the greedy bot and play it; returns (moves made, deal ended)."""
-    made = await stats.call(
-        client, "create", "POST", "/api/games", json={"opponent": "greedy", "seed": seed}
-    )
-    if made is None:
-        return 0, False
-    url = f"/api/games/{made['game_id']}"
-    headers = {"Authorization": f"Bearer {made['token']}"}
-    game = await stats.call(client, "get", "GET", url, headers=headers)
-    moves = 0
-    while game is not None and game["status"] == "playing" and moves < max_moves:
-        hint = await stats.call(client, "hint", "GET", url + "/hint", headers=headers)
-        if hint is None:
-            return moves, False
-        body = {"move": hint["notation"], "version": game["version"]}
-        game = await stats.call(client, "move", "POST", url + "/moves", headers=headers, json=body)
-        moves += 1
-    ended = game is not None and game["status"] != "playing"
-    if not ended:
-        await stats.call(client, "resign", "POST", url + "/resign", headers=headers)
-    return moves, ended
+class Game:
+    """A game of the run, as its human seat's client knows it."""
+
+    def __init__(self, url: str, token: str, state: dict[str, Any]) -> None:
+        self.url = url
+        self.headers = {"Authorization": f"Bearer {token}"}
+        self.token = token
+        self.state = state
+        self.moves = 0
 
 
-async def run(base: str, games: int, clients: int, max_moves: int) -> tuple[Stats, float, int, int]:
-    """Play ``games`` games with ``clients`` tasks; returns the stats, the wall time, the
-    moves made and the deals that ended."""
+async def follow(base: str, game: Game, stats: Stats, stop: asyncio.Event) -> None:
+    """Follow a game over the WebSocket until its deal ends or the run stops; every update
+    must bring a newer version."""
+    url = base.replace("http://", "ws://") + game.url + "/live"
+    try:
+        async with websockets.connect(url, max_size=2**22) as ws:
+            await ws.send(json.dumps({"token": game.token, "svg": True}))
+            version = -1
+            while not stop.is_set():
+                try:
+                    text = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                except asyncio.TimeoutError:
+                    continue
+                message = json.loads(text)
+                if message.get("type") != "update":
+                    stats.errors.append(f"live: {str(message)[:200]}")
+                    return
+                data = message["game"]
+                if data["version"] <= version:
+                    stats.errors.append(f"live: version {data['version']} after {version}")
+                version = data["version"]
+                stats.updates += 1
+                if data["status"] != "playing":
+                    return
+    except (OSError, websockets.WebSocketException) as exc:
+        stats.errors.append(f"live: {exc!r}")
+
+
+async def run(
+    base: str, games: int, clients: int, max_moves: int, followers: int, time_limit: float
+) -> tuple[Stats, float, int, int]:
+    """Create ``games`` games, then play them with ``clients`` tasks; returns the stats,
+    the wall time, the moves made and the deals that ended."""
     stats = Stats()
-    queue: asyncio.Queue[int] = asyncio.Queue()
-    for seed in range(games):
-        queue.put_nowait(seed)
-    totals = [0, 0]
-
-    async def worker() -> None:
-        limits = httpx.Limits(max_connections=2)
-        async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
-            while not queue.empty():
-                seed = queue.get_nowait()
-                moves, ended = await play_game(client, stats, seed, max_moves)
-                totals[0] += moves
-                totals[1] += ended
-
     start = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(clients)))
+    deadline = time.monotonic() + time_limit
+    limits = httpx.Limits(max_connections=2 * clients)
+    stop = asyncio.Event()
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        open_games: deque[Game] = deque()
+        seeds = iter(range(games))
+        totals = [0, 0]
+
+        async def create() -> None:
+            for seed in seeds:
+                body = {"opponent": "greedy", "seed": seed}
+                made = await stats.call(client, "create", "POST", "/api/games", json=body)
+                if made is None:
+                    continue
+                url = f"/api/games/{made['game_id']}"
+                auth = {"Authorization": f"Bearer {made['token']}"}
+                state = await stats.call(client, "get", "GET", url, headers=auth)
+                if state is not None:
+                    open_games.append(Game(url, made["token"], state))
+
+        await asyncio.gather(*(create() for _ in range(clients)))
+        stats.most_open = len(open_games)
+        watchers = [
+            asyncio.ensure_future(follow(base, game, stats, stop))
+            for game in list(open_games)[:followers]
+        ]
+
+        async def player() -> None:
+            while open_games and time.monotonic() < deadline:
+                game = open_games.popleft()
+                hint = await stats.call(client, "hint", "GET", game.url + "/hint", **_auth(game))
+                state = None
+                if hint is not None:
+                    body = {"move": hint["notation"], "version": game.state["version"]}
+                    state = await stats.call(
+                        client, "move", "POST", game.url + "/moves", json=body, **_auth(game)
+                    )
+                if state is None:
+                    continue  # an error: the game is dropped (and counted)
+                game.state = state
+                game.moves += 1
+                totals[0] += 1
+                if state["status"] != "playing":
+                    totals[1] += 1
+                elif game.moves >= max_moves:
+                    await stats.call(client, "resign", "POST", game.url + "/resign", **_auth(game))
+                else:
+                    open_games.append(game)
+
+        await asyncio.gather(*(player() for _ in range(clients)))
+        for game in open_games:  # the time limit came: resign what is left
+            await stats.call(client, "resign", "POST", game.url + "/resign", **_auth(game))
+        stop.set()
+        await asyncio.gather(*watchers)
     return stats, time.perf_counter() - start, totals[0], totals[1]
 
 
-def percentile(values: list[float], q: float) -> float:
+def _auth(game: Game) -> dict[str, Any]:
+    return {"headers": game.headers}
+
+
+def percentile(values: Sequence[float], q: float) -> float:
     """The ``q`` quantile (0..1) of ``values`` by the nearest rank."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
 
 
-def main() -> None:
-    """Start the server, run the load, print the figures."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """Start the server, run the load, print the figures; 1 if there were errors."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--games", type=int, default=200, help="games, all open at once")
+    parser.add_argument("--clients", type=int, default=8, help="client tasks making moves")
     parser.add_argument("--max-moves", type=int, default=1000, help="human moves per game")
-    args = parser.parse_args()
+    parser.add_argument("--followers", type=int, default=20, help="games followed live")
+    parser.add_argument("--time-limit", type=float, default=900.0, help="seconds of moves")
+    args = parser.parse_args(argv)
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "games.sqlite3"
@@ -146,15 +217,16 @@ def main() -> None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.1)
             stats, wall, moves, ended = asyncio.run(
-                run(base, args.games, args.clients, args.max_moves)
+                run(base, args.games, args.clients, args.max_moves, args.followers, args.time_limit)
             )
         finally:
             server.terminate()
             server.wait(20)
     every = [x for values in stats.latency.values() for x in values]
     print(
-        f"{args.games} games against the greedy bot, {args.clients} client tasks,"
-        f" server and clients on one machine (loopback)"
+        f"{args.games} games against the greedy bot, all open at once ({stats.most_open}"
+        f" created), {args.clients} client tasks, {args.followers} followed over the"
+        " WebSocket; server and clients on one machine (loopback)"
     )
     print(f"  human moves made: {moves}; deals played to the end: {ended}")
     print(f"  requests: {len(every)} in {wall:.1f} s = {len(every) / wall:.0f} requests/s")
@@ -167,10 +239,12 @@ def main() -> None:
             f"    {kind:7} n={len(values):6}  p50 {percentile(values, 0.5) * 1000:6.1f} ms"
             f"  p99 {percentile(values, 0.99) * 1000:6.1f} ms"
         )
+    print(f"  WebSocket updates received: {stats.updates}")
     print(f"  errors: {len(stats.errors)}")
     for error in stats.errors[:10]:
         print(f"    {error}")
+    return 1 if stats.errors else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -83,6 +83,11 @@ def test_name_reads_back_as_the_same_player() -> None:
         ("search:0:miss=0.1", "an integer from 1 to"),
         ("alphazero:miss=0.1", "unknown bot 'alphazero'.*random, greedy, search"),
         ("greedy::miss=0.1", "empty option"),
+        ("greedy:miss=0.1_0", "not a probability"),
+        ("greedy:miss=\u0661", "not a probability"),  # an Arabic-Indic digit one
+        ("greedy:call=1e-1", "not a probability"),
+        ("greedy:call=nan", "not a probability"),
+        ("greedy:miss=", "not a probability"),
     ],
 )
 def test_bad_bot_strings(text: str, match: str) -> None:

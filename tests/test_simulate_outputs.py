@@ -149,3 +149,38 @@ def test_compare_help_names_one_default_for_the_rules(
         main(["compare", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "default: every preset" in text and "default: classic" not in text
+
+
+def test_the_plot_shows_the_paired_difference_of_every_figure() -> None:
+    pytest.importorskip("matplotlib")
+    from crapette.simulation import compare, stats
+
+    results = compare([FAST, OTHER], "greedy,random", 8, 5)
+    fig = plots.comparison_figure(results)
+    drawn: dict[str, tuple[float, float]] = {}
+    for ax in fig.axes[1::2]:  # the right column: paired differences
+        for container in ax.containers:
+            line, (bars,) = container.lines[0], container.lines[2]
+            top = bars.get_segments()[0][1][1]
+            drawn[container.get_label()] = (float(line.get_ydata()[0]), float(top))
+    diff = stats.paired_differences(results[0].records, results[1].records)
+    labels = {
+        "A's share of decided deals": ("share", 100.0),
+        "first player's share": ("first_player", 100.0),
+        "stalemates": ("stalemate", 100.0),
+        "move caps": ("move_cap", 100.0),
+        "moves per deal": ("moves", 1.0),
+        "turns per deal": ("turns", 1.0),
+        "margin A - B": ("margin", 1.0),
+        "A's points per deal": ("points_a", 1.0),
+        "B's points per deal": ("points_b", 1.0),
+    }
+    assert set(drawn) == set(labels)
+    assert {key for key, _ in labels.values()} == {
+        m.key for m in stats.METRICS if m.key not in ("win_a", "win_b")
+    }
+    for label, (key, scale) in labels.items():
+        value, top = drawn[label]
+        assert value == pytest.approx(scale * diff[key].value), label
+        if diff[key].half_width > 0:
+            assert top == pytest.approx(scale * diff[key].high), label

@@ -128,6 +128,7 @@ def test_presets_openapi_and_page(client: TestClient) -> None:
     assert page.status_code == 200 and "<title>crapette" in page.text.lower()
     assert page.headers["content-type"].startswith("text/html")
     assert client.get("/rules", follow_redirects=False).status_code in (302, 307)
+    assert client.get("/favicon.ico").status_code == 204  # browsers ask for it
     for name, kind in (("app.js", "javascript"), ("api.js", "javascript"), ("style.css", "css")):
         asset = client.get(f"/static/{name}")  # shipped as package data
         assert asset.status_code == 200 and kind in asset.headers["content-type"]
@@ -162,6 +163,8 @@ def test_bad_create_requests_are_clear_4xx(client: TestClient) -> None:
         ({"rules": "classic(reserve_size=99)"}, "bad_rules"),
         ({"opponent": "wizard"}, "bad_opponent"),
         ({"opponent": "search:100000"}, "bad_opponent"),
+        ({"opponent": "search:100000:miss=0.1"}, "bad_opponent"),  # a fallible wrapper too
+        ({"opponent": "planner:5000:call=0.5"}, "bad_opponent"),
         ({"seed": "5"}, "invalid_request"),
         ({"seed": -1}, "invalid_request"),
         ({"seat": 2}, "invalid_request"),
@@ -176,6 +179,9 @@ def test_bad_create_requests_are_clear_4xx(client: TestClient) -> None:
         "/api/games", content=b'{"rules": ', headers={"Content-Type": "application/json"}
     )
     assert "json" in error_of(r, 422, "invalid_request").lower()
+    for bad in (b"\xff\xfe{", b"[" * 5000 + b"]" * 5000):  # not UTF-8; nested too deep
+        r = client.post("/api/games", content=bad, headers={"Content-Type": "application/json"})
+        error_of(r, 400, "invalid_request")
 
 
 def test_oversized_bodies_are_refused(client: TestClient) -> None:
@@ -347,6 +353,9 @@ def test_hint_undo_resign_record_and_next_deal(client: TestClient) -> None:
     again = client.get(me.url + "/record", headers=me.headers, params={"deal": 1}).text
     assert parse_record(again) == record
     error_of(client.get(me.url + "/record", headers=me.headers, params={"deal": 2}), 409)
+    error_of(me.post("/resign", {"version": second["version"], "now": True}), 422)
+    error_of(me.post("/resign", {"version": second["version"] - 1}), 409, "stale_version")
+    assert me.get()["status"] == "playing"
     resigned = me.post("/resign").json()
     assert resigned["status"] == "over" and resigned["ended"] == "resigned by 0"
     assert resigned["match"]["seed"] == 8  # shown once the game is over
@@ -364,6 +373,24 @@ def test_undo_is_not_offered_between_humans(client: TestClient) -> None:
     after = mover.play(play["notation"], view["version"]).json()
     assert not after["can_undo"]
     error_of(mover.post("/undo", {}), 409, "cannot_undo")
+    error_of(mover.post("/undo"), 409, "cannot_undo")  # the body may be left out
+    error_of(mover.post("/undo", {"version": 0, "seat": 1}), 422, "invalid_request")
+    error_of(mover.post("/next-deal"), 409, "deal_running")
+
+
+def test_an_unexpected_failure_is_a_bare_500(monkeypatch: pytest.MonkeyPatch) -> None:
+    from crapette.web.session import Game
+
+    with TestClient(create_app(MemoryStore()), raise_server_exceptions=False) as c:
+        me = new_game(c, seed=3)
+
+        def broken(self: Game, seat: int, *, svg: bool = False) -> dict[str, Any]:
+            raise RuntimeError("secret internals at /srv/crapette/session.py line 1")
+
+        monkeypatch.setattr(Game, "payload", broken)
+        r = c.get(me.url, headers=me.headers)
+        error_of(r, 500, "internal_error")
+        assert "secret" not in r.text and "RuntimeError" not in r.text
 
 
 def test_waiting_for_the_second_human(client: TestClient) -> None:
@@ -394,6 +421,37 @@ def test_websocket_updates_follow_the_other_seat(client: TestClient) -> None:
         with client.websocket_connect(b.url + "/live") as ws:
             ws.send_text(hello)
             assert ws.receive_json()["error"]["code"] == "bad_request"
+
+
+def test_websocket_bad_frames_are_refused_or_ignored(client: TestClient) -> None:
+    a, b = two_humans(client, seed=31)
+    for hello in (b"\x00binary", json.dumps({"token": b.token, "pad": "x" * 20_000})):
+        with client.websocket_connect(b.url + "/live") as ws:
+            ws.send_bytes(hello) if isinstance(hello, bytes) else ws.send_text(hello)
+            assert ws.receive_json()["error"]["code"] == "bad_request"
+    with client.websocket_connect(b.url + "/live") as ws:
+        ws.send_text(json.dumps({"token": b.token}))
+        ws.receive_json()
+        ws.send_bytes(b"\x00noise")  # after the hello, anything sent is ignored
+        ws.send_text("more noise")
+        data = a.get()
+        mover = a if data["to_act"] == 0 else b
+        view = mover.get()
+        assert mover.play(view["legal_moves"][0]["notation"], view["version"]).status_code == 200
+        assert ws.receive_json()["game"]["version"] == view["version"] + 1
+
+
+def test_a_slow_follower_queue_is_bounded() -> None:
+    import asyncio
+
+    from crapette.web.app import _BACKLOG, _offer
+
+    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    for version in range(10 * _BACKLOG):
+        _offer(queue, {"version": version})
+    assert queue.qsize() == _BACKLOG
+    last = [queue.get_nowait()["version"] for _ in range(_BACKLOG)]
+    assert last == list(range(9 * _BACKLOG, 10 * _BACKLOG))  # the newest are kept, in order
 
 
 def test_each_bot_move_reaches_the_follower_as_it_is_made(client: TestClient) -> None:
@@ -493,6 +551,24 @@ def scan(payload: Any, hidden: tuple[set[str], set[str]], where: str) -> None:
             assert not re.search(pattern, payload), f"{where} shows hidden {symbol}"
 
 
+def state_at(game: Any, moves_made: int) -> crapette.GameState:
+    """The state of the game's current deal after its move ``moves_made`` (replayed from
+    the deal's start: every applied move, Stop! decisions included, counts one)."""
+    state: crapette.GameState = game._replay(moves_made - game.start.moves_made)
+    assert state.moves_made == moves_made
+    return state
+
+
+def scan_message(client: TestClient, game_id: str, message: Any, seat: int) -> dict[str, Any]:
+    """Scan one WebSocket update against what the seat could see at that message's
+    position (not the newest one: a bot's reply arrives move by move); its payload."""
+    data: dict[str, Any] = message["game"]
+    GamePayload.model_validate(data)
+    state = state_at(server_game(client, game_id), data["view"]["moves_made"])
+    scan(message, hidden_texts(state, seat), f"ws{seat}@{data['version']}")
+    return data
+
+
 @pytest.mark.parametrize(
     ("rules", "opponent", "seed"),
     [("classic", "greedy", 101), ("pagat", "greedy", 102), ("serbian", "random", 103)],
@@ -501,57 +577,132 @@ def test_leak_scan_over_whole_games_against_a_bot(
     client: TestClient, rules: str, opponent: str, seed: int
 ) -> None:
     """A human seat driven by the test (greedy hints, now and then a random or violating
-    move) plays a whole deal; every response is scanned against what the seat cannot see."""
+    move) plays a whole deal; every response, and every WebSocket update (each of the
+    bot's moves, with the picture), is scanned against what the seat cannot see."""
     me = new_game(client, rules=rules, seed=seed, opponent=opponent)
     rng = Rng(seed)
-    scanned = 0
-    for _ in range(MAX_REQUESTS):
-        state = server_game(client, me.game_id).state
-        hidden = hidden_texts(state, 0)
-        data = me.get(svg="true")
-        scan(data, hidden, "GET")
-        scanned += 1
-        if data["status"] != "playing":
-            break
-        r = client.get(me.url + "/hint", headers=me.headers)
-        scan(r.json(), hidden, "hint")
-        legal = data["legal_moves"]
-        pick = r.json()["notation"]
-        if rng.random() < 0.2:
-            pick = legal[rng.below(len(legal))]["notation"]
-        r = me.play(pick, data["version"])
-        assert r.status_code == 200, r.text
-        GamePayload.model_validate(r.json())
-        scan(r.json(), hidden_texts(server_game(client, me.game_id).state, 0), "POST")
+    scanned = updates = 0
+    with client.websocket_connect(me.url + "/live") as ws:
+        ws.send_text(json.dumps({"token": me.token, "svg": True}))
+        seen = scan_message(client, me.game_id, ws.receive_json(), 0)["version"]
+        for _ in range(MAX_REQUESTS):
+            state = server_game(client, me.game_id).state
+            hidden = hidden_texts(state, 0)
+            data = me.get(svg="true")
+            scan(data, hidden, "GET")
+            scanned += 1
+            if data["status"] != "playing":
+                break
+            r = client.get(me.url + "/hint", headers=me.headers)
+            scan(r.json(), hidden, "hint")
+            legal = data["legal_moves"]
+            pick = r.json()["notation"]
+            if rng.random() < 0.2:
+                pick = legal[rng.below(len(legal))]["notation"]
+            r = me.play(pick, data["version"])
+            assert r.status_code == 200, r.text
+            GamePayload.model_validate(r.json())
+            scan(r.json(), hidden_texts(server_game(client, me.game_id).state, 0), "POST")
+            while seen < r.json()["version"]:  # my move, then each of the bot's
+                version = scan_message(client, me.game_id, ws.receive_json(), 0)["version"]
+                assert version == seen + 1
+                seen = version
+                updates += 1
     assert data["status"] in ("deal_over", "over"), "the deal did not end in time"
-    assert scanned > 20
+    assert scanned > 20 and updates > scanned
 
 
 def test_leak_scan_between_two_humans_with_live_updates(client: TestClient) -> None:
+    """Two humans (mostly the greedy hint, now and then a random move, violations
+    included) play a whole pagat deal; both follow it over the WebSocket, and every
+    response and update of each seat is scanned."""
     a, b = two_humans(client, rules="pagat", seed=55)
     seats = {0: a, 1: b}
     rng = Rng(55)
-    with client.websocket_connect(b.url + "/live") as ws:
-        ws.send_text(json.dumps({"token": b.token}))
-        scan(ws.receive_json(), hidden_texts(server_game(client, a.game_id).state, 1), "ws")
-        for _ in range(300):
+    with (
+        client.websocket_connect(a.url + "/live") as ws0,
+        client.websocket_connect(b.url + "/live") as ws1,
+    ):
+        sockets = (ws0, ws1)
+        for seat, ws in enumerate(sockets):
+            ws.send_text(json.dumps({"token": seats[seat].token, "svg": seat == 1}))
+            scan_message(client, a.game_id, ws.receive_json(), seat)
+        for _ in range(MAX_REQUESTS):
             game = server_game(client, a.game_id)
             if game.status() != "playing":
                 break
-            mover = seats[game.state.to_act]
             seat = game.state.to_act
+            mover = seats[seat]
             data = mover.get()
             scan(data, hidden_texts(game.state, seat), "GET")
+            hint = client.get(mover.url + "/hint", headers=mover.headers).json()
+            scan(hint, hidden_texts(game.state, seat), "hint")
             legal = data["legal_moves"]
-            pick = legal[rng.below(len(legal))]
+            pick = hint if rng.random() < 0.8 else legal[rng.below(len(legal))]
             r = mover.play(pick["notation"], data["version"])
             assert r.status_code == 200, r.text
             state = server_game(client, a.game_id).state
             scan(r.json(), hidden_texts(state, seat), "POST")
-            message = ws.receive_json()
-            GamePayload.model_validate(message["game"])
-            scan(message, hidden_texts(state, 1), "ws")
-            assert message["game"]["version"] == r.json()["version"]
+            for watcher, ws in enumerate(sockets):
+                update = scan_message(client, a.game_id, ws.receive_json(), watcher)
+                assert update["version"] == r.json()["version"]
+        assert server_game(client, a.game_id).status() != "playing", "the deal did not end"
+
+
+def test_a_payload_depends_only_on_the_seats_view() -> None:
+    """The strongest form of the leak check: at every position of whole games (each bot
+    move included), a seat's payload with the picture, its hint and the error message of
+    every move it could send are the same when the cards it cannot see are dealt
+    otherwise (``determinize``). A payload that showed a hidden card, in any form (a
+    symbol, the order of a hand, a count), would differ."""
+    from crapette.views import determinize
+    from crapette.web.session import Game, WebError
+
+    def twin(game: Game, seat: int, rng: Rng) -> Game:
+        other = Game.from_dict(game.to_dict())
+        other.match = other.match.with_state(determinize(crapette.observe(game.state, seat), rng))
+        return other
+
+    def refusals(game: Game, seat: int) -> list[str]:
+        out = []
+        for move in ALL_MOVES:
+            try:
+                game.parse(seat, None, move.index)
+                out.append("legal")
+            except WebError as exc:
+                out.append(exc.message)
+        return out
+
+    def check(game: Game, humans: list[int], rng: Rng, deep: bool) -> None:
+        for seat in humans:
+            other = twin(game, seat, rng)
+            assert other.payload(seat, svg=True) == game.payload(seat, svg=True)
+            if game.status() == "playing" and game.state.to_act == seat:
+                assert other.hint(seat) == game.hint(seat)
+                if deep:
+                    assert refusals(other, seat) == refusals(game, seat)
+            checked.append(seat)
+
+    checked: list[int] = []
+    for rules, opponent, seed in (("pagat", "greedy", 7), ("serbian", "human", 8)):
+        ruleset = crapette.Ruleset.from_string(rules).replace(match_target=None, match_deals=1)
+        game, _, invite = Game.create("g", ruleset, seed=seed, opponent=opponent, seat=0)
+        if invite is not None:
+            game.join(invite)
+        rng = Rng(seed)
+        humans = [i for i, s in enumerate(game.seats) if s.kind == "human"]
+        # each bot move as it is made
+        game.on_move = lambda g, humans=humans, rng=rng: check(g, humans, rng, False)
+        for step in range(3000):
+            check(game, humans, rng, step % 10 == 0)
+            if game.status() != "playing":
+                break
+            seat = game.state.to_act
+            legal = crapette.legal_moves(game.state)
+            move = legal[rng.below(len(legal))] if rng.random() < 0.25 else game.hint(seat)
+            game.play(seat, text=None, code=move.index, version=game.version)
+        assert game.status() == "over", f"{rules}: the deal did not end"
+    assert len(checked) > 500
 
 
 def test_the_serve_command_builds_the_app_and_runs_uvicorn(
@@ -569,7 +720,12 @@ def test_the_serve_command_builds_the_app_and_runs_uvicorn(
     monkeypatch.setattr(uvicorn, "run", fake_run)
     db = tmp_path / "g.sqlite3"
     assert main(["serve", "--port", "8123", "--db", str(db), "--max-games", "5"]) == 0
-    assert seen["options"] == {"host": "127.0.0.1", "port": 8123, "log_level": "warning"}
+    assert seen["options"] == {
+        "host": "127.0.0.1",
+        "port": 8123,
+        "log_level": "warning",
+        "ws_max_size": 16_384,
+    }
     assert seen["app"].state.games.max_open_games == 5
     assert db.exists()
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out

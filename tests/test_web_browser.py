@@ -49,6 +49,13 @@ SHOTS = os.environ.get("CRAPETTE_SCREENSHOTS")
 """Set to write the screenshots into docs/ (else they go to a temporary folder)."""
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 1080, "height": 2340}
+HANDSET = {
+    "viewport": {"width": 412, "height": 892},  # 1080x2340 device pixels at 2.625 per px
+    "device_scale_factor": 2.625,
+    "is_mobile": True,
+    "has_touch": True,
+}
+"""A real phone of 1080x2340 pixels: its browser lays the page out 412 CSS pixels wide."""
 WAIT_MS = 15_000
 
 
@@ -266,6 +273,8 @@ def test_invite_stop_decision_and_a_phone_sized_second_player(
         guest = phone.new_page()
         guest.goto(link)
         guest.wait_for_function("() => window.crapette.game && window.crapette.game.svg")
+        host.wait_for_function("() => window.crapette.game.status !== 'waiting'")
+        assert "opponent joined" in host.inner_text("#message")  # not the invite prompt
         mine, theirs = game_of(host), game_of(guest)
         assert (mine["seat"], theirs["seat"]) == (0, 1)
         assert theirs["view"]["player"] == 1 and theirs["svg"] != mine["svg"]
@@ -316,3 +325,40 @@ def test_invite_stop_decision_and_a_phone_sized_second_player(
         guest.screenshot(path=str(shots / "web-phone.png"))
     finally:
         phone.close()
+
+
+def test_a_handset_plays_by_taps(browser: Browser, server: str, shots: Path) -> None:
+    """On a phone's own layout width (412 CSS pixels, touch): nothing overflows sideways,
+    the table spans the width, and moves are made by taps."""
+    handset = browser.new_context(**HANDSET)  # type: ignore[arg-type]
+    handset.set_default_timeout(WAIT_MS)
+    try:
+        page = handset.new_page()
+        game = start_game(page, server, "classic", "greedy", 9)
+        token = page.evaluate("() => window.crapette.token")
+        width = HANDSET["viewport"]["width"]  # type: ignore[index]
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        box = page.locator("#board svg").bounding_box()
+        assert box is not None and box["width"] > 0.85 * width
+        for _ in range(6):
+            chosen = hint(server, game, token)
+            move = next(m for m in game["legal_moves"] if m["code"] == chosen["code"])
+            seat = game["seat"]
+            if move["action"] == "draw":
+                taps = [f"K{seat}"]
+            elif move["action"] == "discard":
+                taps = ["T", f"W{seat}"]
+            elif move["action"] == "play" and move["count"] == 1:
+                taps = [move["from"], "F1" if move["to"] == "F" else move["to"]]
+            else:
+                break
+            for name in taps:
+                page.locator(f"#board .pile[data-pile='{name}'] > rect.hit").tap(force=True)
+            game = wait_my_turn(page, game["version"])
+            assert "Refused" not in page.inner_text("#message"), page.inner_text("#message")
+            if game["status"] != "playing":
+                break
+        assert game["view"]["moves_made"] > 0
+        page.screenshot(path=str(shots / "web-handset.png"))
+    finally:
+        handset.close()

@@ -138,8 +138,9 @@ def stall_answer(greedy: Sequence[stats.Stats], fallible: Sequence[stats.Stats])
     )
 
 
-def first_player_and_stalls(games: int, workers: int, out: Path) -> str:
-    """Studies 1 and 4: the first player's advantage and the stall rates of the presets."""
+def first_player_and_stalls(games: int, workers: int, out: Path) -> tuple[str, str]:
+    """Studies 1 and 4 (the same runs): the first player's advantage and the stall rates of
+    the presets; the two sections of the page."""
     pairs = {"greedy,greedy": "greedy", f"{FALLIBLE},{FALLIBLE}": "fallible"}
     runs = {bots: run(PRESETS, bots, games, workers) for bots in pairs}
     analysed = {b: [r.stats(medians=False) for r in rs] for b, rs in runs.items()}
@@ -196,7 +197,7 @@ def first_player_and_stalls(games: int, workers: int, out: Path) -> str:
         if groups["below"]:
             parts.append(f"the second player has the edge under {names(groups['below'])}")
         answers.append(f"With {who} players, " + "; ".join(parts) + ".")
-    text = [
+    first = [
         "## 1. The first player's advantage under each preset\n",
         "The share of decided deals won by the player who moved first, for two greedy players"
         f" and for two fallible greedy players (`{FALLIBLE}`), {games} deals per preset"
@@ -207,6 +208,8 @@ def first_player_and_stalls(games: int, workers: int, out: Path) -> str:
         " `belarusian`) a fallible player cannot break a priority, so it plays as the greedy"
         " player and the two columns agree.\n",
         fig1,
+    ]
+    stalls = [
         "## 4. How often each preset stalls\n",
         "A stalemate is a deal that ends with no winner (both players stuck); a move cap is"
         " a deal stopped after the rules' `move_cap` moves. Both are counted apart, and"
@@ -224,7 +227,7 @@ def first_player_and_stalls(games: int, workers: int, out: Path) -> str:
         ),
         "\n" + fig4,
     ]
-    return "\n".join(text)
+    return "\n".join(first), "\n".join(stalls)
 
 
 STOP_RULES = ("classic", "pagat", "classic(stop=card)")
@@ -473,10 +476,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     (args.out / "studies").mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     cpu_started = time.process_time()
+    first, stalls = first_player_and_stalls(args.games, args.workers, args.out)
     parts = [
-        first_player_and_stalls(args.games, args.workers, args.out),
+        first,
         stop_rule(args.games, args.workers, args.out),
         house_filling(args.games, args.workers, args.out),
+        stalls,
     ]
     minutes = (time.monotonic() - started) / 60
     cpu = (time.process_time() - cpu_started) / 60

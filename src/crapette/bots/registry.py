@@ -3,17 +3,18 @@
 A bot string is ``NAME[:ARG]...[:KEY=VALUE]...``, with no spaces and no commas (a comma
 separates the two bots of ``--bots``):
 
-* ``NAME`` is a registered name ([`bot_names`][crapette.bots.bot_names]): ``random``, ``greedy``,
-``search``,
-  or one added by [`register_bot`][crapette.bots.register_bot];
+* ``NAME`` is a registered name ([`bot_names`][crapette.bots.bot_names]): ``random``,
+  ``greedy``, ``search``, ``planner``, or one added by
+  [`register_bot`][crapette.bots.register_bot];
 * each ``ARG`` (a part without ``=``) goes to the bot's factory, in order: ``search:256``
   is a search bot with a budget of 256;
 * each ``KEY=VALUE`` sets a parameter of the fallible player model
   ([`Fallible`][crapette.bots.fallible.Fallible]) wrapped around the bot: ``miss``,
   ``miss_reserve``, ``miss_foundation``, ``miss_order``, ``miss_filling``, ``call`` and
-  ``false_call``, each a probability. ``greedy:miss=0.1:call=0.8`` is a greedy player that
-  misses a compulsory move one time in ten and calls "Stop!" on 80% of the violations it
-  could call; ``search:256:miss=0.05`` a fallible search bot.
+  ``false_call``, each a probability written as a plain decimal (``0.25``, ``.5``, ``1``).
+  ``greedy:miss=0.1:call=0.8`` is a greedy player that misses a compulsory move one time
+  in ten and calls "Stop!" on 80% of the violations it could call;
+  ``search:256:miss=0.05`` a fallible search bot.
 
 [`get_bot`][crapette.bots.get_bot] builds a bot from its string;
 [`parse_bot`][crapette.bots.parse_bot] reads a string without building anything, and
@@ -46,6 +47,7 @@ BotFactory = Callable[..., Bot]
 arguments of the bot string (``search:256`` calls ``factory(seed, "256")``)."""
 
 _NAME = re.compile(r"[a-z][a-z0-9_-]*\Z")
+_DECIMAL = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
 _FALLIBLE_KEYS = (
     "miss",
     "miss_reserve",
@@ -179,10 +181,8 @@ def parse_bot(text: str) -> BotSpec:
             )
         if any(k == key for k, _ in params):
             raise UnknownBotError(f"bot {quote(text)}: parameter {quote(key)} given twice")
-        try:
-            number = float(value)
-        except ValueError:
-            number = -1.0
+        # plain ASCII decimals only (float() would also take "1_0", " 0.5", "١" or "1e-1")
+        number = float(value) if _DECIMAL.fullmatch(value) else -1.0
         if not 0.0 <= number <= 1.0:
             raise UnknownBotError(
                 f"bot {quote(text)}: {key}={quote(value)} is not a probability (a number"

@@ -58,5 +58,6 @@ def run(args: argparse.Namespace) -> int:
         idle_ttl=args.idle_hours * 3600.0,
     )
     print(f"crapette: serving on http://{args.host}:{args.port}/ (games in {args.db})")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # WebSocket frames are bounded like request bodies (uvicorn's default is 16 MiB)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=args.max_body)
     return 0

@@ -2,9 +2,10 @@
 
 [`comparison_figure`][crapette.simulation.plots.comparison_figure] draws one figure for one or more
 rulesets played by the same bots on the same shuffles: bot A's share of decided deals and the first
-player's share with their 95% intervals, the paired differences against the baseline (the first
-ruleset), and the distributions of deal length and score margin (move-capped deals left out, as in
-[`crapette.simulation.stats`][crapette.simulation.stats]).
+player's share with their 95% intervals, the distributions of deal length and score margin
+(move-capped deals left out, as in [`crapette.simulation.stats`][crapette.simulation.stats]), and
+beside each the paired differences against the baseline (the first ruleset) of every figure:
+rates, mean deal length in moves and turns, mean margin and points.
 """
 
 from __future__ import annotations
@@ -81,22 +82,42 @@ def _short(rules: str, width: int = 28) -> str:
     return rules if len(rules) <= width else rules[: width - 1] + "…"
 
 
-def _bar(extent: float) -> float:
-    """An error bar's length in percentage points: never negative (rounding), 0 for none."""
-    return 0.0 if math.isnan(extent) else max(0.0, 100 * extent)
+def _bar(extent: float, scale: float) -> float:
+    """An error bar's length (scaled): never negative (rounding), 0 for none."""
+    return 0.0 if math.isnan(extent) else max(0.0, scale * extent)
 
 
-def _bars(ax: Any, labels: list[str], series: list[tuple[str, list[Interval]]]) -> None:
-    """Points with interval bars, one group per label, one offset per series."""
+def _bars(
+    ax: Any, labels: list[str], series: list[tuple[str, list[Interval]]], scale: float = 100.0
+) -> None:
+    """Points with interval bars, one group per label, one offset per series (values times
+    ``scale``: 100 for rates in percent)."""
     width = 0.8 / max(len(series), 1)
     for k, (name, intervals) in enumerate(series):
         xs = [i - 0.4 + width * (k + 0.5) for i in range(len(labels))]
-        ys = [100 * v.value for v in intervals]
-        low = [_bar(v.value - v.low) for v in intervals]
-        high = [_bar(v.high - v.value) for v in intervals]
+        ys = [scale * v.value for v in intervals]
+        low = [_bar(v.value - v.low, scale) for v in intervals]
+        high = [_bar(v.high - v.value, scale) for v in intervals]
         ax.errorbar(xs, ys, yerr=[low, high], fmt="o", capsize=4, label=name)
     ax.set_xticks(range(len(labels)))
     ax.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
+
+
+def _differences(
+    ax: Any,
+    labels: list[str],
+    series: list[tuple[str, list[Interval]]],
+    *,
+    scale: float,
+    unit: str,
+    base: str,
+) -> None:
+    """A panel of paired differences against the baseline, a dashed line at 0."""
+    _bars(ax, labels, series, scale)
+    ax.axhline(0, color="grey", lw=0.8, ls="--")
+    ax.set_ylabel(f"{unit} (paired 95% interval)", fontsize=9)
+    ax.legend(fontsize=8)
+    ax.set_title(f"minus {base}", fontsize=9, loc="right", color="grey")
 
 
 def comparison_figure(
@@ -106,6 +127,13 @@ def comparison_figure(
     title: str = "",
 ) -> Any:
     """A matplotlib ``Figure`` comparing runs of the same bots under several rulesets.
+
+    Three rows: win rates (bot A's and the first player's share of decided deals), deal
+    length in moves and the score margin. The left column shows each ruleset (intervals,
+    or the distribution as a box plot: median, quartiles, mean as a triangle); the right
+    column the paired differences against the baseline (the first ruleset), shuffle by
+    shuffle, with their 95% intervals: rates in percentage points, lengths in moves and
+    turns, margin and points per deal in points.
 
     Args:
         results: the runs (the first is the baseline of the paired differences).
@@ -121,60 +149,89 @@ def comparison_figure(
 
     stats = list(analyses) if analyses is not None else [r.stats(medians=False) for r in results]
     labels = [_short(r.rules) for r in results]
-    fig = Figure(figsize=(11, 8.5), layout="constrained")
-    (ax1, ax2), (ax3, ax4) = fig.subplots(2, 2)
+    fig = Figure(figsize=(11, 12), layout="constrained")
+    (ax1, ax2), (ax3, ax4), (ax5, ax6) = fig.subplots(3, 2)
     a, b = results[0].bots
     _bars(
         ax1,
         labels,
         [
-            (f"A ({a}) share of decided deals", [s["share"] for s in stats]),
+            ("A's share of decided deals", [s["share"] for s in stats]),
             ("first player's share of decided deals", [s["first_player"] for s in stats]),
         ],
     )
     ax1.axhline(50, color="grey", lw=0.8, ls="--")
-    ax1.set_ylabel("% of decided deals (95% interval)")
+    ax1.set_ylabel("% of decided deals (95% interval)", fontsize=9)
     ax1.set_title("Win rates", fontsize=10)
     ax1.legend(fontsize=8)
-
-    if len(results) > 1:
-        base = results[0]
-        diffs = [paired_differences(base.records, r.records) for r in results[1:]]
-        _bars(
-            ax2,
-            labels[1:],
-            [
-                ("A share of decided deals", [d["share"] for d in diffs]),
-                ("first player's share", [d["first_player"] for d in diffs]),
-                ("stalemates", [d["stalemate"] for d in diffs]),
-                ("move caps", [d["move_cap"] for d in diffs]),
-            ],
-        )
-        ax2.axhline(0, color="grey", lw=0.8, ls="--")
-        ax2.set_ylabel("percentage points (paired 95% interval)")
-        ax2.set_title(f"Paired differences against {_short(base.rules)}", fontsize=10)
-        ax2.legend(fontsize=8)
-    else:
-        ax2.axis("off")
-        ax2.text(0.5, 0.5, "one ruleset: no paired differences", ha="center", va="center")
 
     ended = [[r for r in res.records if r.reason != "move_cap"] for res in results]
     ax3.boxplot([[r.moves for r in rs] or [0] for rs in ended], showmeans=True)
     ax3.set_xticks(range(1, len(labels) + 1))
     ax3.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
-    ax3.set_ylabel("moves per deal")
+    ax3.set_ylabel("moves per deal", fontsize=9)
     caps = ", ".join(str(s.move_caps) for s in stats)
     ax3.set_title(f"Deal length (move-capped deals left out: {caps})", fontsize=10)
 
     margins = [[(lambda s: s[0] - s[1])(r.bot_scores()) for r in rs] or [0] for rs in ended]
-    ax4.boxplot(margins, showmeans=True)
-    ax4.axhline(0, color="grey", lw=0.8, ls="--")
-    ax4.set_xticks(range(1, len(labels) + 1))
-    ax4.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
-    ax4.set_ylabel(f"score of A ({a}) minus B ({b})")
-    ax4.set_title("Score margin per deal", fontsize=10)
+    ax5.boxplot(margins, showmeans=True)
+    ax5.axhline(0, color="grey", lw=0.8, ls="--")
+    ax5.set_xticks(range(1, len(labels) + 1))
+    ax5.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
+    ax5.set_ylabel("A's score minus B's", fontsize=9)
+    ax5.set_title("Score margin per deal", fontsize=10)
 
-    heading = f"A: {a} vs B: {b}, {results[0].games} deals per ruleset, seed {results[0].seed}"
+    if len(results) > 1:
+        base = results[0]
+        name = _short(base.rules)
+        diffs = [paired_differences(base.records, r.records) for r in results[1:]]
+
+        def column(key: str) -> list[Interval]:
+            return [d[key] for d in diffs]
+
+        _differences(
+            ax2,
+            labels[1:],
+            [
+                ("A's share of decided deals", column("share")),
+                ("first player's share", column("first_player")),
+                ("stalemates", column("stalemate")),
+                ("move caps", column("move_cap")),
+            ],
+            scale=100.0,
+            unit="percentage points",
+            base=name,
+        )
+        ax2.set_title("Paired differences: rates", fontsize=10, loc="left")
+        _differences(
+            ax4,
+            labels[1:],
+            [("moves per deal", column("moves")), ("turns per deal", column("turns"))],
+            scale=1.0,
+            unit="moves or turns",
+            base=name,
+        )
+        ax4.set_title("Paired differences: deal length (mean)", fontsize=10, loc="left")
+        _differences(
+            ax6,
+            labels[1:],
+            [
+                ("margin A - B", column("margin")),
+                ("A's points per deal", column("points_a")),
+                ("B's points per deal", column("points_b")),
+            ],
+            scale=1.0,
+            unit="points",
+            base=name,
+        )
+        ax6.set_title("Paired differences: score (mean)", fontsize=10, loc="left")
+    else:
+        for ax in (ax2, ax4, ax6):
+            ax.axis("off")
+        ax2.text(0.5, 0.5, "one ruleset: no paired differences", ha="center", va="center")
+
+    games = results[0].games
+    heading = f"A: {a} vs B: {b}, {games} deals per ruleset, seed {results[0].seed}"
     if title:
         heading += "\n" + textwrap.fill(title, 150)
     fig.suptitle(heading, fontsize=9)

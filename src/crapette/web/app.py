@@ -213,6 +213,15 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
+def _offer(queue: _Updates, payload: dict[str, Any]) -> None:
+    """Queue a payload for a follower; one that fell ``_BACKLOG`` payloads behind (a slow
+    reader, whose socket is not drained) loses the oldest, so a queue never grows past it
+    (each payload is a whole seat's view: the newest is all a client needs)."""
+    while queue.qsize() >= _BACKLOG:
+        queue.get_nowait()
+    queue.put_nowait(payload)
+
+
 class GameManager:
     """The games of one server: a write-through cache over a store, a lock per game, the
     caps and the expiry, and the live-update subscribers.
@@ -367,7 +376,20 @@ class GameManager:
         for follow, queue, loop in subs:
             if follow not in payloads:
                 payloads[follow] = game.payload(follow[0], svg=follow[1])
-            loop.call_soon_threadsafe(queue.put_nowait, payloads[follow])
+            loop.call_soon_threadsafe(_offer, queue, payloads[follow])
+
+
+async def _receive_frame(websocket: WebSocket) -> str | bytes:
+    """The next frame a WebSocket client sends, text or bytes.
+
+    Raises:
+        WebSocketDisconnect: the client left.
+    """
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    return text if text is not None else message.get("bytes") or b""
 
 
 def _bearer(authorization: str | None) -> str:
@@ -432,11 +454,12 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        codes = {400: "invalid_request", 404: "not_found", 405: "method_not_allowed"}
+        code = codes.get(exc.status_code, "http_error")
         return _error(exc.status_code, code, str(exc.detail))
 
     @app.exception_handler(Exception)
-    async def crash(_: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug
+    async def crash(_: Request, exc: Exception) -> JSONResponse:  # a bug: nothing of it shown
         return _error(500, "internal_error", "the server failed on this request")
 
     def run(fn: Callable[[], Any]) -> Awaitable[Any]:
@@ -550,29 +573,32 @@ def create_app(
         return _json(await run(work))
 
     @app.post("/api/games/{game_id}/undo", tags=["play"], **_GAME)
-    async def undo(game_id: str, body: Versioned, authorization: Auth = None) -> Any:
+    async def undo(game_id: str, body: Versioned | None = None, authorization: Auth = None) -> Any:
         """Take back your last move (against a bot, within your turn, not a draw)."""
+        version = body.version if body is not None else None
         return _json(
-            await run(
-                lambda: act(game_id, authorization, lambda g, s: g.take_back(s, body.version))
-            )
+            await run(lambda: act(game_id, authorization, lambda g, s: g.take_back(s, version)))
         )
 
     @app.post("/api/games/{game_id}/resign", tags=["play"], **_GAME)
-    async def resign(game_id: str, authorization: Auth = None) -> Any:
-        """Resign the game."""
-        return _json(await run(lambda: act(game_id, authorization, lambda g, s: g.resign(s))))
+    async def resign(
+        game_id: str, body: Versioned | None = None, authorization: Auth = None
+    ) -> Any:
+        """Resign the game (the body, with the version, may be left out)."""
+        version = body.version if body is not None else None
+        return _json(
+            await run(lambda: act(game_id, authorization, lambda g, s: g.resign(s, version)))
+        )
 
     @app.post("/api/games/{game_id}/next-deal", tags=["play"], **_GAME)
-    async def next_deal(game_id: str, body: Versioned, authorization: Auth = None) -> Any:
+    async def next_deal(
+        game_id: str, body: Versioned | None = None, authorization: Auth = None
+    ) -> Any:
         """Start the next deal of the match once the current one is over."""
-
-        def action(game: Game, seat: int) -> None:
-            if body.version is not None and body.version != game.version:
-                raise WebError(409, "stale_version", f"the game is at version {game.version}")
-            game.next_deal(seat)
-
-        return _json(await run(lambda: act(game_id, authorization, action)))
+        version = body.version if body is not None else None
+        return _json(
+            await run(lambda: act(game_id, authorization, lambda g, s: g.next_deal(s, version)))
+        )
 
     @app.get("/api/games/{game_id}/record", tags=["games"], response_model=None, responses=_ERRORS)
     async def record(
@@ -611,29 +637,27 @@ def create_app(
         """Live updates: send ``{"token": ...}`` first; then each change of the game is a
         message with your seat's whole payload (as ``GET /api/games/{id}``)."""
         await websocket.accept()
+
+        async def refuse(code: str, message: str) -> None:
+            await websocket.send_json({"error": {"code": code, "message": message}})
+            await websocket.close(code=1008)
+
         try:
-            first = await asyncio.wait_for(websocket.receive_text(), timeout=10)
+            first = await asyncio.wait_for(_receive_frame(websocket), timeout=10)
             try:
+                if not isinstance(first, str) or len(first) > max_body:
+                    raise TypeError
                 hello = json.loads(first)
                 token, svg = hello["token"], hello.get("svg", False)
                 if not isinstance(token, str) or not isinstance(svg, bool):
                     raise TypeError
             except (ValueError, KeyError, TypeError, AttributeError):
-                await websocket.send_json(
-                    {
-                        "error": {
-                            "code": "bad_request",
-                            "message": 'send {"token": "...", "svg": false} first',
-                        }
-                    }
-                )
-                await websocket.close(code=1008)
+                await refuse("bad_request", 'send {"token": "...", "svg": false} first (text)')
                 return
             try:
                 payload = await run(lambda: seat_payload(game_id, f"Bearer {token}"))
             except WebError as exc:
-                await websocket.send_json({"error": {"code": exc.code, "message": exc.message}})
-                await websocket.close(code=1008)
+                await refuse(exc.code, exc.message)
                 return
             seat = payload["seat"]
             loop = asyncio.get_running_loop()
@@ -643,24 +667,28 @@ def create_app(
                 # (subscribed first, then read: a change in between is queued, not lost)
                 sent = await run(lambda: seat_payload(game_id, f"Bearer {token}", svg))
                 await websocket.send_json({"type": "update", "game": sent})
-                while True:
-                    receiver = asyncio.ensure_future(websocket.receive_text())
-                    getter = asyncio.ensure_future(queue.get())
-                    done, pending = await asyncio.wait(
-                        {receiver, getter}, return_when=asyncio.FIRST_COMPLETED
-                    )
-                    for task in pending:
-                        task.cancel()
-                    if receiver in done:
-                        receiver.result()  # raises WebSocketDisconnect when the client left
-                        continue
-                    data = getter.result()
-                    if queue.qsize() >= _BACKLOG:  # a slow client: skip to the newest
-                        while not queue.empty():
-                            data = queue.get_nowait()
-                    if data["version"] > sent["version"]:
-                        await websocket.send_json({"type": "update", "game": data})
-                        sent = data
+                receiver = asyncio.ensure_future(_receive_frame(websocket))
+                try:
+                    while True:
+                        getter = asyncio.ensure_future(queue.get())
+                        done, _ = await asyncio.wait(
+                            {receiver, getter}, return_when=asyncio.FIRST_COMPLETED
+                        )
+                        if receiver in done:
+                            getter.cancel()
+                            receiver.result()  # raises WebSocketDisconnect when the client left
+                            # anything else a client sends is ignored
+                            receiver = asyncio.ensure_future(_receive_frame(websocket))
+                            continue
+                        data = getter.result()
+                        if queue.qsize() >= _BACKLOG - 1:  # a slow client: skip to the newest
+                            while not queue.empty():
+                                data = queue.get_nowait()
+                        if data["version"] > sent["version"]:
+                            await websocket.send_json({"type": "update", "game": data})
+                            sent = data
+                finally:
+                    receiver.cancel()
             finally:
                 games.unsubscribe(game_id, (seat, svg), queue, loop)
         except (WebSocketDisconnect, asyncio.TimeoutError, WebError):
@@ -672,6 +700,10 @@ def create_app(
     @app.get("/", include_in_schema=False)
     def index() -> Response:
         return Response((static / "index.html").read_bytes(), media_type="text/html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(status_code=204)  # no icon: a browser's request is not an error
 
     @app.get("/rules", include_in_schema=False)
     def rules_page() -> RedirectResponse:

@@ -29,7 +29,7 @@ from crapette import (
     observe,
     to_json,
 )
-from crapette.bots import get_bot
+from crapette.bots import Fallible, get_bot
 from crapette.moves import ALL_MOVES
 from crapette.records import GameRecord, format_result
 from crapette.svg import board
@@ -112,6 +112,8 @@ def check_opponent(name: str) -> str:
         bot = get_bot(name)
     except crapette.CrapetteError as exc:
         raise WebError(422, "bad_opponent", f"{exc} (or human)") from None
+    while isinstance(bot, Fallible):  # the budget of the bot a fallible player wraps
+        bot = bot.bot
     budget = getattr(bot, "budget", 0)
     if isinstance(budget, int) and budget > MAX_SEARCH_BUDGET:
         raise WebError(422, "bad_opponent", f"search budget {budget} is above {MAX_SEARCH_BUDGET}")
@@ -284,6 +286,19 @@ class Game:
 
     # ------------------------------------------------------------------ playing
 
+    def _check_version(self, version: int | None) -> None:
+        """Refuse a request made at another version (``None``: no version named).
+
+        Raises:
+            WebError: 409 ``stale_version``.
+        """
+        if version is not None and version != self.version:
+            raise WebError(
+                409,
+                "stale_version",
+                f"the game is at version {self.version}, not {version}: reload and choose again",
+            )
+
     def _check_can_act(self, seat: int, version: int | None) -> None:
         if self.over:
             raise WebError(409, "game_over", "the game is over")
@@ -291,12 +306,7 @@ class Game:
             raise WebError(409, "deal_over", "the deal is over: start the next deal")
         if self.waiting:
             raise WebError(409, "waiting", "the second player has not joined yet")
-        if version is not None and version != self.version:
-            raise WebError(
-                409,
-                "stale_version",
-                f"the game is at version {self.version}, not {version}: reload and choose again",
-            )
+        self._check_version(version)
         if self.state.to_act != seat:
             raise WebError(409, "not_your_turn", f"player {self.state.to_act} is to act, not you")
 
@@ -393,8 +403,7 @@ class Game:
         Raises:
             WebError: 409 ``cannot_undo`` or ``stale_version``.
         """
-        if version is not None and version != self.version:
-            raise WebError(409, "stale_version", f"the game is at version {self.version}")
+        self._check_version(version)
         if not self.can_undo(seat):
             raise WebError(409, "cannot_undo", "there is no move of yours that may be taken back")
         before = self._replay(len(self.moves) - 1)
@@ -408,26 +417,28 @@ class Game:
             state = crapette.apply(state, crapette.parse_move(state, text))
         return state
 
-    def resign(self, seat: int) -> None:
+    def resign(self, seat: int, version: int | None = None) -> None:
         """The seat resigns the whole game.
 
         Raises:
-            WebError: 409 ``game_over``.
+            WebError: 409 ``game_over`` or ``stale_version``.
         """
         if self.over:
             raise WebError(409, "game_over", "the game is over")
+        self._check_version(version)
         self.seats[seat].resigned = True
         self.ended = f"resigned by {seat}"
         self._changed()
 
-    def next_deal(self, seat: int) -> None:
+    def next_deal(self, seat: int, version: int | None = None) -> None:
         """Start the next deal of the match once the current one is over.
 
         Raises:
-            WebError: 409 when the deal runs or the game is over.
+            WebError: 409 when the deal runs, the game is over or the version is stale.
         """
         if self.over:
             raise WebError(409, "game_over", "the game is over")
+        self._check_version(version)
         if not self.deal_over:
             raise WebError(409, "deal_running", "the current deal is not over")
         self.records.append(to_json(self.record()))

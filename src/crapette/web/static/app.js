@@ -174,6 +174,9 @@ function render(game) {
   const first = !session.game || session.game.game_id !== game.game_id;
   // a reply that left the server before a live update already shown is stale
   if (!first && game.version < session.game.version) return;
+  if (!first && session.game.status === "waiting" && game.status !== "waiting") {
+    say("Your opponent joined: the game has begun.");
+  }
   session.game = game;
   document.body.dataset.status = game.status;
   document.body.dataset.version = String(game.version);
