@@ -61,7 +61,7 @@ class Seat:
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(MemoryStore())) as c:
+    with TestClient(create_app(MemoryStore(), allow_seeds=True)) as c:
         yield c
 
 
@@ -729,3 +729,20 @@ def test_the_serve_command_builds_the_app_and_runs_uvicorn(
     assert seen["app"].state.games.max_open_games == 5
     assert db.exists()
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+
+
+def test_a_game_between_two_people_is_dealt_from_a_seed_the_server_draws() -> None:
+    """Security: whoever chose the seed of a game between two people would know every
+    hidden card, so the default server refuses one (a bot game keeps its seed); a server
+    started with ``allow_seeds`` (``--allow-seeds``) accepts it, for tests."""
+    with TestClient(create_app(MemoryStore())) as c:
+        message = error_of(
+            c.post("/api/games", json={"opponent": "human", "seed": 5}), 422, "seed_not_allowed"
+        )
+        assert "--allow-seeds" in message
+        a = new_game(c, opponent="human")  # no seed: the server draws one
+        joined = c.post(f"/api/games/{a.game_id}/join", json={"invite": a.invite})  # type: ignore[attr-defined]
+        assert joined.status_code == 200 and joined.json()["seat"] == 1
+        new_game(c, opponent="greedy", seed=5)
+    with TestClient(create_app(MemoryStore(), allow_seeds=True)) as c:
+        new_game(c, opponent="human", seed=5)

@@ -71,7 +71,10 @@ def server() -> Iterator[str]:
     """The app under uvicorn on 127.0.0.1 in a thread, for the module's tests."""
     port = _free_port()
     config = uvicorn.Config(
-        create_app(MemoryStore()), host="127.0.0.1", port=port, log_level="warning"
+        create_app(MemoryStore(), allow_seeds=True),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
     )
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)

@@ -37,6 +37,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--idle-hours", type=float, default=24.0, help="hours an untouched game is kept"
     )
+    parser.add_argument(
+        "--allow-seeds",
+        action="store_true",
+        help="accept a chosen seed for a game between two people (tests, demonstrations: who"
+        " chose it knows every hidden card)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -56,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         max_open_games=args.max_games,
         max_body=args.max_body,
         idle_ttl=args.idle_hours * 3600.0,
+        allow_seeds=args.allow_seeds,
     )
     print(f"crapette: serving on http://{args.host}:{args.port}/ (games in {args.db})")
     # WebSocket frames are bounded like request bodies (uvicorn's default is 16 MiB)

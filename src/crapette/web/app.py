@@ -60,7 +60,13 @@ class CreateGame(BaseModel):
 
     model_config = _Strict
     rules: str = Field(default="classic", max_length=400, description="preset or rules string")
-    seed: int | None = Field(default=None, ge=0, le=2**63 - 1, description="random if absent")
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        le=2**63 - 1,
+        description="random if absent; refused for a game between two people unless the"
+        " server allows chosen seeds",
+    )
     opponent: str = Field(
         default="greedy", max_length=40, description="a bot (random, greedy, search:N) or human"
     )
@@ -234,9 +240,16 @@ class GameManager:
     """
 
     def __init__(
-        self, store: GameStore, *, max_open_games: int, finished_ttl: float, idle_ttl: float
+        self,
+        store: GameStore,
+        *,
+        max_open_games: int,
+        finished_ttl: float,
+        idle_ttl: float,
+        allow_seeds: bool = False,
     ) -> None:
         self.store = store
+        self.allow_seeds = allow_seeds
         self.max_open_games = max_open_games
         self.finished_ttl = finished_ttl
         self.idle_ttl = idle_ttl
@@ -285,6 +298,14 @@ class GameManager:
         self.maybe_sweep()
         if self.store.count_open() >= self.max_open_games:
             raise WebError(503, "too_many_games", "the server has too many open games: try later")
+        if spec.seed is not None and opponent == "human" and not self.allow_seeds:
+            raise WebError(
+                422,
+                "seed_not_allowed",
+                "a game between two people is dealt from a seed the server draws (whoever"
+                " chose the seed would know every hidden card); the server allows chosen"
+                " seeds only when started with --allow-seeds",
+            )
         seed = spec.seed if spec.seed is not None else secrets.randbits(63)
         game_id = secrets.token_urlsafe(12)
         game, token, invite = Game.create(
@@ -412,6 +433,7 @@ def create_app(
     max_body: int = 16_384,
     finished_ttl: float = 3600.0,
     idle_ttl: float = 86_400.0,
+    allow_seeds: bool = False,
 ) -> FastAPI:
     """The crapette game server as an ASGI application.
 
@@ -423,12 +445,16 @@ def create_app(
         max_body: the largest request body in bytes (413 above).
         finished_ttl: seconds a finished game is kept after its last change.
         idle_ttl: seconds a game nobody touches is kept.
+        allow_seeds: accept a chosen seed for a game between two people too (for tests
+            and demonstrations: the person who chose it knows every hidden card); games
+            against a bot always accept one.
     """
     games = GameManager(
         store if store is not None else SQLiteStore(database),
         max_open_games=max_open_games,
         finished_ttl=finished_ttl,
         idle_ttl=idle_ttl,
+        allow_seeds=allow_seeds,
     )
     app = FastAPI(
         title="crapette",
