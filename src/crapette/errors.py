@@ -15,7 +15,8 @@ CrapetteError
 ├── UnknownBotError         an unknown bot name or a bad bot option
 ├── BotError                a bot answered an illegal move during a simulation
 ├── SimulationError         bad simulation input, or a run stopped by a lost worker
-└── MatchError              a match used out of order
+├── MatchError              a match used out of order
+└── WebError                a game server request refused (an HTTP status and a code)
 KeyboardInterrupt
 └── SimulationInterrupted   Ctrl-C during a simulation (holds the records made so far)
 ```
@@ -42,6 +43,7 @@ __all__ = [
     "SimulationError",
     "SimulationInterrupted",
     "UnknownBotError",
+    "WebError",
 ]
 
 
@@ -158,3 +160,21 @@ class BotError(CrapetteError):
 class MatchError(CrapetteError, ValueError):
     """A match used out of order: the next deal asked for before the current one is over or
     after the match is over, or a state of another deal given to it."""
+
+
+class WebError(CrapetteError):
+    """A request the game server refuses (``crapette.web``): an HTTP status, a short
+    machine-readable code and a message, sent to the client as
+    ``{"error": {"code": ..., "message": ...}}``.
+
+    Attributes:
+        status: the HTTP status (a 4xx, or 503 when the server is full).
+        code: the machine-readable reason, such as ``"illegal_move"``.
+        message: the readable reason.
+    """
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message

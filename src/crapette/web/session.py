@@ -30,7 +30,8 @@ from crapette import (
     to_json,
 )
 from crapette.bots import Fallible, get_bot
-from crapette.moves import ALL_MOVES
+from crapette.errors import WebError
+from crapette.moves import ALL_MOVES, listed
 from crapette.records import GameRecord, format_result
 from crapette.svg import board
 from crapette.text import describe_move
@@ -63,16 +64,6 @@ _NO_UNDO: Final = frozenset(
     )
 )
 """The notation of moves that can never be taken back (they show a card or end a turn)."""
-
-
-class WebError(Exception):
-    """A client error: an HTTP status, a short machine-readable code and a message."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
 
 
 def hash_token(token: str) -> str:
@@ -335,7 +326,7 @@ class Game:
             raise WebError(422, "illegal_move", str(exc)) from None
         except crapette.CrapetteError as exc:
             raise WebError(422, "bad_move", str(exc)) from None
-        if move not in crapette.legal_moves(state):
+        if not listed(move, crapette.legal_moves(state)):
             reason = crapette.why_illegal(state, move) or "not legal here"
             label = text if text is not None else f"code {code}"
             raise WebError(422, "illegal_move", f"{label}: {reason}")
