@@ -15,7 +15,7 @@ from crapette.adapters.encoding import decode
 from crapette.bots import Fallible, GreedyBot, SearchBot, play_deal, register_bot, stop_decision
 from crapette.cards import full_pack
 from crapette.deal import Rng
-from crapette.errors import BotError, UnknownBotError
+from crapette.errors import BotError, SimulationError, UnknownBotError
 from crapette.notation import format_public_position
 from crapette.testing import divide, perft
 
@@ -174,3 +174,14 @@ def test_every_library_error_is_a_crapette_error() -> None:
         assert issubclass(error, c.CrapetteError), name
         if name in c.__all__:
             assert getattr(c, name) is error
+
+
+@pytest.mark.parametrize("field", ["games", "seed", "workers", "start"])
+def test_simulation_messages_quote_huge_numbers_by_size(field: str) -> None:
+    """A number of thousands of digits is refused with a short message, not a ValueError
+    from printing it."""
+    from crapette.simulation import simulate
+
+    args = {"games": 2, "seed": 1, field: 10**5000}
+    with pytest.raises(SimulationError, match="an integer of 16610 bits"):
+        simulate("classic", ("random", "random"), **args)

@@ -24,7 +24,7 @@ from rich.text import Text
 from crapette._engine import apply
 from crapette._laws import violation, why_illegal
 from crapette._movegen import legal_moves
-from crapette._quote import quote
+from crapette._quote import quote, show
 from crapette.bots import Bot, get_bot, play_deal
 from crapette.cards import SYMBOL, TEXT, Card
 from crapette.cli._input import read_input
@@ -209,7 +209,7 @@ class TerminalGame:
         ascii: bool = False,
     ) -> None:
         if human not in (0, 1, None):
-            raise CrapetteError(f"the human plays seat 0 or 1, not {human!r}")
+            raise CrapetteError(f"the human plays seat 0 or 1, not {show(human)}")
         self.rules = rules
         self.seed = seed
         self.bot_name = bot

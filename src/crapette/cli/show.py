@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from crapette._movegen import legal_moves
+from crapette._quote import show
 from crapette.cli._input import read_input
 from crapette.deal import new_game
 from crapette.errors import CrapetteError, InvalidRulesError, NotationError
@@ -129,7 +130,7 @@ def _new_deal(args: argparse.Namespace) -> GameState:
     if args.deal_seed is not None:
         return new_game(rules, seed=args.deal_seed)
     if args.deal < 1:
-        raise CrapetteError(f"--deal counts from 1, not {args.deal}")
+        raise CrapetteError(f"--deal counts from 1, not {show(args.deal)}")
     return new_game(rules, seed=deal_seed(args.seed, args.deal - 1))
 
 

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 import attrs
 
+from crapette._quote import show
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.bots import Bot, bot_names, get_bot
 from crapette.bots import play_deal as bots_play_deal
@@ -339,7 +340,7 @@ def parse_rules(rules: Ruleset | str) -> Ruleset:
     if isinstance(rules, Ruleset):
         return rules
     if not isinstance(rules, str):
-        raise SimulationError(f"rules must be a Ruleset or a string, not {rules!r}")
+        raise SimulationError(f"rules must be a Ruleset or a string, not {show(rules)}")
     if rules in PRESETS:
         return Ruleset.preset(rules)
     return Ruleset.from_string(rules)
@@ -468,9 +469,9 @@ def check_positive(name: str, value: object, limit: int | None = None) -> int:
         SimulationError: it is not (the message names ``name``).
     """
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise SimulationError(f"{name} must be a positive integer, not {value!r}")
+        raise SimulationError(f"{name} must be a positive integer, not {show(value)}")
     if limit is not None and value > limit:
-        raise SimulationError(f"{name} must be at most {limit}, not {value}")
+        raise SimulationError(f"{name} must be at most {limit}, not {show(value)}")
     return value
 
 
@@ -482,16 +483,17 @@ def _check_start(start: object) -> int:
         or start % 2
     ):
         raise SimulationError(
-            f"start must be an even integer from 0 to {MAX_GAMES} (pairs stay whole), not {start!r}"
+            f"start must be an even integer from 0 to {MAX_GAMES} (pairs stay whole),"
+            f" not {show(start)}"
         )
     return start
 
 
 def _check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SimulationError(f"seed must be an integer, not {seed!r}")
+        raise SimulationError(f"seed must be an integer, not {show(seed)}")
     if not -(2**63) <= seed < 2**64:
-        raise SimulationError(f"seed must be between -2**63 and 2**64 - 1, not {seed}")
+        raise SimulationError(f"seed must be between -2**63 and 2**64 - 1, not {show(seed)}")
     return seed
 
 
@@ -503,7 +505,7 @@ def check_progress(progress: object) -> Progress | None:
     """
     if progress is not None and not callable(progress):
         raise SimulationError(
-            f"progress must be a function progress(done, total) or None, not {progress!r}"
+            f"progress must be a function progress(done, total) or None, not {show(progress)}"
         )
     return progress
 

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 import attrs
 
+from crapette._quote import show
 from crapette.bots import Bot, get_bot
 from crapette.errors import CrapetteError
 
@@ -94,7 +95,7 @@ def resolve_bot(spec: object, error: type[CrapetteError]) -> BotMaker:
     if _is_bot(spec):
         return BotMaker(str(getattr(spec, "name", "")), "instance", spec)
     if not callable(spec):
-        raise error(f"a bot must be a name, a Bot or a factory returning a Bot, not {spec!r}")
+        raise error(f"a bot must be a name, a Bot or a factory returning a Bot, not {show(spec)}")
     try:
         signature = inspect.signature(spec)
     except (TypeError, ValueError):
@@ -133,7 +134,9 @@ def resolve_bots(bots: object, error: type[CrapetteError]) -> tuple[BotMaker, Bo
     elif isinstance(bots, Sequence) and not isinstance(bots, bytes):
         items = list(bots)
     else:
-        raise error(f"bots must be 'A,B' or a pair of bot names, Bots or factories, not {bots!r}")
+        raise error(
+            f"bots must be 'A,B' or a pair of bot names, Bots or factories, not {show(bots)}"
+        )
     if len(items) != 2 or any(isinstance(i, str) and not i.strip() for i in items):
-        raise error(f"expected two bots (bot A and bot B, e.g. greedy,random), got {bots!r}")
+        raise error(f"expected two bots (bot A and bot B, e.g. greedy,random), got {show(bots)}")
     return (resolve_bot(items[0], error), resolve_bot(items[1], error))

@@ -23,6 +23,7 @@ from typing import Any
 
 import attrs
 
+from crapette._quote import show
 from crapette.deal import Rng
 from crapette.rules import Ruleset
 from crapette.simulation import (
@@ -197,7 +198,7 @@ def ladder(
         InvalidRulesError: an unknown preset or a bad rules string.
     """
     if isinstance(bots, str) or not isinstance(bots, Sequence):
-        raise SimulationError(f"bots must be a sequence of bots, not {bots!r}")
+        raise SimulationError(f"bots must be a sequence of bots, not {show(bots)}")
     # every bot checked before any deal is played; names stay names
     seats = [resolve_seat(b.strip() if isinstance(b, str) else b, workers) for b in bots]
     names = [s if isinstance(s, str) else s.name for s in seats]
@@ -208,7 +209,7 @@ def ladder(
     ruleset = parse_rules(rules)
     games = check_positive("games", games)
     if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 0:
-        raise SimulationError(f"bootstrap must be a non-negative integer, not {bootstrap!r}")
+        raise SimulationError(f"bootstrap must be a non-negative integer, not {show(bootstrap)}")
     pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     results = []
     for done, (i, j) in enumerate(pairs):
