@@ -15,7 +15,7 @@ import io
 import math
 import textwrap
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from crapette.errors import CrapetteError
 from crapette.simulation.stats import Interval, Stats, paired_differences
@@ -120,6 +120,21 @@ def _differences(
     ax.set_title(f"minus {base}", fontsize=9, loc="right", color="grey")
 
 
+# The paired differences drawn beside each panel: (label, key of stats.METRICS).
+_RATE_ROWS: Final = (
+    ("A's share of decided deals", "share"),
+    ("first player's share", "first_player"),
+    ("stalemates", "stalemate"),
+    ("move caps", "move_cap"),
+)
+_LENGTH_ROWS: Final = (("moves per deal", "moves"), ("turns per deal", "turns"))
+_SCORE_ROWS: Final = (
+    ("margin A - B", "margin"),
+    ("A's points per deal", "points_a"),
+    ("B's points per deal", "points_b"),
+)
+
+
 def comparison_figure(
     results: Sequence[SimulationResult],
     analyses: Sequence[Stats] | None = None,
@@ -189,42 +204,15 @@ def comparison_figure(
         def column(key: str) -> list[Interval]:
             return [d[key] for d in diffs]
 
-        _differences(
-            ax2,
-            labels[1:],
-            [
-                ("A's share of decided deals", column("share")),
-                ("first player's share", column("first_player")),
-                ("stalemates", column("stalemate")),
-                ("move caps", column("move_cap")),
-            ],
-            scale=100.0,
-            unit="percentage points",
-            base=name,
+        panels = (
+            (ax2, "rates", "percentage points", 100.0, _RATE_ROWS),
+            (ax4, "deal length (mean)", "moves or turns", 1.0, _LENGTH_ROWS),
+            (ax6, "score (mean)", "points", 1.0, _SCORE_ROWS),
         )
-        ax2.set_title("Paired differences: rates", fontsize=10, loc="left")
-        _differences(
-            ax4,
-            labels[1:],
-            [("moves per deal", column("moves")), ("turns per deal", column("turns"))],
-            scale=1.0,
-            unit="moves or turns",
-            base=name,
-        )
-        ax4.set_title("Paired differences: deal length (mean)", fontsize=10, loc="left")
-        _differences(
-            ax6,
-            labels[1:],
-            [
-                ("margin A - B", column("margin")),
-                ("A's points per deal", column("points_a")),
-                ("B's points per deal", column("points_b")),
-            ],
-            scale=1.0,
-            unit="points",
-            base=name,
-        )
-        ax6.set_title("Paired differences: score (mean)", fontsize=10, loc="left")
+        for ax, title, unit, scale, rows in panels:
+            series = [(label, column(key)) for label, key in rows]
+            _differences(ax, labels[1:], series, scale=scale, unit=unit, base=name)
+            ax.set_title(f"Paired differences: {title}", fontsize=10, loc="left")
     else:
         for ax in (ax2, ax4, ax6):
             ax.axis("off")
