@@ -310,6 +310,15 @@ STATE_FIELDS = tuple(
 )
 
 
+def test_the_fuzzed_fields_are_the_constructors() -> None:
+    """Both builds show the constructor's own parameters (the pure build's ``__new__``
+    takes ``*args``): without them the test below would fuzz nothing."""
+    assert set(STATE_FIELDS) == {
+        *["rules", "to_act", "foundations", "houses", "reserves", "reserve_up", "hands", "wastes"],
+        *["turned", "stop", "emptied", "passes", "moves_made", "seen"],
+    }
+
+
 @given(st.integers(0, 4), st.sampled_from(STATE_FIELDS), junk)
 def test_validate_position_checks_every_field(which: int, field: str, value: object) -> None:
     """Whatever a field holds, ``problems()`` answers a list (never raises) and

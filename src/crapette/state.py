@@ -477,7 +477,13 @@ def _new(cls: type, *args: object, **kwargs: object) -> Any:
 
 
 if _PURE:
-    _TWIN = type("GameState", (), {"__slots__": _FIELDS, "__init__": GameState.__init__})
+    import inspect
+
+    _init = GameState.__init__
+    _TWIN = type("GameState", (), {"__slots__": _FIELDS, "__init__": _init})
+    # help() and inspect.signature show the constructor's parameters, not _new's
+    _parameters = list(inspect.signature(_init).parameters.values())[1:]
+    setattr(GameState, "__signature__", inspect.Signature(_parameters))  # noqa: B010
     setattr(GameState, "__new__", staticmethod(_new))  # noqa: B010 - not a plain attribute
     setattr(GameState, "__init__", _no_init)  # noqa: B010
     setattr(GameState, "__setattr__", _read_only)  # noqa: B010
