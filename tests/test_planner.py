@@ -8,13 +8,13 @@ import pytest
 import crapette as c
 import crapette.bots.planner as planner
 from crapette.bots import Bot, GreedyBot, PlannerBot, UnknownBotError, get_bot, play_deal
-from crapette.bots.planner import MOVES_PER_ROLLOUT, plan_lines
+from crapette.bots.planner import SCORED_PER_ROLLOUT, plan_lines
 from crapette.bots.search import candidates
 from crapette.deal import Rng
 from crapette.moves import Action
 from crapette.outcome import winner
 from crapette.views import PlayerView, determinize, observe, sketch
-from positions import mv, names, position, quiet
+from positions import cards, mv, names, position, quiet
 
 
 def _deal(rules: c.Ruleset, bots: tuple[Bot, Bot], seed: int) -> list[c.Move]:
@@ -130,20 +130,36 @@ def test_it_keeps_to_its_budget(budget: int) -> None:
     view = _rich_view(11, lines=8)
     bot = PlannerBot(1, budget=budget)
     bot.choose(view)
-    assert 1 < bot.lines <= budget
+    assert 1 < bot.lines <= max(2, budget // 4) == bot.max_lines
     assert bot.lines <= bot.rollouts <= budget
-    # the move cap is checked before each round: one round (every line still in the race,
-    # each at most 400 moves a turn) may go past it
-    assert bot.positions <= MOVES_PER_ROLLOUT * budget + bot.lines * 400 * bot.turns
+    assert bot.rollouts <= bot.positions <= bot.scored
+
+
+def test_the_cap_is_checked_before_each_sample(monkeypatch: pytest.MonkeyPatch) -> None:
+    view = _rich_view(11, lines=8)
+    bot = PlannerBot(1, budget=64)
+    starts: list[int] = []
+    real = planner.HandMemory.sample
+
+    def sample(memory: planner.HandMemory, seen: PlayerView, rng: Rng) -> c.GameState:
+        starts.append(bot.scored)
+        return real(memory, seen, rng)
+
+    monkeypatch.setattr(planner.HandMemory, "sample", sample)
+    bot.choose(view)
+    cap = SCORED_PER_ROLLOUT * 64
+    assert len(starts) > 1 and starts[0] == 0
+    assert starts[-1] < cap  # every sample began under the cap
+    assert bot.scored >= cap or bot.rollouts + bot.lines > 64  # it ran to the cap or budget
 
 
 def test_it_stops_at_its_cap_on_rollout_moves(monkeypatch: pytest.MonkeyPatch) -> None:
     view = _rich_view(11, lines=8)
-    monkeypatch.setattr(planner, "MOVES_PER_ROLLOUT", 1)  # a cap of `budget` moves
+    monkeypatch.setattr(planner, "SCORED_PER_ROLLOUT", 1)  # a cap of `budget` moves scored
     bot = PlannerBot(1, budget=200)
     bot.choose(view)
     assert bot.rollouts == bot.lines  # one sample of every line, then the cap stops it
-    assert bot.positions >= 200
+    assert bot.scored >= 200
 
 
 def test_a_larger_budget_scores_more_samples() -> None:
@@ -217,3 +233,60 @@ def test_candidates_keep_the_greedy_choice_first() -> None:
             kept = candidates(state, moves, 3)
             assert 1 <= len(kept) <= 3 and set(kept) <= set(moves)
         state = c.apply(state, GreedyBot(0).choose(observe(state, state.to_act)))
+
+
+class _Watcher:
+    """A fallible greedy player that checks a hand memory against the real hands."""
+
+    def __init__(self, seed: int, real: list[c.GameState]) -> None:
+        self.name = "watcher"
+        self.memory = planner.HandMemory()
+        self.bot = get_bot("greedy:miss=0.2:call=0.7", seed)
+        self.real = real
+        self.known = 0
+
+    def on_deal_start(self, view: PlayerView) -> None:
+        self.memory.forget()
+        self.memory.see(view)
+
+    def on_opponent_move(self, _move: c.Move, view: PlayerView) -> None:
+        self.memory.see(view)
+
+    def choose(self, view: PlayerView) -> c.Move:
+        self.memory.see(view)
+        state = self.real[-1]
+        sample = self.memory.sample(view, Rng(self.known))
+        assert observe(sample, view.player) == view
+        assert sorted(sample.cards()) == list(c.ALL_CARDS)
+        for q in (0, 1):
+            hand = self.memory.hands[q]
+            if hand is not None:
+                assert hand == state.hands[q]  # never a wrong order
+                # the samples keep it (a Stop! decision is sampled as determinize does)
+                assert sample.hands[q] == hand or view.stop is not None
+                self.known += 1
+        return self.bot.choose(view)
+
+
+@pytest.mark.parametrize("preset", ["classic", "pagat", "serbian"])
+def test_the_hand_memory_knows_a_waste_turned_over(preset: str) -> None:
+    known = 0
+    for seed in range(2):
+        start = c.new_game(preset, seed=seed)
+        real = [start]
+        bots = (_Watcher(1, real), _Watcher(2, real))
+        play_deal(start, bots, on_move=lambda _b, _m, after, real=real: real.append(after))
+        known += bots[0].known + bots[1].known
+    assert known > 50
+
+
+def test_the_hand_memory_forgets_what_it_cannot_follow() -> None:
+    memory = planner.HandMemory()
+    state = position(houses=quiet(), reserve0="9S", waste0="2D 3C 4H", rest="hand1")
+    memory.see(observe(state, 1))
+    after = c.apply(state, mv("draw"))  # the waste turned over, 2D turned
+    memory.see(observe(after, 1))
+    assert memory.hands[0] == (cards("4H 3C"))
+    assert memory.hands[1] is None
+    memory.see(observe(after, 0))  # another player's view: start again
+    assert memory.hands == [None, None]

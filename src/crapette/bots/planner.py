@@ -24,8 +24,8 @@ without the hidden cards. The planner uses that. At a decision with a real choic
    never for what it would do if they were known.
 3. **Sequential halving.** The budget (rollouts per decision) is split over rounds; after
    each round the worse half of the lines is dropped, so the promising lines get most of
-   the samples. A decision also stops once its rollouts have played
-   ``MOVES_PER_ROLLOUT * budget`` moves, which bounds its time. The best mean wins; ties go
+   the samples. A decision also stops once the greedy choices of its rollouts have scored
+   ``SCORED_PER_ROLLOUT * budget`` legal moves, which bounds its time. The best mean wins; ties go
    to the line found first (the greedy order).
 4. **Following the line.** The bot plays the chosen line's first move and keeps the rest:
    while the position is the one the line predicts, its next decisions play the line's
@@ -41,27 +41,70 @@ import math
 
 from crapette._engine import apply_unchecked
 from crapette._movegen import legal_moves
+from crapette.bots._loop import run_deal
 from crapette.bots.greedy import greedy_move
-from crapette.bots.search import MAX_BUDGET, candidates, rollout
-from crapette.deal import Rng
+from crapette.bots.search import MAX_BUDGET, candidates, evaluate
+from crapette.cards import PACK, Card
+from crapette.deal import Rng, shuffled
 from crapette.moves import RESERVE, Action, Move
 from crapette.outcome import is_over, winner
-from crapette.state import GameState
+from crapette.state import GameState, Pile
 from crapette.views import PlayerView, determinize, sketch
 
-__all__ = ["DEFAULT_PLANNER_BUDGET", "MOVES_PER_ROLLOUT", "PlannerBot", "plan_lines"]
+__all__ = ["DEFAULT_PLANNER_BUDGET", "SCORED_PER_ROLLOUT", "HandMemory", "PlannerBot", "plan_lines"]
 
 DEFAULT_PLANNER_BUDGET = 512
 """Rollouts per decision of [`PlannerBot`][crapette.bots.planner.PlannerBot] by default."""
 
-MOVES_PER_ROLLOUT = 24
-"""A decision stops scoring lines once its rollouts have played this many moves per unit of
-budget (so a budget of 512 plays at most about 12,288 rollout moves, plus one round)."""
+SCORED_PER_ROLLOUT = 240
+"""The cap on a decision's work, per unit of budget: a decision stops scoring lines once
+the greedy choices of its rollouts have scored this many legal moves per unit of budget
+(each costs about the same; a budget of 512 stops after about 123,000), checked before
+each sample."""
 
 _BOUNDARY = (Action.DRAW, Action.DISCARD, Action.END_TURN, Action.REVEAL)
 
 Line = tuple[Move, ...]
 """A line of the planner's own moves, first move first."""
+
+
+def rollout(state: GameState, p: int, rng: Rng, turns: int) -> tuple[int, int, int]:
+    """Greedy play for both players from ``state`` to the end of the opponent's
+    ``turns``-th next turn (or the end of the deal; at most ``400 * turns`` moves), through
+    the one game loop; returns the [`evaluate`][crapette.bots.search.evaluate] value of the
+    result for ``p``, the moves played and the legal moves the greedy ranking scored (the
+    measure of the rollout's cost).
+
+    Args:
+        state: a complete state (a sample of the hidden cards).
+        p: the player the result is scored for.
+        rng: breaks the greedy ties.
+        turns: how many of the opponent's turns to play (1: to the end of the opponent's
+            next turn; 2: then ``p``'s next turn and the opponent's turn after it).
+    """
+    seen_opponent = state.turn_player != p
+    back = played = scored = 0
+
+    def turn_over(_before: GameState, _move: Move, after: GameState) -> bool:
+        nonlocal seen_opponent, back, played
+        played += 1
+        if after.turn_player != p:
+            seen_opponent = True
+            return False
+        if seen_opponent:
+            seen_opponent = False
+            back += 1
+        return back >= turns
+
+    def greedy(position: GameState, moves: tuple[Move, ...]) -> Move:
+        nonlocal scored
+        scored += len(moves)
+        return greedy_move(position, rng, moves)
+
+    end = run_deal(
+        state, (greedy, greedy), ("greedy", "greedy"), on_move=turn_over, max_moves=400 * turns
+    )
+    return evaluate(end, p), played, scored
 
 
 def _layout(state: GameState) -> tuple[object, ...]:
@@ -145,6 +188,100 @@ def plan_lines(state: GameState, width: int, nodes: int, limit: int = MAX_BUDGET
     return out
 
 
+class HandMemory:
+    """The order of each player's hand as far as the views seen so far show it.
+
+    A view shows every card of both wastes, bottom first, but not the hands. When a player
+    needs a hand card with an empty hand, the waste is turned over (without shuffling) to
+    make the new hand and its first card is turned: a player who remembers the waste then
+    knows the order of that whole hand, as a careful human player does. The memory follows
+    the views it is shown, one after another: a hand whose order it knows loses its top
+    card at each draw; anything it cannot follow (a penalty card, a card put back by the
+    ``undo`` penalty, views too far apart) makes it forget that hand.
+
+    Attributes:
+        hands: per player, the hand's cards bottom first (the last is the next to be
+            turned), or ``None`` when the order is not known.
+    """
+
+    def __init__(self) -> None:
+        """An empty memory: no hand known."""
+        self.hands: list[Pile | None] = [None, None]
+        self._last: PlayerView | None = None
+
+    def forget(self) -> None:
+        """Forget everything (a new deal)."""
+        self.hands = [None, None]
+        self._last = None
+
+    def see(self, view: PlayerView) -> None:
+        """Update the memory with the next view (views of one player, in the order of
+        play; several moves may lie between two of them)."""
+        before = self._last
+        self._last = view
+        if before is None or before.player != view.player:
+            self.hands = [None, None]
+            return
+        hidden: set[Card] | None = None
+        for q in (0, 1):
+            known, turned = self._follow(before, view, q)
+            if known is not None:
+                if hidden is None:
+                    hidden = set(view.hidden_cards())
+                if not hidden.issuperset(known) or not hidden.isdisjoint(turned):
+                    known = None  # not what the view shows: forget
+            self.hands[q] = known
+
+    def _follow(self, before: PlayerView, view: PlayerView, q: int) -> tuple[Pile | None, Pile]:
+        """Player ``q``'s hand in ``view`` as far as ``before`` and the memory show it, and
+        the remembered cards turned since ``before`` (they must now be face up)."""
+        n = view.hand_sizes[q]
+        waste = before.wastes[q]
+        if (
+            before.hand_sizes[q] == 0
+            and waste
+            and n == len(waste) - 1
+            and not view.wastes[q]
+            and view.turned == waste[0]
+        ):
+            return waste[::-1][:-1], ()  # the waste turned over, its bottom card turned
+        known = self.hands[q]
+        if known is None or n > len(known):
+            return None, ()
+        return known[:n], known[n:]
+
+    def sample(self, view: PlayerView, rng: Rng) -> GameState:
+        """A complete state consistent with ``view`` and with the hands remembered: like
+        [`determinize`][crapette.views.determinize] (face-down reserve cards from their
+        owner's pack, then the hands, uniformly from the cards left), with every known
+        hand in its known order."""
+        hands = self.hands
+        if (hands[0] is None and hands[1] is None) or view.stop is not None:
+            return determinize(view, rng)
+        known = {card for hand in hands if hand is not None for card in hand}
+        pool = list(shuffled([c for c in view.hidden_cards() if c not in known], rng))
+        downs: list[Pile] = []
+        for q in (0, 1):
+            need = view.reserves_down[q]
+            own = [c for c in pool if PACK[c] == q][:need]
+            if len(own) < need:  # pragma: no cover - not a position of play
+                own = pool[:need]
+            taken = set(own)
+            pool = [c for c in pool if c not in taken]
+            downs.append(tuple(own))
+        dealt: list[Pile] = []
+        for q in (0, 1):
+            hand = hands[q]
+            if hand is None:
+                hand = tuple(pool[: view.hand_sizes[q]])
+                pool = pool[view.hand_sizes[q] :]
+            dealt.append(hand)
+        return sketch(view).replace(
+            reserves=(downs[0] + view.reserves_up[0], downs[1] + view.reserves_up[1]),
+            hands=(dealt[0], dealt[1]),
+        )
+
+
 class PlannerBot:
     """Plans each stretch of its turn up to the next new card, scoring the lines by
     rollouts over determinizations with sequential halving, and follows the chosen line
@@ -155,10 +292,17 @@ class PlannerBot:
         width: moves tried at each position of a line.
         nodes: positions expanded per decision at most.
         turns: how many of the opponent's turns a rollout plays to their end.
+        max_lines: the most lines a decision compares (a quarter of the budget, at least
+            2 when the budget allows).
+        remember: whether samples keep the remembered hands in their known order.
+        memory: the hands' orders remembered from the views seen.
         line: the line chosen at the last decision that searched (empty before any).
         lines: how many lines the last decision compared (0 when it did not search).
         rollouts: how many rollouts the last decision ran.
         positions: how many moves the last decision's rollouts played.
+        scored: how many legal moves the greedy ranking scored in the last decision's
+            rollouts (its measure of cost: see
+            [`SCORED_PER_ROLLOUT`][crapette.bots.planner.SCORED_PER_ROLLOUT]).
     """
 
     def __init__(
@@ -168,6 +312,7 @@ class PlannerBot:
         width: int = 4,
         nodes: int = 300,
         turns: int = 2,
+        remember: bool = True,
     ) -> None:
         """A planner.
 
@@ -176,12 +321,16 @@ class PlannerBot:
                 the same moves.
             budget: rollouts per decision, from 1 to
                 [`MAX_BUDGET`][crapette.bots.search.MAX_BUDGET]; a decision compares at
-                most this many lines, each scored at least once.
+                most a quarter as many lines (at least 2), each scored at least once, and
+                stops once its rollouts have scored ``SCORED_PER_ROLLOUT * budget`` moves.
             width: moves tried at each position (at least 2).
             nodes: positions expanded per decision at most (positive).
             turns: how many of the opponent's turns each rollout plays to their end (1 to
                 4; 2 plays the opponent's next turn, the planner's own next turn and the
                 opponent's turn after it).
+            remember: sample the hidden cards with the hands it remembers in their known
+                order ([`HandMemory`][crapette.bots.planner.HandMemory]); ``False``
+                samples every hidden card uniformly, as the search bot does.
 
         Raises:
             ValueError: a parameter is not an integer or out of range.
@@ -202,23 +351,34 @@ class PlannerBot:
         self.width = width
         self.nodes = nodes
         self.turns = turns
+        self.remember = remember
+        self.max_lines = max(min(2, budget), budget // 4)
+        self.memory = HandMemory()
         self.line: Line = ()
         self.lines = 0
         self.rollouts = 0
         self.positions = 0
+        self.scored = 0
         self._rng = Rng(seed)
         self._rest: list[Move] = []
         self._expect: PlayerView | None = None
 
     def on_deal_start(self, view: PlayerView) -> None:
-        """Forget the line being followed (a new deal starts)."""
+        """Forget the line being followed and the hands remembered (a new deal starts)."""
         self._rest = []
         self._expect = None
+        self.memory.forget()
+        self.memory.see(view)
+
+    def on_opponent_move(self, move: Move, view: PlayerView) -> None:
+        """Remember what the opponent's move shows (a waste turned over into a hand)."""
+        self.memory.see(view)
 
     def choose(self, view: PlayerView) -> Move:
         """The next move of the line being followed if the position is the one it
         predicts; otherwise the first move of the best line found by a new search."""
-        self.lines = self.rollouts = self.positions = 0
+        self.lines = self.rollouts = self.positions = self.scored = 0
+        self.memory.see(view)
         if self._rest and view == self._expect:
             return self._follow(view, self._rest.pop(0))
         self._rest = []
@@ -226,7 +386,7 @@ class PlannerBot:
         moves = view.legal_moves()
         if len(moves) == 1 or state.stop is not None:
             return greedy_move(state, self._rng, moves)
-        found = plan_lines(state, self.width, self.nodes, self.budget)
+        found = plan_lines(state, self.width, self.nodes, self.max_lines)
         self.lines = len(found)
         won = [line for line in found if _wins(state, line)]
         if won:
@@ -254,22 +414,26 @@ class PlannerBot:
         gets an equal share of the rollouts still affordable, then the worse half of the
         lines drops out."""
         p = view.to_act
-        cap = MOVES_PER_ROLLOUT * self.budget
+        cap = SCORED_PER_ROLLOUT * self.budget
         alive = list(range(len(found)))
         totals = [0] * len(found)
         rounds = max(1, math.ceil(math.log2(len(found))))
         done = 0  # samples in this round
-        while self.rollouts + len(alive) <= self.budget and self.positions < cap:
-            start = determinize(view, self._rng)
+        while self.rollouts + len(alive) <= self.budget and self.scored < cap:
+            if self.remember:
+                start = self.memory.sample(view, self._rng)
+            else:
+                start = determinize(view, self._rng)
             seed = self._rng.next64()
             for i in alive:
                 state = start
                 for move in found[i]:
                     state = apply_unchecked(state, move)
-                value, played = rollout(state, p, Rng(seed), self.turns)
+                value, played, scored = rollout(state, p, Rng(seed), self.turns)
                 totals[i] += value
                 self.rollouts += 1
                 self.positions += played
+                self.scored += scored
             done += 1
             share = (self._affordable(cap) + done * len(alive)) // (len(alive) * rounds)
             if done >= share and len(alive) > 1:
@@ -283,11 +447,11 @@ class PlannerBot:
 
     def _affordable(self, cap: int) -> int:
         """How many more rollouts this decision may run, by its budget and by its cap on
-        rollout moves (at the mean length of its rollouts so far)."""
+        the moves its rollouts score (at the mean cost of its rollouts so far)."""
         left = self.budget - self.rollouts
         if self.rollouts:
-            per = self.positions / self.rollouts
-            left = min(left, int((cap - self.positions) / per)) if per else left
+            per = self.scored / self.rollouts
+            left = min(left, int((cap - self.scored) / per)) if per else left
         return max(0, left)
 
     def __repr__(self) -> str:

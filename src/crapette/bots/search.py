@@ -60,45 +60,28 @@ def evaluate(state: GameState, p: int) -> int:
     return value
 
 
-def rollout(state: GameState, p: int, rng: Rng, turns: int = 1) -> tuple[int, int]:
+def rollout(state: GameState, p: int, rng: Rng) -> tuple[int, int]:
     """Play greedy moves for both players from ``state`` to the end of the opponent's next
     turn (or the end of the deal), through the loop of
     [`play_deal`][crapette.bots.play_deal] (greedy moves on the full sampled state); returns
     the [`evaluate`][crapette.bots.search.evaluate] value of the result for ``p`` and the
-    number of moves played.
-
-    Args:
-        state: where to start (a complete state, typically a determinization).
-        p: the player the result is scored for.
-        rng: breaks the greedy ties.
-        turns: how many of the opponent's turns to play to their end (1: the opponent's
-            next turn; 2: also ``p``'s following turn and the opponent's after it). At most
-            ``400 * turns`` moves are played.
-    """
+    number of moves played."""
     seen_opponent = state.turn_player != p
-    back = 0
     played = 0
 
     def turn_over(_before: GameState, _move: Move, after: GameState) -> bool:
-        nonlocal seen_opponent, back, played
+        nonlocal seen_opponent, played
         played += 1
         if after.turn_player != p:
             seen_opponent = True
             return False
-        if seen_opponent:
-            seen_opponent = False
-            back += 1
-        return back >= turns
+        return seen_opponent
 
     def greedy(position: GameState, moves: tuple[Move, ...]) -> Move:
         return greedy_move(position, rng, moves)
 
     end = run_deal(
-        state,
-        (greedy, greedy),
-        ("greedy", "greedy"),
-        on_move=turn_over,
-        max_moves=_ROLLOUT_CAP * turns,
+        state, (greedy, greedy), ("greedy", "greedy"), on_move=turn_over, max_moves=_ROLLOUT_CAP
     )
     return evaluate(end, p), played
 
