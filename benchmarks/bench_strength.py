@@ -3,10 +3,13 @@
     python benchmarks/bench_strength.py --pair planner,search --pair planner,greedy \
         --games 40 --seed 11 --workers 2 --log deals.jsonl
 
-For each pair it prints bot A's share of the decided deals with a 95% Wilson interval, the
-mean score margin, and bot A's time per move (wall clock and process CPU time: mean and
-max over every move it chose, forced moves included). Deal ``i`` of a pair uses the deal
-seed ``deal_seed(seed, i // 2)`` with bot A as player ``i % 2`` (the simulator's design), so
+For each pair it prints bot A's share of the decided deals and the mean score margin, each
+with a 95% interval that treats the two seat-swapped deals of a shuffle as one sample
+(``crapette.simulation.stats.ratio_interval``: a Wilson interval at the design's effective
+sample size for the share, a cluster-robust interval for the margin), the deals stopped by
+the move cap, and bot A's time per move (wall clock and process CPU time: mean and max over
+every move it chose, forced moves included). Deal ``i`` of a pair uses the deal seed
+``deal_seed(seed, i // 2)`` with bot A as player ``i % 2`` (the simulator's design), so
 runs are reproducible and can be extended: ``--start 40 --games 40`` plays deals 40..79.
 With ``--log`` every finished deal is appended as one JSON line (so a run cut short keeps
 its deals; ``--summarize FILE`` prints the figures of a log).
@@ -24,7 +27,7 @@ from typing import Any
 import crapette as c
 from crapette.bots import get_bot
 from crapette.match import deal_seed
-from crapette.simulation import wilson
+from crapette.simulation.stats import ratio_interval
 from crapette.views import observe
 
 
@@ -58,6 +61,7 @@ def play(args: tuple[str, str, str, int, int]) -> dict[str, Any]:
         "deal": deal,
         "winner_bot": won,
         "margin": result.scores[seat] - result.scores[1 - seat],
+        "reason": result.reason,
         "moves": state.moves_made,
         "a_moves": len(wall),
         "wall_sum": sum(wall),
@@ -65,6 +69,18 @@ def play(args: tuple[str, str, str, int, int]) -> dict[str, Any]:
         "cpu_sum": sum(cpu),
         "cpu_max": max(cpu, default=0.0),
     }
+
+
+def _per_shuffle(
+    deals: list[dict[str, Any]], num: Any, den: Any
+) -> tuple[list[float], list[float]]:
+    """Sums of ``num(deal)`` and ``den(deal)`` per shuffle (the two seats of a deal pair)."""
+    sums: dict[int, list[float]] = {}
+    for d in deals:
+        pair = sums.setdefault(d["deal"] // 2, [0.0, 0.0])
+        pair[0] += num(d)
+        pair[1] += den(d)
+    return [a for a, _ in sums.values()], [b for _, b in sums.values()]
 
 
 def summarize(rows: Iterable[dict[str, Any]]) -> None:
@@ -75,12 +91,20 @@ def summarize(rows: Iterable[dict[str, Any]]) -> None:
     for (a, b, rules), deals in pairs.items():
         wins = sum(1 for d in deals if d["winner_bot"] == 0)
         losses = sum(1 for d in deals if d["winner_bot"] == 1)
-        share = wilson(wins, wins + losses)
+        capped = sum(1 for d in deals if d.get("reason") == "move_cap")
+        share = ratio_interval(
+            *_per_shuffle(
+                deals, lambda d: d["winner_bot"] == 0, lambda d: d["winner_bot"] is not None
+            ),
+            rate=True,
+        )
+        ended = [d for d in deals if d.get("reason") != "move_cap"]
+        margin = ratio_interval(*_per_shuffle(ended, lambda d: d["margin"], lambda d: 1))
         moves = sum(d["a_moves"] for d in deals)
         print(
             f"{a} vs {b} on {rules}: {len(deals)} deals, {wins} won, {losses} lost,"
-            f" {len(deals) - wins - losses} undecided; share of decided {share};"
-            f" margin {sum(d['margin'] for d in deals) / len(deals):+.1f};"
+            f" {len(deals) - wins - losses} undecided ({capped} at the move cap);"
+            f" share of decided {share}; margin {margin};"
             f" {a} per move ({moves} moves): wall mean"
             f" {sum(d['wall_sum'] for d in deals) / max(moves, 1):.3f} s max"
             f" {max(d['wall_max'] for d in deals):.2f} s, CPU mean"
