@@ -41,11 +41,13 @@ import math
 
 from crapette._engine import apply_unchecked
 from crapette._movegen import legal_moves
+from crapette._quote import show
 from crapette.bots._loop import run_deal
 from crapette.bots.greedy import greedy_move
 from crapette.bots.search import MAX_BUDGET, candidates, evaluate
 from crapette.cards import PACK, Card
 from crapette.deal import Rng, shuffled
+from crapette.errors import UnknownBotError
 from crapette.moves import RESERVE, Action, Move
 from crapette.outcome import is_over, winner
 from crapette.state import GameState, Pile
@@ -305,6 +307,8 @@ class PlannerBot:
             [`SCORED_PER_ROLLOUT`][crapette.bots.planner.SCORED_PER_ROLLOUT]).
     """
 
+    name = "planner"
+
     def __init__(
         self,
         seed: int = 0,
@@ -333,7 +337,8 @@ class PlannerBot:
                 samples every hidden card uniformly, as the search bot does.
 
         Raises:
-            ValueError: a parameter is not an integer or out of range.
+            UnknownBotError: a parameter is not an integer or out of range (a
+                ``ValueError``).
         """
         limits = (
             ("budget", budget, 1, MAX_BUDGET),
@@ -343,9 +348,9 @@ class PlannerBot:
         )
         for label, value, low, high in limits:
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "..."
-                raise ValueError(f"{label} must be an integer from {low} to {high}, not {shown}")
-        self.name = "planner"
+                raise UnknownBotError(
+                    f"{label} must be an integer from {low} to {high}, not {show(value)}"
+                )
         self.seed = seed
         self.budget = budget
         self.width = width
