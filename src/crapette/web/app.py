@@ -505,6 +505,18 @@ def create_app(
             action(game, seat)
             return game.payload(seat)
 
+    async def act_versioned(
+        game_id: str,
+        authorization: str | None,
+        body: Versioned | None,
+        step: Callable[[Game, int, int | None], None],
+    ) -> Any:
+        """``act`` for the steps whose body only carries the optional version."""
+        version = body.version if body is not None else None
+        return _json(
+            await run(lambda: act(game_id, authorization, lambda g, s: step(g, s, version)))
+        )
+
     @app.get("/api/presets", tags=["rules"])
     def presets() -> dict[str, Any]:
         """The rules presets (name and canonical string) and the bot names."""
@@ -601,30 +613,21 @@ def create_app(
     @app.post("/api/games/{game_id}/undo", tags=["play"], **_GAME)
     async def undo(game_id: str, body: Versioned | None = None, authorization: Auth = None) -> Any:
         """Take back your last move (against a bot, within your turn, not a draw)."""
-        version = body.version if body is not None else None
-        return _json(
-            await run(lambda: act(game_id, authorization, lambda g, s: g.take_back(s, version)))
-        )
+        return await act_versioned(game_id, authorization, body, Game.take_back)
 
     @app.post("/api/games/{game_id}/resign", tags=["play"], **_GAME)
     async def resign(
         game_id: str, body: Versioned | None = None, authorization: Auth = None
     ) -> Any:
         """Resign the game (the body, with the version, may be left out)."""
-        version = body.version if body is not None else None
-        return _json(
-            await run(lambda: act(game_id, authorization, lambda g, s: g.resign(s, version)))
-        )
+        return await act_versioned(game_id, authorization, body, Game.resign)
 
     @app.post("/api/games/{game_id}/next-deal", tags=["play"], **_GAME)
     async def next_deal(
         game_id: str, body: Versioned | None = None, authorization: Auth = None
     ) -> Any:
         """Start the next deal of the match once the current one is over."""
-        version = body.version if body is not None else None
-        return _json(
-            await run(lambda: act(game_id, authorization, lambda g, s: g.next_deal(s, version)))
-        )
+        return await act_versioned(game_id, authorization, body, Game.next_deal)
 
     @app.get("/api/games/{game_id}/record", tags=["games"], response_model=None, responses=_ERRORS)
     async def record(
