@@ -42,9 +42,8 @@ import math
 from crapette._engine import apply_unchecked
 from crapette._movegen import legal_moves
 from crapette._quote import show
-from crapette.bots._loop import run_deal
 from crapette.bots.greedy import greedy_move
-from crapette.bots.search import MAX_BUDGET, candidates, evaluate
+from crapette.bots.search import MAX_BUDGET, candidates, play_out
 from crapette.cards import PACK, Card
 from crapette.deal import Rng, shuffled
 from crapette.errors import UnknownBotError
@@ -68,45 +67,6 @@ _BOUNDARY = (Action.DRAW, Action.DISCARD, Action.END_TURN, Action.REVEAL)
 
 Line = tuple[Move, ...]
 """A line of the planner's own moves, first move first."""
-
-
-def rollout(state: GameState, p: int, rng: Rng, turns: int) -> tuple[int, int, int]:
-    """Greedy play for both players from ``state`` to the end of the opponent's
-    ``turns``-th next turn (or the end of the deal; at most ``400 * turns`` moves), through
-    the one game loop; returns the [`evaluate`][crapette.bots.search.evaluate] value of the
-    result for ``p``, the moves played and the legal moves the greedy ranking scored (the
-    measure of the rollout's cost).
-
-    Args:
-        state: a complete state (a sample of the hidden cards).
-        p: the player the result is scored for.
-        rng: breaks the greedy ties.
-        turns: how many of the opponent's turns to play (1: to the end of the opponent's
-            next turn; 2: then ``p``'s next turn and the opponent's turn after it).
-    """
-    seen_opponent = state.turn_player != p
-    back = played = scored = 0
-
-    def turn_over(_before: GameState, _move: Move, after: GameState) -> bool:
-        nonlocal seen_opponent, back, played
-        played += 1
-        if after.turn_player != p:
-            seen_opponent = True
-            return False
-        if seen_opponent:
-            seen_opponent = False
-            back += 1
-        return back >= turns
-
-    def greedy(position: GameState, moves: tuple[Move, ...]) -> Move:
-        nonlocal scored
-        scored += len(moves)
-        return greedy_move(position, rng, moves)
-
-    end = run_deal(
-        state, (greedy, greedy), ("greedy", "greedy"), on_move=turn_over, max_moves=400 * turns
-    )
-    return evaluate(end, p), played, scored
 
 
 def _layout(state: GameState) -> tuple[object, ...]:
@@ -434,7 +394,7 @@ class PlannerBot:
                 state = start
                 for move in found[i]:
                     state = apply_unchecked(state, move)
-                value, played, scored = rollout(state, p, Rng(seed), self.turns)
+                value, played, scored = play_out(state, p, Rng(seed), self.turns)
                 totals[i] += value
                 self.rollouts += 1
                 self.positions += played

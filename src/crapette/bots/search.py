@@ -61,30 +61,55 @@ def evaluate(state: GameState, p: int) -> int:
     return value
 
 
-def rollout(state: GameState, p: int, rng: Rng) -> tuple[int, int]:
-    """Play greedy moves for both players from ``state`` to the end of the opponent's next
-    turn (or the end of the deal), through the loop of
-    [`play_deal`][crapette.bots.play_deal] (greedy moves on the full sampled state); returns
-    the [`evaluate`][crapette.bots.search.evaluate] value of the result for ``p`` and the
-    number of moves played."""
+def play_out(state: GameState, p: int, rng: Rng, turns: int = 1) -> tuple[int, int, int]:
+    """Greedy play for both players from ``state`` to the end of the opponent's
+    ``turns``-th next turn (or the end of the deal; at most ``400 * turns`` moves), through
+    the loop of [`play_deal`][crapette.bots.play_deal] (greedy moves on the full sampled
+    state); returns the [`evaluate`][crapette.bots.search.evaluate] value of the result for
+    ``p``, the moves played and the legal moves the greedy ranking scored (the measure of
+    the play-out's cost).
+
+    Args:
+        state: a complete state (a sample of the hidden cards).
+        p: the player the result is scored for.
+        rng: breaks the greedy ties.
+        turns: how many of the opponent's turns to play (1: to the end of the opponent's
+            next turn; 2: then ``p``'s next turn and the opponent's turn after it).
+    """
     seen_opponent = state.turn_player != p
-    played = 0
+    back = played = scored = 0
 
     def turn_over(_before: GameState, _move: Move, after: GameState) -> bool:
-        nonlocal seen_opponent, played
+        nonlocal seen_opponent, back, played
         played += 1
         if after.turn_player != p:
             seen_opponent = True
             return False
-        return seen_opponent
+        if seen_opponent:
+            seen_opponent = False
+            back += 1
+        return back >= turns
 
     def greedy(position: GameState, moves: tuple[Move, ...]) -> Move:
+        nonlocal scored
+        scored += len(moves)
         return greedy_move(position, rng, moves)
 
     end = run_deal(
-        state, (greedy, greedy), ("greedy", "greedy"), on_move=turn_over, max_moves=_ROLLOUT_CAP
+        state,
+        (greedy, greedy),
+        ("greedy", "greedy"),
+        on_move=turn_over,
+        max_moves=_ROLLOUT_CAP * turns,
     )
-    return evaluate(end, p), played
+    return evaluate(end, p), played, scored
+
+
+def rollout(state: GameState, p: int, rng: Rng) -> tuple[int, int]:
+    """The search bot's rollout: [`play_out`][crapette.bots.search.play_out] to the end of
+    the opponent's next turn; returns the value for ``p`` and the number of moves played."""
+    value, played, _ = play_out(state, p, rng)
+    return value, played
 
 
 def candidates(state: GameState, moves: tuple[Move, ...], width: int) -> list[Move]:
