@@ -9,8 +9,11 @@ import itertools
 import pytest
 
 import crapette as c
+from crapette._laws import violation
 from crapette.bots import Bot, GreedyBot, RandomBot, SearchBot, play_deal
-from crapette.bots.greedy import greedy_move, move_score
+from crapette.bots._loop import run_deal
+from crapette.bots.greedy import greedy_move, move_score, ranked_scores
+from crapette.bots.search import evaluate, play_out
 from crapette.deal import Rng
 from crapette.errors import BotError
 from crapette.views import PlayerView, observe
@@ -188,6 +191,60 @@ def test_greedy_never_chooses_a_violation_and_calls_stop_as_documented(preset: s
     for seed in range(3):
         play_deal(c.new_game(rules, seed=seed), (RandomBot(seed), GreedyBot(seed)), on_move=check)
     assert decisions > 0
+
+
+def test_ranked_scores_are_the_move_scores_less_the_violations() -> None:
+    """``ranked_scores`` (the look-ahead gathered once per position) scores every move as
+    ``move_score`` does, 10,000 lower for a priority violation under callable Stop! rules."""
+    shuffles = 0
+    for state in sample_states():
+        moves = c.legal_moves(state)
+        expected = [
+            move_score(state, m)
+            - (10_000 if state.rules.callable_stop and violation(state, m) is not None else 0)
+            for m in moves
+        ]
+        assert ranked_scores(state, moves) == expected
+        shuffles += sum(m.source < 8 and m.target < 8 for m in moves)
+    assert shuffles > 100  # house-to-house moves (the look-ahead) were among them
+
+
+def _loop_play_out(state: c.GameState, p: int, rng: Rng, turns: int) -> tuple[int, int, int]:
+    """``play_out`` written on the one game loop: greedy players on the whole state,
+    stopped when ``p``'s turn comes back ``turns`` times after an opponent's turn."""
+    seen_opponent, back, scored, played = state.turn_player != p, 0, 0, []
+
+    def greedy(position: c.GameState, moves: tuple[c.Move, ...]) -> c.Move:
+        nonlocal scored
+        scored += len(moves)
+        return greedy_move(position, rng, moves)
+
+    def turn_over(_before: c.GameState, move: c.Move, after: c.GameState) -> bool:
+        nonlocal seen_opponent, back
+        played.append(move)
+        if after.turn_player != p:
+            seen_opponent = True
+            return False
+        if seen_opponent:
+            seen_opponent, back = False, back + 1
+        return back >= turns
+
+    end = run_deal(state, (greedy, greedy), ("g", "g"), on_move=turn_over, max_moves=400 * turns)
+    return evaluate(end, p), len(played), scored
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_play_out_plays_the_game_loop_of_two_greedy_players(turns: int) -> None:
+    """The search bots' play-out (a loop of its own, compiled) plays the same moves, stops
+    at the same move and scores the same as greedy play through the game loop."""
+    states = sample_states()[::9]
+    values = set()
+    for k, state in enumerate(states):
+        for p in (0, 1):
+            got = play_out(state, p, Rng(k), turns)
+            assert got == _loop_play_out(state, p, Rng(k), turns), (k, p)
+            values.add(got[0])
+    assert len(states) > 20 and len(values) > 5
 
 
 def test_greedy_move_uses_the_moves_it_is_given() -> None:

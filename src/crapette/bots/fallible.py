@@ -52,8 +52,8 @@ from __future__ import annotations
 from crapette._laws import violation
 from crapette._movegen import legal_moves
 from crapette._quote import show
+from crapette.bots._greedy import _POINTLESS, move_score
 from crapette.bots.base import Bot
-from crapette.bots.greedy import _POINTLESS, move_score
 from crapette.deal import Rng
 from crapette.errors import UnknownBotError
 from crapette.moves import (

@@ -22,87 +22,29 @@ decisions and choices between foundation moves only are left to the greedy ranki
 from __future__ import annotations
 
 from crapette._engine import apply_unchecked
-from crapette._laws import violation
 from crapette._quote import show
-from crapette.bots._loop import run_deal
-from crapette.bots.greedy import _POINTLESS, _VIOLATION, greedy_move, move_score
+from crapette.bots._greedy import _POINTLESS, evaluate, greedy_move, play_out, ranked_scores
 from crapette.deal import Rng
 from crapette.errors import UnknownBotError
 from crapette.moves import FOUNDATION, Move
-from crapette.outcome import winner
 from crapette.state import GameState
 from crapette.views import PlayerView, determinize, sketch
 
-__all__ = ["DEFAULT_BUDGET", "MAX_BUDGET", "SearchBot", "candidates"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "MAX_BUDGET",
+    "SearchBot",
+    "candidates",
+    "evaluate",
+    "play_out",
+    "rollout",
+]
 
 DEFAULT_BUDGET = 256
 """Rollouts per decision of [`SearchBot`][crapette.bots.search.SearchBot] by default."""
 
 MAX_BUDGET = 1_000_000
 """The largest search budget (rollouts per decision) a search bot accepts."""
-
-_WIN = 100
-_ROLLOUT_CAP = 400
-
-
-def _count(state: GameState, p: int) -> int:
-    """Player ``p``'s stalemate count: 2 per reserve card, 1 per hand and waste card."""
-    turned = state.turned is not None and state.turn_player == p
-    return 2 * len(state.reserves[p]) + len(state.hands[p]) + len(state.wastes[p]) + int(turned)
-
-
-def evaluate(state: GameState, p: int) -> int:
-    """How good ``state`` is for player ``p``: the opponent's count minus ``p``'s, plus or
-    minus 100 for a won or lost deal."""
-    value = _count(state, 1 - p) - _count(state, p)
-    won = winner(state)
-    if won is not None:
-        value += _WIN if won == p else -_WIN
-    return value
-
-
-def play_out(state: GameState, p: int, rng: Rng, turns: int = 1) -> tuple[int, int, int]:
-    """Greedy play for both players from ``state`` to the end of the opponent's
-    ``turns``-th next turn (or the end of the deal; at most ``400 * turns`` moves), through
-    the loop of [`play_deal`][crapette.bots.play_deal] (greedy moves on the full sampled
-    state); returns the [`evaluate`][crapette.bots.search.evaluate] value of the result for
-    ``p``, the moves played and the legal moves the greedy ranking scored (the measure of
-    the play-out's cost).
-
-    Args:
-        state: a complete state (a sample of the hidden cards).
-        p: the player the result is scored for.
-        rng: breaks the greedy ties.
-        turns: how many of the opponent's turns to play (1: to the end of the opponent's
-            next turn; 2: then ``p``'s next turn and the opponent's turn after it).
-    """
-    seen_opponent = state.turn_player != p
-    back = played = scored = 0
-
-    def turn_over(_before: GameState, _move: Move, after: GameState) -> bool:
-        nonlocal seen_opponent, back, played
-        played += 1
-        if after.turn_player != p:
-            seen_opponent = True
-            return False
-        if seen_opponent:
-            seen_opponent = False
-            back += 1
-        return back >= turns
-
-    def greedy(position: GameState, moves: tuple[Move, ...]) -> Move:
-        nonlocal scored
-        scored += len(moves)
-        return greedy_move(position, rng, moves)
-
-    end = run_deal(
-        state,
-        (greedy, greedy),
-        ("greedy", "greedy"),
-        on_move=turn_over,
-        max_moves=_ROLLOUT_CAP * turns,
-    )
-    return evaluate(end, p), played, scored
 
 
 def rollout(state: GameState, p: int, rng: Rng) -> tuple[int, int]:
@@ -116,13 +58,10 @@ def candidates(state: GameState, moves: tuple[Move, ...], width: int) -> list[Mo
     """The moves worth searching in ``state``, best greedy rank first: at most ``width``,
     no violation or pointless shuffle unless nothing else exists, and only the best when
     every kept move goes to a foundation."""
-    callable_stop = state.rules.stop != "enforced"
-    ranked = []
-    for i, move in enumerate(moves):
-        score = move_score(state, move)
-        if callable_stop and violation(state, move) is not None:
-            score += _VIOLATION
-        ranked.append((-score, i, move))
+    ranked = [
+        (-score, i, move)
+        for i, (move, score) in enumerate(zip(moves, ranked_scores(state, moves), strict=True))
+    ]
     ranked.sort()
     best = -ranked[0][0]
     keep = [m for s, _, m in ranked if -s > _POINTLESS or -s == best]

@@ -1,0 +1,260 @@
+"""The greedy ranking of moves and the greedy play-outs of the search bots.
+
+Internal: the hot part of every greedy choice and of the search bot's and the planner's
+rollouts, compiled with the core by mypyc (the ``compiled-modules`` list in
+``pyproject.toml``). The ranking is documented in [`crapette.bots.greedy`][crapette.bots.greedy],
+which re-exports its functions; [`crapette.bots.search`][crapette.bots.search] re-exports
+the play-out and its evaluation.
+"""
+
+from __future__ import annotations
+
+from crapette._engine import apply_unchecked
+from crapette._laws import builds_on, fits_foundation, fits_load, violation
+from crapette._movegen import legal_moves
+from crapette.bots.base import call_helps
+from crapette.cards import Card
+from crapette.deal import Rng
+from crapette.moves import (
+    CALL_STOP,
+    FOUNDATION,
+    HAND,
+    LET_STAND,
+    OPP_RESERVE,
+    OPP_WASTE,
+    RESERVE,
+    Action,
+    Move,
+)
+from crapette.outcome import winner
+from crapette.state import GameState, Pile
+
+__all__ = ["evaluate", "greedy_move", "move_score", "play_out", "ranked_scores"]
+
+_POINTLESS = -100
+_VIOLATION = -10_000
+_SHUFFLE = -1  # not a score: a house shuffle whose rank needs the look-ahead
+
+
+def _own_cards(state: GameState) -> list[Card]:
+    """The player's own available cards: reserve top (face up), turned card, waste top."""
+    p = state.to_act
+    out = []
+    reserve = state.reserves[p]
+    if reserve and state.reserve_up[p]:
+        out.append(reserve[-1])
+    if state.turned is not None:
+        out.append(state.turned)
+    waste = state.wastes[p]
+    if waste and state.rules.own_waste_playable:
+        out.append(waste[-1])
+    return out
+
+
+class _LookAhead:
+    """What the one-move look-ahead of house shuffles reads in a position, gathered once:
+    the player's own cards and the opponent's tops that a house card may load."""
+
+    __slots__ = ("foundations", "loads", "own", "wrap")
+
+    def __init__(self, state: GameState) -> None:
+        self.foundations = state.foundations
+        self.own = _own_cards(state)
+        self.wrap = state.rules.load_wrap
+        loads: list[Card] = []
+        if state.rules.load_from == "any":
+            q = 1 - state.to_act
+            reserve = state.reserves[q]
+            if reserve and state.reserve_up[q]:
+                loads.append(reserve[-1])
+            waste = state.wastes[q]
+            if waste:
+                loads.append(waste[-1])
+        self.loads = loads
+
+    def gain(self, pile: Pile, count: int, covered: Pile) -> int:
+        """What moving the top ``count`` cards of ``pile`` (not all of it) onto ``covered``
+        opens up: own cards that may then be built on the uncovered card, plus the
+        uncovered card going to a foundation or loading the opponent, less own cards the
+        covered top took (or 1 for an empty house used up)."""
+        exposed = pile[-count - 1]
+        gain = 0
+        for card in self.own:
+            if builds_on(exposed, card):
+                gain += 1
+        if fits_foundation(self.foundations, exposed):
+            gain += 2
+        if covered:
+            top = covered[-1]
+            for card in self.own:
+                if builds_on(top, card):
+                    gain -= 1
+        else:
+            gain -= 1
+        for card in self.loads:
+            if fits_load(card, exposed, self.wrap):
+                gain += 1
+        return gain
+
+
+def _base_score(state: GameState, move: Move) -> int:
+    """The ranking of ``move`` without the look-ahead: ``_SHUFFLE`` for a house-to-house
+    move that keeps cards in its house (its rank depends on what it opens up)."""
+    action = move.action
+    if action is not Action.PLAY:
+        if action is Action.REVEAL:
+            return 1000
+        if action is Action.DRAW:
+            return 100
+        return 0
+    source, target = move.source, move.target
+    houses = state.houses
+    if target == FOUNDATION:
+        if source == RESERVE:
+            return 960
+        if source == HAND:
+            return 950
+        if source > HAND:
+            return 940
+        return 930 if len(houses[source]) == 1 else 920
+    if source == RESERVE:
+        if target == OPP_RESERVE:
+            return 820
+        if target == OPP_WASTE:
+            return 800
+        return 700 if houses[target] else 600
+    if source >= HAND:
+        if target == OPP_RESERVE:
+            return 660
+        if target == OPP_WASTE:
+            return 650
+        if houses[target]:
+            return 550
+        return 350 if state.reserves[state.to_act] else 450
+    # From a house.
+    empties = len(houses[source]) == move.count
+    if target >= OPP_RESERVE:
+        return 500 + (30 if empties else 0) + (10 if target == OPP_RESERVE else 0)
+    if empties and houses[target]:
+        return 450
+    if empties:
+        return _POINTLESS  # a lone card (or run) moved to an empty house
+    return _SHUFFLE
+
+
+def _shuffle_score(state: GameState, move: Move, ahead: _LookAhead) -> int:
+    """The rank of a house-to-house move that keeps cards in its house."""
+    gain = ahead.gain(state.houses[move.source], move.count, state.houses[move.target])
+    return 400 + 10 * gain if gain > 0 else _POINTLESS
+
+
+def move_score(state: GameState, move: Move) -> int:
+    """The greedy ranking of a legal ``move`` for the player to act (higher is better).
+
+    Args:
+        state: the position (a full state or a view's sketch; only visible cards are read).
+        move: one of ``legal_moves(state)``.
+    """
+    score = _base_score(state, move)
+    if score == _SHUFFLE:
+        return _shuffle_score(state, move, _LookAhead(state))
+    return score
+
+
+def ranked_scores(state: GameState, moves: tuple[Move, ...]) -> list[int]:
+    """The greedy score of each of ``moves`` (legal in ``state``), in order: the
+    [`move_score`][crapette.bots.greedy.move_score], less 10,000 for a move that breaks a
+    priority under callable Stop! rules (the opponent would call it)."""
+    callable_stop = state.rules.stop != "enforced"
+    ahead: _LookAhead | None = None
+    scores = []
+    for move in moves:
+        score = _base_score(state, move)
+        if score == _SHUFFLE:
+            if ahead is None:
+                ahead = _LookAhead(state)
+            score = _shuffle_score(state, move, ahead)
+        if callable_stop and violation(state, move) is not None:
+            score += _VIOLATION
+        scores.append(score)
+    return scores
+
+
+def greedy_move(state: GameState, rng: Rng, moves: tuple[Move, ...] | None = None) -> Move:
+    """The greedy bot's move in ``state`` (for its player to act), ties broken by ``rng``.
+
+    Args:
+        state: the position (a full state or a view's sketch).
+        rng: breaks ties between equally ranked moves.
+        moves: ``legal_moves(state)`` if already known.
+    """
+    if moves is None:
+        moves = legal_moves(state)
+    if len(moves) == 1:
+        return moves[0]
+    stop = state.stop
+    if stop is not None:
+        return CALL_STOP if call_helps(state.rules, stop.offender, stop.resume) else LET_STAND
+    scores = ranked_scores(state, moves)
+    top = max(scores)
+    best = [move for move, score in zip(moves, scores, strict=True) if score == top]
+    return best[0] if len(best) == 1 else best[rng.below(len(best))]
+
+
+_WIN = 100
+_ROLLOUT_CAP = 400
+
+
+def _count(state: GameState, p: int) -> int:
+    """Player ``p``'s stalemate count: 2 per reserve card, 1 per hand and waste card."""
+    turned = state.turned is not None and state.turn_player == p
+    return 2 * len(state.reserves[p]) + len(state.hands[p]) + len(state.wastes[p]) + int(turned)
+
+
+def evaluate(state: GameState, p: int) -> int:
+    """How good ``state`` is for player ``p``: the opponent's count minus ``p``'s, plus or
+    minus 100 for a won or lost deal."""
+    value = _count(state, 1 - p) - _count(state, p)
+    won = winner(state)
+    if won is not None:
+        value += _WIN if won == p else -_WIN
+    return value
+
+
+def play_out(state: GameState, p: int, rng: Rng, turns: int = 1) -> tuple[int, int, int]:
+    """Greedy play for both players from ``state`` to the end of the opponent's
+    ``turns``-th next turn (or the end of the deal; at most ``400 * turns`` moves); returns
+    the [`evaluate`][crapette.bots.search.evaluate] value of the result for ``p``, the
+    moves played and the legal moves the greedy ranking scored (the measure of the
+    play-out's cost).
+
+    It plays exactly the game [`play_deal`][crapette.bots.play_deal] plays between two
+    greedy players seeing the whole sampled state, stopped at the same move
+    (``tests/test_bot_ranking.py`` compares them); it is a loop of its own because the
+    search bots spend most of their time in it (compiled with the core).
+
+    Args:
+        state: a complete state (a sample of the hidden cards).
+        p: the player the result is scored for.
+        rng: breaks the greedy ties.
+        turns: how many of the opponent's turns to play (1: to the end of the opponent's
+            next turn; 2: then ``p``'s next turn and the opponent's turn after it).
+    """
+    seen_opponent = state.turn_player != p
+    back = played = scored = 0
+    cap = _ROLLOUT_CAP * turns
+    while played < cap:
+        moves = legal_moves(state)
+        if not moves:
+            break
+        scored += len(moves)
+        state = apply_unchecked(state, greedy_move(state, rng, moves))
+        played += 1
+        if state.turn_player != p:
+            seen_opponent = True
+        elif seen_opponent:
+            seen_opponent = False
+            back += 1
+            if back >= turns:
+                break
+    return evaluate(state, p), played, scored
