@@ -46,8 +46,9 @@ __all__ = [
     "parse_rules",
 ]
 
-MAX_SEARCH_BUDGET: Final = 512
-"""The largest search budget a client may ask for (``search:N``)."""
+MAX_SEARCH_BUDGET: Final = 1024
+"""The largest search budget a client may ask for (``search:N``, ``planner:N``; the
+planner's default)."""
 
 RECENT_MOVES: Final = 40
 """How many of the opponent's latest moves a payload lists."""
