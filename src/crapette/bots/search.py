@@ -37,7 +37,6 @@ __all__ = [
     "candidates",
     "evaluate",
     "play_out",
-    "rollout",
 ]
 
 DEFAULT_BUDGET = 256
