@@ -149,7 +149,14 @@ def test_ctrl_c_exits_130_with_one_clean_line_and_writes_the_finished_deals(
     time.sleep(6)  # the workers are started and playing
     started = time.monotonic()
     os.killpg(process.pid, signal.SIGINT)  # as a terminal does: the whole process group
-    _out, err = process.communicate(timeout=60)
+    try:
+        _out, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # a run that did not stop must not go on running
+        os.killpg(process.pid, signal.SIGKILL)
+        out, err = process.communicate()
+        pytest.fail(
+            f"Ctrl-C did not stop the run in 60 s; stdout {out[-2000:]!r}, stderr {err[-2000:]!r}"
+        )
     assert time.monotonic() - started < 30
     assert process.returncode == 130
     assert "Traceback" not in err
