@@ -130,6 +130,13 @@ def test_code_from_standard_input_is_refused_at_once() -> None:
     assert done.stderr.count("Traceback") == 1
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In the child, before it runs Python: Ctrl-C acts as at a terminal even when the
+    tests themselves run with it ignored (a background job inherits an ignored SIGINT,
+    and Python then installs no handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT")
 def test_ctrl_c_exits_130_with_one_clean_line_and_writes_the_finished_deals(
     tmp_path: Path,
@@ -145,6 +152,7 @@ def test_ctrl_c_exits_130_with_one_clean_line_and_writes_the_finished_deals(
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=_ctrl_c_as_in_a_terminal,
     )
     time.sleep(6)  # the workers are started and playing
     started = time.monotonic()
