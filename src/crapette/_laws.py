@@ -12,7 +12,7 @@ against ``why_illegal`` (the plain form: ``violation`` spelled out in full).
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from crapette._tables import (
     ACE_KEY,
@@ -46,7 +46,9 @@ if TYPE_CHECKING:
     from crapette.state import GameState, Pile
 
 __all__ = [
+    "VIOLATION_KINDS",
     "Violation",
+    "ViolationKind",
     "breaks_priority",
     "builds_on",
     "describe_illegal",
@@ -306,17 +308,29 @@ def _play_reason(state: GameState, move: Move) -> str | None:
     return None
 
 
+ViolationKind = Literal["reserve", "foundation", "order", "filling"]
+"""The kinds of broken priority, in the order the rules check them: the reserve top's
+foundation move (pagat's priority), any foundation move, the Serbian tableau-before-loading
+order, and house filling."""
+
+VIOLATION_KINDS: tuple[ViolationKind, ...] = ("reserve", "foundation", "order", "filling")
+"""Every [`ViolationKind`][crapette._laws.ViolationKind], in the order the rules check them."""
+
+
 class Violation(NamedTuple):
-    """A broken priority rule: why, and the compulsory move(s) that were missed (made by
-    the ``undo`` Stop! penalty).
+    """A broken priority rule: which kind, why, and the compulsory move(s) that were missed
+    (made by the ``undo`` Stop! penalty).
 
     Attributes:
         reason: why the move breaks a priority rule.
         remedy: the compulsory move(s) that were missed.
+        kind: which priority rule: ``"reserve"``, ``"foundation"``, ``"order"`` or
+            ``"filling"`` (see ``VIOLATION_KINDS``).
     """
 
     reason: str
     remedy: tuple[Move, ...]
+    kind: ViolationKind
 
 
 def _foundation_sources(state: GameState) -> list[tuple[int, Card]]:
@@ -351,6 +365,7 @@ def violation(state: GameState, move: Move) -> Violation | None:
             return Violation(
                 f"your reserve top {TEXT[found[0][1]]} can go to a foundation: that comes first",
                 (PLAY[RESERVE][FOUNDATION],),
+                "reserve",
             )
         return None
     if found and not to_foundation:
@@ -358,6 +373,7 @@ def violation(state: GameState, move: Move) -> Violation | None:
         return Violation(
             f"a foundation move ({names}) must be made before any other move",
             (PLAY[found[0][0]][FOUNDATION],),
+            "foundation",
         )
     if rules.priority == "serbian" and action is Action.PLAY and move.target in _LOAD_TARGETS:
         card = source_card(state, move.source)
@@ -368,6 +384,7 @@ def violation(state: GameState, move: Move) -> Violation | None:
                     f"{TEXT[card]} can be built on house {h + 1}: the tableau comes before"
                     " loading the opponent",
                     (PLAY[move.source][h],),
+                    "order",
                 )
     reserve = state.reserves[p]
     if rules.house_filling == "before_hand" and action is Action.DRAW and reserve:
@@ -377,6 +394,7 @@ def violation(state: GameState, move: Move) -> Violation | None:
                 f"house {empty[0] + 1} is empty: fill the empty houses from your reserve"
                 " before turning a hand card",
                 _fill(state, empty[0]),
+                "filling",
             )
     if rules.house_filling == "immediate" and reserve and not to_foundation:
         waiting = [h for h in range(8) if state.emptied >> h & 1]
@@ -386,6 +404,7 @@ def violation(state: GameState, move: Move) -> Violation | None:
             return Violation(
                 f"house {waiting[0] + 1} was emptied this turn: fill it from your reserve first",
                 _fill(state, waiting[0]),
+                "filling",
             )
     return None
 
