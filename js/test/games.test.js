@@ -5,6 +5,7 @@ import {
   ALL_MOVES,
   GreedyBot,
   apply,
+  applyUnchecked,
   formatPosition,
   formatPublicPosition,
   fromJson,
@@ -16,10 +17,12 @@ import {
   parseMove,
   parsePosition,
   toJson,
+  whyIllegal,
 } from '../lib/index.js';
 import { expected, vectors } from '../vectors/load.js';
 
-const { games } = vectors('games');
+const data = vectors('games');
+const { games } = data;
 
 function checkpoint(state, cp, where) {
   assert.equal(formatPosition(state), cp.position, `${where}: position`);
@@ -36,8 +39,14 @@ function checkpoint(state, cp, where) {
     assert.equal(toJson(state, { indent }), cp.json, `${where}: JSON`);
     assert.ok(fromJson(cp.json).equals(state), `${where}: fromJson gives the state back`);
   }
-  for (const [index, message] of cp.refusals ?? []) {
+  for (const [index, message, unchecked] of cp.refusals ?? []) {
     assert.throws(() => apply(state, ALL_MOVES[index]), { name: 'IllegalMoveError', message }, where);
+    if (unchecked) assert.equal(formatPosition(applyUnchecked(state, ALL_MOVES[index])), unchecked, where);
+  }
+  for (const [reason, moves] of Object.entries(cp.reasons ?? {})) {
+    for (const index of moves) {
+      assert.equal(whyIllegal(state, ALL_MOVES[index]), reason || null, `${where}: ${ALL_MOVES[index]}`);
+    }
   }
   for (const t of cp.texts ?? []) {
     if (t.error) {
@@ -71,3 +80,14 @@ for (const game of games) {
     assert.deepEqual(outcome(state), game.final.outcome);
   });
 }
+
+test('scenarios: every move\'s reason where a King-Ace load fits but a priority forbids it', () => {
+  for (const sc of data.scenarios) {
+    const state = parsePosition(sc.position);
+    for (const [reason, moves] of Object.entries(sc.reasons)) {
+      for (const index of moves) {
+        assert.equal(whyIllegal(state, ALL_MOVES[index]), reason || null, `${sc.position}: ${ALL_MOVES[index]}`);
+      }
+    }
+  }
+});

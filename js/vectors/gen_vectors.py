@@ -171,6 +171,8 @@ BAD_RULES = [
     "classic(stop=\U0001f600)",
     "classic(stop=\x00)",
     "classic(stop='undo')",
+    "classic(stop=a\\b)",
+    'classic(stop="it\'s")',
     "classic(" + "x" * 80 + "=1)",
     "classic(move_cap=" + "9" * 13 + ")",
     "classic(move_cap=" + "1" * 12 + ")",
@@ -289,6 +291,7 @@ def gen_deals() -> dict[str, Any]:
         (full0[:50] + [200, full0[51]], full1, None),
         (full0, full1, 2),
         ([*full0[:51], "10s"], full1, None),
+        ([*full0[:50], "Ks", "Qs"], full1, None),
     ]
     for p0, p1, starter in cases:
         err = error_of(lambda p0=p0, p1=p1, starter=starter: crapette.deal(None, p0, p1, starter=starter))
@@ -453,7 +456,18 @@ def refusals(state: GameState, legal: tuple[Move, ...], rng: Rng, seen_reasons: 
         m = moves[rng.below(len(moves))]
         err = error_of(lambda m=m: apply(state, m))
         assert err is not None
-        out.append([m.index, err["message"]])
+        entry: list[Any] = [m.index, err["message"]]
+        if "recreates a layout" in err["message"]:
+            entry.append(format_position(crapette.apply_unchecked(state, m)))
+        out.append(entry)
+    return out
+
+
+def all_reasons(state: GameState) -> dict[str, list[int]]:
+    """why_illegal of every move of the table, grouped by reason ("" for legal moves)."""
+    out: dict[str, list[int]] = {}
+    for m in ALL_MOVES:
+        out.setdefault(crapette.why_illegal(state, m) or "", []).append(m.index)
     return out
 
 
@@ -467,6 +481,8 @@ def checkpoint(state: GameState, legal: tuple[Move, ...], rng: Rng, seen: set[st
         if rng.below(2) == 0:
             out["public"] = format_public_position(state, rng.below(2))
         out["refusals"] = refusals(state, legal, rng, seen)
+        if rng.below(12) == 0:
+            out["reasons"] = all_reasons(state)
         if rng.below(5) == 0 or (state.stop is not None and rng.below(3) == 0) or not legal:
             out["json"] = to_json(state, indent=2 if rng.below(8) == 0 else None)
         if legal and rng.below(3) == 0:
@@ -479,6 +495,36 @@ def checkpoint(state: GameState, legal: tuple[Move, ...], rng: Rng, seen: set[st
             "scores": ranked_scores(state, legal),
         }
     return out
+
+
+LOADS = tuple(m for m in ALL_MOVES if m.is_play and m.target in (crapette.OPP_RESERVE, crapette.OPP_WASTE))
+SHUFFLES = tuple(m for m in ALL_MOVES if m.is_play and m.source < 8 and m.target < 8)
+
+
+def rare(state: GameState, legal: tuple[Move, ...]) -> str | None:
+    """The rare rule a position exercises (for an extra checkpoint), or None: the reserve
+    priority, the Serbian order, the no-cycle rule, house filling."""
+    rules = state.rules
+    if not legal or state.stop is not None:
+        return None
+    if rules.stop == "enforced" and rules.priority == "pagat" and legal == (crapette.Move.play(crapette.RESERVE, crapette.FOUNDATION),):
+        return "reserve"
+    if rules.stop == "enforced" and rules.priority == "serbian":
+        for m in LOADS:
+            reason = crapette.why_illegal(state, m)
+            if reason is not None and "the tableau comes before" in reason:
+                return "order"
+    if len(state.seen) > 1:
+        for m in SHUFFLES:
+            reason = crapette.why_illegal(state, m)
+            if reason is not None and "recreates a layout" in reason:
+                return "cycle"
+    if rules.stop == "enforced" and state.reserves[state.to_act]:
+        if rules.house_filling == "immediate" and state.emptied:
+            return "immediate"
+        if rules.house_filling == "before_hand" and not all(state.houses) and state.turned is None:
+            return "before_hand"
+    return None
 
 
 def play_game(rules: Ruleset, seed: int, kind: str, max_plies: int, seen: set[str]) -> dict[str, Any]:
@@ -495,10 +541,16 @@ def play_game(rules: Ruleset, seed: int, kind: str, max_plies: int, seen: set[st
     checkpoints: dict[str, Any] = {}
     every = 20
     n = 0
+    extra: dict[str, int] = {}
     while True:
         legal = legal_moves(state)
         if n % every == 0 or not legal:
             checkpoints[str(n)] = checkpoint(state, legal, rng, seen, full=n % (2 * every) == 0 or not legal)
+        else:
+            kind_ = rare(state, legal)
+            if kind_ is not None and extra.get(kind_, 0) < 2:
+                extra[kind_] = extra.get(kind_, 0) + 1
+                checkpoints[str(n)] = checkpoint(state, legal, rng, seen, full=True)
         if not legal or n >= max_plies:
             break
         p = state.to_act
@@ -522,6 +574,51 @@ def play_game(rules: Ruleset, seed: int, kind: str, max_plies: int, seen: set[st
     }
 
 
+def available(state: GameState, source: int) -> crapette.Card | None:
+    """The card a move from ``source`` would take, for the player to act (or None)."""
+    p = state.to_act
+    if source == crapette.RESERVE:
+        pile = state.reserves[p]
+        return pile[-1] if pile and state.reserve_up[p] else None
+    if source == crapette.HAND:
+        return state.turned
+    if source == crapette.WASTE:
+        pile = state.wastes[p]
+        return pile[-1] if pile and state.rules.own_waste_playable else None
+    return state.houses[source][-1] if state.houses[source] else None
+
+
+def wrap_scenarios() -> list[dict[str, Any]]:
+    """Positions where loading across King and Ace (load_wrap) fits but a priority forbids
+    it, with the reason of every move: the refusal names the priority, not the loading."""
+    found = []
+    for rules in ("classic(load_wrap=true)", "serbian(load_wrap=true, stop=enforced)"):
+        for seed in range(40):
+            state = new_game(rules, seed=seed)
+            bots = [RandomBot(seed), RandomBot(seed + 1)]
+            for _ in range(300):
+                legal = legal_moves(state)
+                if not legal:
+                    break
+                for m in LOADS:
+                    reason = crapette.why_illegal(state, m)
+                    if reason and ("foundation" in reason or "tableau" in reason or "comes first" in reason):
+                        card = available(state, m.source)
+                        q = 1 - state.to_act
+                        pile = state.reserves[q] if m.target == crapette.OPP_RESERVE else state.wastes[q]
+                        if card is not None and pile and abs(card.rank - pile[-1].rank) == 12 and card.suit == pile[-1].suit:
+                            found.append({"position": format_position(state), "reasons": all_reasons(state)})
+                            break
+                if len(found) >= 2 * (1 + (rules != "classic(load_wrap=true)")):
+                    break
+                if found and found[-1]["position"] == format_position(state):
+                    break
+                state = apply(state, bots[state.to_act].choose(observe(state, state.to_act)))
+            if len(found) >= 2 * (1 + (rules != "classic(load_wrap=true)")):
+                break
+    return found
+
+
 def gen_games() -> dict[str, Any]:
     seen: set[str] = set()
     games = []
@@ -530,7 +627,7 @@ def gen_games() -> dict[str, Any]:
         games.append(play_game(rules, 200 + i, "explore", 160, seen))
         if i % 3 == 0:
             games.append(play_game(rules, 300 + i, "random", 120, seen))
-    return {"games": games}
+    return {"games": games, "scenarios": wrap_scenarios()}
 
 
 # --------------------------------------------------------------------------------------
@@ -590,6 +687,7 @@ def corrupt_positions() -> list[str]:
         with_field(2, "A/-/-/-/-/-/-/-"),
         with_field(3, fields[3].replace("/", "", 1)),
         with_field(3, "KSQHJSTH9S8H7S6H5S4H3S2HASAS" + "/-" * 7),
+        with_field(3, "-/4C/-/" + "KSQHJSTH9S8H7S6H5S4H3S2HASAS" + "/-" * 4),
         with_field(4, "-/-"),
         with_field(5, "1"),
         with_field(5, "1/x"),
