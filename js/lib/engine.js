@@ -150,7 +150,9 @@ function unload() {
 export function legalIndexes(core) {
   load(core);
   const n = x.wa_legal_moves(loadedKeys, loadedCurrent);
-  return Array.from(new Uint16Array(buffer, P_MOVES, n));
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = dv.getUint16(P_MOVES + 2 * i, true);
+  return out;
 }
 
 /** Whether the move of this index is legal. */
@@ -168,7 +170,8 @@ export function applyIndex(core, move) {
   const known = core._keys ? 1 : 0;
   const effect = x.wa_apply(move, core._prior ? 1 : 0, known, loadedCurrent);
   if (effect < 0) return null;
-  return { bytes: u8.slice(P_OUT, P_OUT + STATE_BYTES), effect, key: u64(ioAt(0)) };
+  const key = effect === 2 ? u64(ioAt(0)) : 0n;
+  return { bytes: u8.slice(P_OUT, P_OUT + STATE_BYTES), effect, key };
 }
 
 /** The violation kind (0 none, 1 reserve, 2 foundation, 3 order, 4 filling) and remedy. */

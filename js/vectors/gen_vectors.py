@@ -122,11 +122,18 @@ def rulesets() -> list[Ruleset]:
 
 
 def gen_tables() -> dict[str, Any]:
+    generators = []
+    for seed in (0, 1, 42, 2**64 - 1, -7, 10**30):
+        rng = Rng(seed)
+        words = [str(rng.next64()) for _ in range(5)]
+        below = [[n, rng.below(n)] for n in (1, 2, 3, 7, 52, 1000, 2**40 + 3)]
+        generators.append({"seed": str(seed), "next64": words, "below": below, "random": rng.random()})
     return {
         "moves": [str(m) for m in ALL_MOVES],
         "cards": [c.text for c in ALL_CARDS],
         "behaviour": crapette.BEHAVIOUR_VERSION,
         "json_version": 1,
+        "rng": generators,
     }
 
 
