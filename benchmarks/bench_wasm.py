@@ -51,7 +51,9 @@ def native_batch(rules: str, seed: int, deals: int) -> tuple[float, int] | None:
     return plies / elapsed, plies
 
 
-def wasm_runs(node: str, rules: str, seed: int, deals: int, runs: int, api_deals: int) -> list[dict[str, float]]:
+def wasm_runs(
+    node: str, rules: str, seed: int, deals: int, runs: int, api_deals: int
+) -> list[dict[str, float]]:
     """``runs`` WebAssembly runs in one node process (after its own warm-up run)."""
     out = subprocess.run(
         [

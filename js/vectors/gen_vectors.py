@@ -30,6 +30,7 @@ Files:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -127,7 +128,9 @@ def gen_tables() -> dict[str, Any]:
         rng = Rng(seed)
         words = [str(rng.next64()) for _ in range(5)]
         below = [[n, rng.below(n)] for n in (1, 2, 3, 7, 52, 1000, 2**40 + 3)]
-        generators.append({"seed": str(seed), "next64": words, "below": below, "random": rng.random()})
+        generators.append(
+            {"seed": str(seed), "next64": words, "below": below, "random": rng.random()}
+        )
     return {
         "moves": [str(m) for m in ALL_MOVES],
         "cards": [c.text for c in ALL_CARDS],
@@ -242,7 +245,7 @@ SEEDS = [
     2**64,
     2**64 + 7,
     -1,
-    -2**63,
+    -(2**63),
     10**30 + 17,
     -(10**25) - 3,
 ]
@@ -253,15 +256,23 @@ def gen_deals() -> dict[str, Any]:
     for r in rulesets():
         for seed in SEEDS[:6]:
             seeded.append(
-                {"rules": str(r), "seed": str(seed), "position": format_position(new_game(r, seed=seed))}
+                {
+                    "rules": str(r),
+                    "seed": str(seed),
+                    "position": format_position(new_game(r, seed=seed)),
+                }
             )
     for seed in SEEDS:
         seeded.append(
-            {"rules": "classic", "seed": str(seed), "position": format_position(new_game("classic", seed=seed))}
+            {
+                "rules": "classic",
+                "seed": str(seed),
+                "position": format_position(new_game("classic", seed=seed)),
+            }
         )
     rng = Rng(99)
     packs = []
-    for r in list(PRESETS.values())[:3] + [Ruleset().replace(first_player="cut")]:
+    for r in [*list(PRESETS.values())[:3], Ruleset().replace(first_player="cut")]:
         for starter in (None, 0, 1):
             pack0 = list(shuffled(ALL_CARDS[:52], rng))
             pack1 = list(shuffled(ALL_CARDS[52:], rng))
@@ -277,7 +288,11 @@ def gen_deals() -> dict[str, Any]:
             )
     # deals whose first-player rule is decided by ties (houses outward, cut by pack bottoms)
     full0, full1 = list(ALL_CARDS[:52]), list(ALL_CARDS[52:])
-    for r in (Ruleset(), Ruleset().replace(first_player="reserve_first_house"), Ruleset().replace(first_player="cut")):
+    for r in (
+        Ruleset(),
+        Ruleset().replace(first_player="reserve_first_house"),
+        Ruleset().replace(first_player="cut"),
+    ):
         state = crapette.deal(r, full0, full1)
         packs.append(
             {
@@ -291,17 +306,19 @@ def gen_deals() -> dict[str, Any]:
     bad_packs = []
     cases: list[tuple[list[Any], list[Any], Any]] = [
         (full0[:51], full1, None),
-        (full0[:51] + [full0[0]], full1, None),
-        (full0[:51] + [full1[0]], full1, None),
-        (full0, full1[1:] + ["As"], None),
-        (full0[:50] + ["ZZ", full0[51]], full1, None),
-        (full0[:50] + [200, full0[51]], full1, None),
+        ([*full0[:51], full0[0]], full1, None),
+        ([*full0[:51], full1[0]], full1, None),
+        (full0, [*full1[1:], "As"], None),
+        ([*full0[:50], "ZZ", full0[51]], full1, None),
+        ([*full0[:50], 200, full0[51]], full1, None),
         (full0, full1, 2),
         ([*full0[:51], "10s"], full1, None),
         ([*full0[:50], "Ks", "Qs"], full1, None),
     ]
     for p0, p1, starter in cases:
-        err = error_of(lambda p0=p0, p1=p1, starter=starter: crapette.deal(None, p0, p1, starter=starter))
+        err = error_of(
+            lambda p0=p0, p1=p1, starter=starter: crapette.deal(None, p0, p1, starter=starter)
+        )
         entry = {
             "pack0": [c.text if isinstance(c, crapette.Card) else c for c in p0],
             "pack1": [c.text if isinstance(c, crapette.Card) else c for c in p1],
@@ -399,7 +416,9 @@ def move_texts(
         texts.append(text)
         texts.append(" " + text.lower() + "\t")
         if m.is_play:
-            texts.append(text.replace("R-", f"R{p}-").replace("W-", f"W{p}-").replace("OR", f"R{1 - p}"))
+            texts.append(
+                text.replace("R-", f"R{p}-").replace("W-", f"W{p}-").replace("OR", f"R{1 - p}")
+            )
             card = None
             if m.source < 8:
                 card = state.houses[m.source][-m.count]
@@ -441,7 +460,9 @@ def move_texts(
     return out
 
 
-def refusals(state: GameState, legal: tuple[Move, ...], rng: Rng, seen_reasons: set[str]) -> list[list[Any]]:
+def refusals(
+    state: GameState, legal: tuple[Move, ...], rng: Rng, seen_reasons: set[str]
+) -> list[list[Any]]:
     """Illegal moves with the message of the checked apply: one move of each reason (the
     reasons new to the generator first), at most 14."""
     legal_set = set(legal)
@@ -455,7 +476,9 @@ def refusals(state: GameState, legal: tuple[Move, ...], rng: Rng, seen_reasons: 
         by_reason.setdefault(key, []).append(m)
     fresh = [k for k in by_reason if k not in seen_reasons]
     old = [k for k in by_reason if k in seen_reasons]
-    chosen = fresh + [old[i] for i in sorted({rng.below(len(old)) for _ in range(3)})] if old else fresh
+    chosen = (
+        fresh + [old[i] for i in sorted({rng.below(len(old)) for _ in range(3)})] if old else fresh
+    )
     out = []
     for key in chosen[:14]:
         seen_reasons.add(key)
@@ -478,7 +501,9 @@ def all_reasons(state: GameState) -> dict[str, list[int]]:
     return out
 
 
-def checkpoint(state: GameState, legal: tuple[Move, ...], rng: Rng, seen: set[str], full: bool) -> dict[str, Any]:
+def checkpoint(
+    state: GameState, legal: tuple[Move, ...], rng: Rng, seen: set[str], full: bool
+) -> dict[str, Any]:
     out: dict[str, Any] = {
         "position": format_position(state),
         "outcome": outcome_dict(state),
@@ -504,7 +529,9 @@ def checkpoint(state: GameState, legal: tuple[Move, ...], rng: Rng, seen: set[st
     return out
 
 
-LOADS = tuple(m for m in ALL_MOVES if m.is_play and m.target in (crapette.OPP_RESERVE, crapette.OPP_WASTE))
+LOADS = tuple(
+    m for m in ALL_MOVES if m.is_play and m.target in (crapette.OPP_RESERVE, crapette.OPP_WASTE)
+)
 SHUFFLES = tuple(m for m in ALL_MOVES if m.is_play and m.source < 8 and m.target < 8)
 
 
@@ -514,7 +541,11 @@ def rare(state: GameState, legal: tuple[Move, ...]) -> str | None:
     rules = state.rules
     if not legal or state.stop is not None:
         return None
-    if rules.stop == "enforced" and rules.priority == "pagat" and legal == (crapette.Move.play(crapette.RESERVE, crapette.FOUNDATION),):
+    if (
+        rules.stop == "enforced"
+        and rules.priority == "pagat"
+        and legal == (crapette.Move.play(crapette.RESERVE, crapette.FOUNDATION),)
+    ):
         return "reserve"
     if rules.stop == "enforced" and rules.priority == "serbian":
         for m in LOADS:
@@ -534,7 +565,9 @@ def rare(state: GameState, legal: tuple[Move, ...]) -> str | None:
     return None
 
 
-def play_game(rules: Ruleset, seed: int, kind: str, max_plies: int, seen: set[str]) -> dict[str, Any]:
+def play_game(
+    rules: Ruleset, seed: int, kind: str, max_plies: int, seen: set[str]
+) -> dict[str, Any]:
     rng = Rng(seed * 31 + 5)
     state = new_game(rules, seed=seed)
     bots: list[Any]
@@ -552,7 +585,9 @@ def play_game(rules: Ruleset, seed: int, kind: str, max_plies: int, seen: set[st
     while True:
         legal = legal_moves(state)
         if n % every == 0 or not legal:
-            checkpoints[str(n)] = checkpoint(state, legal, rng, seen, full=n % (2 * every) == 0 or not legal)
+            checkpoints[str(n)] = checkpoint(
+                state, legal, rng, seen, full=n % (2 * every) == 0 or not legal
+            )
         else:
             kind_ = rare(state, legal)
             if kind_ is not None and extra.get(kind_, 0) < 2:
@@ -609,12 +644,25 @@ def wrap_scenarios() -> list[dict[str, Any]]:
                     break
                 for m in LOADS:
                     reason = crapette.why_illegal(state, m)
-                    if reason and ("foundation" in reason or "tableau" in reason or "comes first" in reason):
+                    if reason and (
+                        "foundation" in reason or "tableau" in reason or "comes first" in reason
+                    ):
                         card = available(state, m.source)
                         q = 1 - state.to_act
-                        pile = state.reserves[q] if m.target == crapette.OPP_RESERVE else state.wastes[q]
-                        if card is not None and pile and abs(card.rank - pile[-1].rank) == 12 and card.suit == pile[-1].suit:
-                            found.append({"position": format_position(state), "reasons": all_reasons(state)})
+                        pile = (
+                            state.reserves[q]
+                            if m.target == crapette.OPP_RESERVE
+                            else state.wastes[q]
+                        )
+                        if (
+                            card is not None
+                            and pile
+                            and abs(card.rank - pile[-1].rank) == 12
+                            and card.suit == pile[-1].suit
+                        ):
+                            found.append(
+                                {"position": format_position(state), "reasons": all_reasons(state)}
+                            )
                             break
                 if len(found) >= 2 * (1 + (rules != "classic(load_wrap=true)")):
                     break
@@ -644,25 +692,23 @@ def gen_games() -> dict[str, Any]:
 def corrupt_positions() -> list[str]:
     state = new_game("classic", seed=5)
     for move in ("H1-H2", "draw", "discard"):
-        try:
+        with contextlib.suppress(CrapetteError):
             state = apply(state, move)
-        except CrapetteError:
-            pass
     line = format_position(state)
     fields = line.split(" ")
 
     def with_field(i: int, value: str) -> str:
-        return " ".join(fields[:i] + [value] + fields[i + 1 :])
+        return " ".join([*fields[:i], value, *fields[i + 1 :]])
 
     # the top card of player 0's hand moved elsewhere: still 104 cards (a position of more
     # cards is refused by the native engine before it is checked, in other words)
     hand0, hand1 = fields[6].split("/")
     moved = hand0[-2:]
-    less = " ".join(fields[:6] + [hand0[:-2] + "/" + hand1] + fields[7:])
+    less = " ".join([*fields[:6], hand0[:-2] + "/" + hand1, *fields[7:]])
     less_fields = less.split(" ")
 
     def moving(i: int, value: str) -> str:
-        return " ".join(less_fields[:i] + [value] + less_fields[i + 1 :])
+        return " ".join([*less_fields[:i], value, *less_fields[i + 1 :]])
 
     out = [
         "",
@@ -729,7 +775,9 @@ def corrupt_positions() -> list[str]:
         legal = legal_moves(s)
         if not legal:
             break
-        violating = [m for m in legal if s.stop is None and crapette.apply_unchecked(s, m).stop is not None]
+        violating = [
+            m for m in legal if s.stop is None and crapette.apply_unchecked(s, m).stop is not None
+        ]
         if violating:
             after = apply(s, violating[0])
             text = format_position(after)
@@ -737,8 +785,8 @@ def corrupt_positions() -> list[str]:
             parts = text.split(" ")
             other = [m for m in legal if m not in violating]
             if other:
-                out.append(" ".join(parts[:13] + [str(other[0])]))
-            out.append(" ".join(parts[:13] + ["end"]))
+                out.append(" ".join([*parts[:13], str(other[0])]))
+            out.append(" ".join([*parts[:13], "end"]))
             break
         s = apply(s, legal[0])
     return out
@@ -823,7 +871,10 @@ def corrupt_json() -> list[str]:
         edit(["state", "houses", 0, 0], "4X"),
         edit(["state", "houses", 0, 0], "10c"),
         edit(["state", "houses", 0, 0], 3),
-        edit(["state", "houses", 0], ["KS", "QH", "JS", "TH", "9S", "8H", "7S", "6H", "5S", "4H", "3S", "2H", "AS", "AS"]),
+        edit(
+            ["state", "houses", 0],
+            ["KS", "QH", "JS", "TH", "9S", "8H", "7S", "6H", "5S", "4H", "3S", "2H", "AS", "AS"],
+        ),
         edit(["state", "turned"], "ZZ"),
         edit(["state", "emptied"], 3),
         edit(["state", "emptied"], [9]),
@@ -848,7 +899,9 @@ def corrupt_json() -> list[str]:
         edit(["state", "stop"], {"prior": doc["state"], "move": 3}),
         edit(["state", "stop"], {"prior": doc["state"], "move": "jump"}),
         edit(["state", "stop"], {"prior": doc["state"], "move": "discard"}),
-        edit(["state", "stop"], {"prior": doc["state"], "move": "H7-F", "offender": 0, "resume": 0}),
+        edit(
+            ["state", "stop"], {"prior": doc["state"], "move": "H7-F", "offender": 0, "resume": 0}
+        ),
         json.dumps(
             {
                 **doc,
@@ -877,11 +930,16 @@ def corrupt_json() -> list[str]:
         legal = legal_moves(s)
         if not legal:
             break
-        violating = [m for m in legal if s.stop is None and crapette.apply_unchecked(s, m).stop is not None]
+        violating = [
+            m for m in legal if s.stop is None and crapette.apply_unchecked(s, m).stop is not None
+        ]
         if violating:
             pending = json.loads(to_json(apply(s, violating[0])))
             out.append(json.dumps(pending))
-            for key, value in (("offender", 1 - pending["state"]["stop"]["offender"]), ("resume", 5)):
+            for key, value in (
+                ("offender", 1 - pending["state"]["stop"]["offender"]),
+                ("resume", 5),
+            ):
                 bad = json.loads(json.dumps(pending))
                 bad["state"]["stop"][key] = value
                 out.append(json.dumps(bad))
@@ -939,11 +997,16 @@ def gen_batch() -> dict[str, Any]:
     for i, (rules_text, kinds) in enumerate(plan * 2):
         seed = 1000 + i if i < len(plan) else 2**64 - 5 - i
         bot_seeds = [7 * i + 1, 2**63 + i]
-        bots = [(GreedyBot if k == "greedy" else RandomBot)(s) for k, s in zip(kinds, bot_seeds, strict=True)]
+        bots = [
+            (GreedyBot if k == "greedy" else RandomBot)(s)
+            for k, s in zip(kinds, bot_seeds, strict=True)
+        ]
         moves: list[int] = []
         turns = [1]
 
-        def on_move(before: GameState, move: Move, after: GameState, moves=moves, turns=turns) -> None:
+        def on_move(
+            before: GameState, move: Move, after: GameState, moves=moves, turns=turns
+        ) -> None:
             moves.append(move.index)
             turns[0] += before.turn_player != after.turn_player
 
@@ -982,7 +1045,9 @@ def write(out: Path) -> list[Path]:
     for name in FILES:
         path = out / f"{name}.json"
         data = GENERATORS[name]()
-        path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+        path.write_text(
+            json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8"
+        )
         written.append(path)
     return written
 
