@@ -110,7 +110,7 @@ export function layout(width, height, me) {
 function positions(geo, pile, count, kind) {
   const out = [];
   if (!count) return out;
-  const step = kind === "H" ? 0.3 : kind === "R" ? 0.22 : 0;
+  const step = kind === "H" ? 0.34 : kind === "R" ? 0.24 : 0;
   const room = geo.fanRoom - 4;
   let offset = Math.round(geo.w * step);
   if (count > 1 && offset * (count - 1) > room) offset = Math.max(2, Math.floor(room / (count - 1)));
