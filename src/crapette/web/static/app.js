@@ -344,16 +344,17 @@ function turnText(game) {
 function updateDev(game) {
   $("#dev-panel").hidden = !settings.dev;
   if (!settings.dev) return;
-  $("#dev-info").textContent = [
-    `game ${game.game_id} · seat ${game.seat} · version ${game.version}`,
-    `rules ${game.rules}`,
-    `status ${game.status} · to_act ${game.to_act} · moves ${game.view.moves_made}`,
-    `last ${game.last_moves.map((m) => `${m.number}:${m.move}`).join(" ")}`,
-  ].join("\n");
+  // the payload's own fields and codes, for developers (no words: nothing to translate)
+  const fields = {
+    game_id: game.game_id, seat: game.seat, version: game.version, rules: game.rules,
+    status: game.status, to_act: game.to_act, moves_made: game.view.moves_made,
+    last_moves: game.last_moves.map((m) => m.number + ":" + m.move),
+  };
+  $("#dev-info").textContent = JSON.stringify(fields, null, 1);
   $("#legal-moves").replaceChildren(
     ...game.legal_moves.map((move) => {
       const li = document.createElement("li");
-      li.textContent = `${move.notation} (${move.code})`;
+      li.textContent = move.notation + " " + move.code;
       return li;
     }),
   );

@@ -18,7 +18,7 @@ export function current() {
 
 async function load(code) {
   const response = await fetch(`/static/i18n/${code}.json`);
-  if (!response.ok) throw new Error(`no catalogue ${code}`);
+  if (!response.ok) throw new Error(response.url);
   return response.json();
 }
 
