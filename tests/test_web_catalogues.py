@@ -22,7 +22,7 @@ from crapette.moves import ALL_MOVES, listed
 
 pytest.importorskip("fastapi")
 
-from crapette.web.session import Game, WebError, _outcome_json  # noqa: E402
+from crapette.web.session import Game, WebError, _outcome_json
 
 STATIC = resources.files("crapette.web") / "static"
 I18N = STATIC / "i18n"
@@ -76,7 +76,9 @@ def _literals(source: str) -> list[str]:
     """The string literals of a JavaScript source (quotes and template literals)."""
     source = re.sub(r"^\s*//.*$", "", source, flags=re.M)
     source = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
-    found = re.findall(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`((?:[^`\\]|\\.)*)`', source)
+    found = re.findall(
+        r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`((?:[^`\\]|\\.)*)`', source
+    )
     return [next(part for part in parts if part) for parts in found if any(parts)]
 
 
