@@ -379,7 +379,7 @@ def play_whole_deal(
     """Play the deal on the page to its end with the greedy hint's moves, by drags or taps;
     screenshots at the start, mid-deal and the end panel; axe-core at each."""
     game = game_of(page)
-    page.screenshot(path=str(shots / f"{name}-start.png"))
+    page.screenshot(path=str(shots / f"{name}-start.png"), scale="css")
     check_axe(page, axe_source, f"{name} start")
     deadline = time.monotonic() + 120
     made = 0
@@ -394,12 +394,16 @@ def play_whole_deal(
         game = wait_my_turn(page, game["version"])
         assert page.get_attribute("#message", "data-kind") != "error", page.inner_text("#message")
         if made == 12:
-            page.screenshot(path=str(shots / f"{name}-mid.png"))
+            page.screenshot(path=str(shots / f"{name}-mid.png"), scale="css")
+            if name == "en":  # the picture at the top of docs/web.md
+                page.screenshot(
+                    path=str(shots.parent.parent / "web-table.png" if SHOTS else shots / "t.png")
+                )
             check_axe(page, axe_source, f"{name} mid-deal")
     assert game["status"] in ("deal_over", "over"), "the deal did not end"
     assert made > 10
     truth = check_result_panel(base, page)
-    page.screenshot(path=str(shots / f"{name}-end.png"))
+    page.screenshot(path=str(shots / f"{name}-end.png"), scale="css")
     check_axe(page, axe_source, f"{name} end panel")
     return truth
 
@@ -455,6 +459,11 @@ def test_a_whole_deal_by_taps_on_a_phone(
         assert page.input_value("#language") == lang
         check_phone_layout(page, PHONES[phone]["viewport"]["width"])
         play_whole_deal(server, page, "taps", shots, f"{lang}-phone", axe_source)
+        if phone == "412x892":  # a phone's own layout, in docs/web.md
+            page.click("#btn-result-close")
+            page.screenshot(
+                path=str(shots.parent.parent / "web-handset.png" if SHOTS else shots / "h.png")
+            )
     finally:
         ctx.close()
 
@@ -495,7 +504,7 @@ def test_every_language_at_the_start_mid_deal_and_the_end(
         assert page.evaluate("() => document.documentElement.lang") == lang
         english = catalogue("en")
         assert page.inner_text("#turn") != english["turn.yours"]
-        page.screenshot(path=str(shots / f"{lang}-start.png"))
+        page.screenshot(path=str(shots / f"{lang}-start.png"), scale="css")
         check_axe(page, axe_source, f"{lang} start")
         for made in range(200):
             if game["status"] != "playing":
@@ -509,11 +518,11 @@ def test_every_language_at_the_start_mid_deal_and_the_end(
                     "v => window.crapette.game.version === v", arg=game["version"]
                 )
                 page.wait_for_function("() => window.crapette.idle")
-                page.screenshot(path=str(shots / f"{lang}-mid.png"))
+                page.screenshot(path=str(shots / f"{lang}-mid.png"), scale="css")
                 check_axe(page, axe_source, f"{lang} mid-deal")
         assert game["status"] != "playing"
         check_result_panel(server, page)
-        page.screenshot(path=str(shots / f"{lang}-end.png"))
+        page.screenshot(path=str(shots / f"{lang}-end.png"), scale="css")
         check_axe(page, axe_source, f"{lang} end panel")
     finally:
         ctx.close()
@@ -754,7 +763,9 @@ def test_invite_stop_decision_and_a_phone_sized_second_player(
         assert "priority" in caller.inner_text("#stop-dialog")
         check_axe(caller, axe_source, "Stop! prompt")
         if offender == 1:
-            host.screenshot(path=str(shots / "en-stop.png"))
+            host.screenshot(
+                path=str(shots.parent.parent / "web-stop.png" if SHOTS else shots / "s.png")
+            )
         version = game_of(caller)["version"]
         caller.click("#btn-call-stop")
         after = wait_change(caller, version)
@@ -765,5 +776,8 @@ def test_invite_stop_decision_and_a_phone_sized_second_player(
         if offended["version"] == version:
             offended = wait_change(pages[offender], version)
         assert offended["version"] == after["version"] and not offended["your_turn"]
+        guest.screenshot(
+            path=str(shots.parent.parent / "web-phone.png" if SHOTS else shots / "p.png")
+        )
     finally:
         phone.close()

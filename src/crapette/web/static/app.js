@@ -369,6 +369,7 @@ function maybeShowResult(game) {
   if (session.resultShown === key) return;
   session.resultShown = key;
   fillResult(game);
+  say($("#result-title").textContent);
   const dialog = $("#result-dialog");
   if (!dialog.open) dialog.showModal();
   const me = game.seat;
