@@ -500,7 +500,8 @@ def test_every_language_at_the_start_mid_deal_and_the_end(
     ctx = new_context(browser, lang, settings=QUIET)
     try:
         page = ctx.new_page()
-        game = start_game(page, server, "classic", "greedy", SHORT_DEALS[0])
+        length = "match" if lang == "de" else "deal"  # German: a match, on to its next deal
+        game = start_game(page, server, "classic", "greedy", SHORT_DEALS[0], length)
         assert page.evaluate("() => document.documentElement.lang") == lang
         english = catalogue("en")
         assert page.inner_text("#turn") != english["turn.yours"]
@@ -521,9 +522,20 @@ def test_every_language_at_the_start_mid_deal_and_the_end(
                 page.screenshot(path=str(shots / f"{lang}-mid.png"), scale="css")
                 check_axe(page, axe_source, f"{lang} mid-deal")
         assert game["status"] != "playing"
-        check_result_panel(server, page)
+        truth = check_result_panel(server, page)
         page.screenshot(path=str(shots / f"{lang}-end.png"), scale="css")
         check_axe(page, axe_source, f"{lang} end panel")
+        if length == "match":
+            assert truth["status"] == "deal_over" and truth["match"]["target"] == 300
+            assert page.is_visible("#btn-result-next")
+            page.click("#btn-result-next")
+            page.wait_for_function(
+                "() => window.crapette.game.match.deal === 2 && window.crapette.idle"
+            )
+            assert not page.is_visible("#result-dialog")
+            second = game_of(page)
+            assert second["status"] == "playing" and second["outcome"] is None
+            assert page.is_enabled("#btn-resign")
     finally:
         ctx.close()
 

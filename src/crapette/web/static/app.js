@@ -225,6 +225,7 @@ async function show(payload, duration) {
     rects = motion.rects || table.snapshot(motion.move.from, motion.move.count || 1);
   }
   const newGame = !session.game || session.game.game_id !== payload.game_id;
+  const prevStatus = newGame ? null : session.game.status;
   const newDeal = !newGame && session.game.match.deal !== payload.match.deal;
   if (newGame || newDeal) {
     session.lastSeen = 0;
@@ -256,9 +257,8 @@ async function show(payload, duration) {
     announceFresh(payload);
   }
   if (payload.last_moves.length) session.lastSeen = payload.last_moves.at(-1).number;
-  if (payload.your_turn && !(session.shownTurn === payload.version)) {
-    if (session.game && motion && motion.actor === "opp") sound.play("turn");
-  }
+  if (payload.your_turn && motion && motion.actor === "opp") sound.play("turn");
+  if (prevStatus === "waiting" && payload.status === "playing") say(t("say.joined.host"));
   maybeShowResult(payload);
 }
 

@@ -44,12 +44,11 @@ function ordered(items) {
   return list;
 }
 
-/** The rules summary for `options` (every option's value) and `presetName` (in words),
+/** The rules summary for `options` (every option's value) and `presetTitle` (in words),
  * as DOM sections; `match` {target, deals} is the game's match format. */
 export function rulesSections(options, presetTitle, match) {
   const o = options;
   const reserve = o.reserve_size;
-  const hand = 48 - reserve + 4 - 4; // the hand holds what the reserve and the houses leave
   const parts = [];
   parts.push(el("p", t("rules.intro", { preset: presetTitle }), "lead"));
   parts.push(
@@ -65,7 +64,6 @@ export function rulesSections(options, presetTitle, match) {
       o.first_player === "cut" ? t("rules.start.cut") : t("rules.start.reserve"),
     ),
   );
-  void hand;
   parts.push(
     section(
       t("rules.h.available"),

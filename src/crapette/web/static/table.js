@@ -14,7 +14,7 @@ import { t } from "./i18n.js";
 const TALL_BELOW = 640; // CSS px: narrower boards get the phone layout
 
 /** The cards a pile shows, bottom to top: card texts, or null for a face-down card. */
-export function pileCards(view, name, turnPlayer) {
+export function pileCards(view, name) {
   const kind = name[0];
   if (name === "T") return view.turned ? [view.turned] : [];
   if (kind === "H") return view.houses[Number(name.slice(1)) - 1];
@@ -26,7 +26,6 @@ export function pileCards(view, name, turnPlayer) {
   }
   if (kind === "W") return view.wastes[p];
   if (kind === "K") return view.hands[p] ? [null] : [];
-  void turnPlayer;
   return [];
 }
 
@@ -200,7 +199,7 @@ export class Table {
     let z = 1;
     for (const [name, pile] of Object.entries(all)) {
       const kind = name[0];
-      const list = pileCards(view, name, turnPlayer);
+      const list = pileCards(view, name);
       const owner = kind === "K" || kind === "R" || kind === "W" ? Number(name[1]) : me;
       const slot = document.createElement("div");
       slot.className = `slot slot-${kind}`;
@@ -270,8 +269,7 @@ export class Table {
       const next = previous ? previous.nextElementSibling : board.firstElementChild;
       if (next !== el) board.insertBefore(el, previous ? previous.nextElementSibling : board.firstChild);
       previous = el;
-      const r = this.rects[name] || this.rects.T || { x: 0, y: 0, w: 0, h: 0 };
-      const rect = name === "T" && !this.rects.T ? { x: 0, y: 0, w: 0, h: 0 } : r;
+      const rect = this.rects[name] || { x: 0, y: 0, w: 0, h: 0 };
       el.style.left = `${rect.x}px`;
       el.style.top = `${rect.y}px`;
       el.style.width = `${rect.w}px`;
@@ -294,7 +292,7 @@ export class Table {
     if (name === "T") {
       return view.turned ? t("pile.turned.card", { card: cards.name(view.turned) }) : t("pile.turned.none");
     }
-    const list = pileCards(view, name, payload.turn_player);
+    const list = pileCards(view, name);
     const top = list.length ? list.at(-1) : null;
     const size = pileSize(view, name);
     let base;
