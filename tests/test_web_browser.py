@@ -577,7 +577,11 @@ def test_keyboard_only_play(browser: Browser, server: str, axe_source: str) -> N
             game = wait_my_turn(page, game["version"])
             made += 1
             page.wait_for_function("() => document.querySelector('#announce').textContent !== ''")
-            assert page.inner_text("#message").startswith("You ")
+            # the message line follows the announcement once the replies have been shown
+            page.wait_for_function(
+                "() => document.querySelector('#message').textContent.startsWith('You ')",
+                timeout=15_000,
+            )
         assert made >= 3
         check_axe(page, axe_source, "keyboard play")
     finally:
