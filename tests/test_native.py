@@ -36,7 +36,9 @@ from crapette.state import PythonState, to_python
 if c.ENGINE != "native":
     if os.environ.get("CI") == "1" and not os.environ.get("CRAPETTE_PURE"):
         raise RuntimeError("CI builds the native engine, but it does not run")
-    pytest.skip("the native engine does not run (CRAPETTE_PURE=1 or not built)", allow_module_level=True)
+    pytest.skip(
+        "the native engine does not run (CRAPETTE_PURE=1 or not built)", allow_module_level=True
+    )
 
 from crapette import _core  # noqa: E402 - only with the native engine
 
