@@ -5,7 +5,7 @@ rulesets played by the same bots on the same shuffles: bot A's share of decided 
 player's share with their 95% intervals, the distributions of deal length and score margin
 (move-capped deals left out, as in [`crapette.simulation.stats`][crapette.simulation.stats]), and
 beside each the paired differences against the baseline (the first ruleset) of every figure:
-rates, mean deal length in moves and turns, mean margin and points.
+rates, mean deal length in moves and turns, Stop! calls, mean margin and points.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from crapette.errors import CrapetteError
+from crapette.errors import PlotError
 from crapette.simulation.stats import Interval, Stats, paired_differences
 
 if TYPE_CHECKING:
@@ -34,10 +34,6 @@ __all__ = [
 ]
 
 INSTALL_HINT = "pip install 'crapette[plot]' (or pip install matplotlib)"
-
-
-class PlotError(CrapetteError, ValueError):
-    """A plot asked for without matplotlib installed (the message says what to install)."""
 
 
 def have_matplotlib() -> bool:
@@ -127,7 +123,11 @@ _RATE_ROWS: Final = (
     ("stalemates", "stalemate"),
     ("move caps", "move_cap"),
 )
-_LENGTH_ROWS: Final = (("moves per deal", "moves"), ("turns per deal", "turns"))
+_LENGTH_ROWS: Final = (
+    ("moves per deal", "moves"),
+    ("turns per deal", "turns"),
+    ("Stop! calls per deal", "stop_calls"),
+)
 _SCORE_ROWS: Final = (
     ("margin A - B", "margin"),
     ("A's points per deal", "points_a"),
@@ -148,7 +148,7 @@ def comparison_figure(
     or the distribution as a box plot: median, quartiles, mean as a triangle); the right
     column the paired differences against the baseline (the first ruleset), shuffle by
     shuffle, with their 95% intervals: rates in percentage points, lengths in moves and
-    turns, margin and points per deal in points.
+    turns and the Stop! calls per deal, margin and points per deal in points.
 
     Args:
         results: the runs (the first is the baseline of the paired differences).
@@ -163,7 +163,7 @@ def comparison_figure(
     from matplotlib.figure import Figure
 
     stats = list(analyses) if analyses is not None else [r.stats(medians=False) for r in results]
-    labels = [_short(r.rules) for r in results]
+    labels = [_short(r.label) for r in results]
     fig = Figure(figsize=(11, 12), layout="constrained")
     (ax1, ax2), (ax3, ax4), (ax5, ax6) = fig.subplots(3, 2)
     a, b = results[0].bots
@@ -198,7 +198,7 @@ def comparison_figure(
 
     if len(results) > 1:
         base = results[0]
-        name = _short(base.rules)
+        name = _short(base.label)
         diffs = [paired_differences(base.records, r.records) for r in results[1:]]
 
         def column(key: str) -> list[Interval]:
@@ -206,7 +206,7 @@ def comparison_figure(
 
         panels = (
             (ax2, "rates", "percentage points", 100.0, _RATE_ROWS),
-            (ax4, "deal length (mean)", "moves or turns", 1.0, _LENGTH_ROWS),
+            (ax4, "deal length and Stop! calls (mean)", "per deal", 1.0, _LENGTH_ROWS),
             (ax6, "score (mean)", "points", 1.0, _SCORE_ROWS),
         )
         for ax, title, unit, scale, rows in panels:

@@ -74,19 +74,20 @@ class _Record(Protocol):
     @property
     def seed(self) -> int: ...
     @property
-    def player0(self) -> int: ...
-    @property
     def starter(self) -> int: ...
     @property
     def winner(self) -> int | None: ...
     @property
-    def scores(self) -> tuple[int, int]: ...
+    def winner_bot(self) -> int | None: ...
+    def bot_scores(self) -> tuple[int, int]: ...
     @property
     def reason(self) -> str: ...
     @property
     def moves(self) -> int: ...
     @property
     def turns(self) -> int: ...
+    @property
+    def stop_calls(self) -> int: ...
 
 
 @attrs.frozen(slots=True)
@@ -113,17 +114,26 @@ class Interval:
         width = (self.high - self.low) / 2
         return math.inf if math.isnan(width) else width
 
-    def format(self, digits: int = 1) -> str:
-        """``"52.3% [48.1, 56.5]"`` for a rate, ``"321.4 [310.2, 332.6]"`` otherwise."""
+    def format(self, digits: int = 1, *, difference: bool = False) -> str:
+        """``"52.3% [48.1, 56.5]"`` for a rate, ``"321.4 [310.2, 332.6]"`` otherwise.
+
+        Args:
+            digits: decimals.
+            difference: the figure is a difference
+                ([`paired_differences`][crapette.simulation.stats.paired_differences]): the
+                value is signed, and a difference of rates is in percentage points,
+                ``"-5.5 pts [-9.1, -1.9]"``.
+        """
         scale = 100.0 if self.percent else 1.0
-        unit = "%" if self.percent else ""
+        unit = (" pts" if difference else "%") if self.percent else ""
 
         def show(x: float) -> str:
             return "-" if math.isnan(x) else f"{scale * x:.{digits}f}"
 
         if math.isnan(self.value):
             return "-"
-        return f"{show(self.value)}{unit} [{show(self.low)}, {show(self.high)}]"
+        head = f"{scale * self.value:+.{digits}f}" if difference else show(self.value)
+        return f"{head}{unit} [{show(self.low)}, {show(self.high)}]"
 
     def __str__(self) -> str:
         return self.format()
@@ -272,22 +282,19 @@ def _ended(r: _Record) -> float:
     return 0.0 if _capped(r) else 1.0
 
 
-def _bot_score(r: _Record, bot: int) -> int:
-    return r.scores[bot ^ r.player0]
-
-
-def _winner_bot(r: _Record) -> int | None:
-    return None if r.winner is None else r.winner ^ r.player0
+def _margin(r: _Record) -> int:
+    a, b = r.bot_scores()
+    return a - b
 
 
 METRICS: tuple[Metric, ...] = (
-    Metric("win_a", "bot A win rate", True, lambda r: _winner_bot(r) == 0, lambda r: 1),
-    Metric("win_b", "bot B win rate", True, lambda r: _winner_bot(r) == 1, lambda r: 1),
+    Metric("win_a", "bot A win rate", True, lambda r: r.winner_bot == 0, lambda r: 1),
+    Metric("win_b", "bot B win rate", True, lambda r: r.winner_bot == 1, lambda r: 1),
     Metric(
         "share",
         "bot A share of decided deals",
         True,
-        lambda r: _winner_bot(r) == 0,
+        lambda r: r.winner_bot == 0,
         lambda r: r.winner is not None,
     ),
     Metric(
@@ -305,18 +312,20 @@ METRICS: tuple[Metric, ...] = (
         "margin",
         "margin A - B",
         False,
-        lambda r: _ended(r) * (_bot_score(r, 0) - _bot_score(r, 1)),
+        lambda r: _ended(r) * _margin(r),
         _ended,
     ),
     Metric(
-        "points_a", "bot A points per deal", False, lambda r: _ended(r) * _bot_score(r, 0), _ended
+        "points_a", "bot A points per deal", False, lambda r: _ended(r) * r.bot_scores()[0], _ended
     ),
     Metric(
-        "points_b", "bot B points per deal", False, lambda r: _ended(r) * _bot_score(r, 1), _ended
+        "points_b", "bot B points per deal", False, lambda r: _ended(r) * r.bot_scores()[1], _ended
     ),
+    Metric("stop_calls", "Stop! calls per deal", False, lambda r: r.stop_calls, lambda r: 1),
 )
 """Every ratio figure, in table order. Lengths, margins and points leave out move-capped
-deals (their ``den`` is 0)."""
+deals (their ``den`` is 0); the Stop! calls count every deal (a call is made when a player
+calls "Stop!" on the opponent's violation, so under ``stop=enforced`` there are none)."""
 
 MEDIANS: tuple[tuple[str, str], ...] = (
     ("moves", "median moves per deal"),
@@ -349,7 +358,7 @@ def _median_value(r: _Record, key: str) -> float:
         return float(r.moves)
     if key == "turns":
         return float(r.turns)
-    return float(_bot_score(r, 0) - _bot_score(r, 1))
+    return float(_margin(r))
 
 
 @attrs.frozen(slots=True)
@@ -423,7 +432,12 @@ def paired_differences(
 ) -> dict[str, Interval]:
     """Each [`METRICS`][crapette.simulation.stats.METRICS] figure of ``other`` minus the baseline's,
     with a 95% cluster-robust interval computed shuffle by shuffle over the shuffles both played
-    (the rulesets of a [`compare`][crapette.simulation.compare] run share their shuffles)."""
+    (the rulesets of a [`compare`][crapette.simulation.compare] run share their shuffles).
+
+    The ``n`` of a difference is the number of deals of *each* side it compares (for a
+    figure that counts only some deals, such as the decided ones, the smaller side's count):
+    the differences of two runs of 200 deals have ``n == 200``, as each run's own figures.
+    """
     base_groups = _clusters(baseline)
     other_groups = _clusters(other)
     shared = [k for k in base_groups if k in other_groups]
@@ -441,7 +455,7 @@ def _difference(
     """``sum(b_num)/sum(b_den) - sum(a_num)/sum(a_den)`` with a linearized cluster-robust
     normal interval over the shared clusters."""
     a_total, b_total = math.fsum(a_den), math.fsum(b_den)
-    n = round(a_total + b_total)
+    n = round(min(a_total, b_total))
     if a_total <= 0 or b_total <= 0:
         return Interval(NAN, NAN, NAN, n, rate)
     ra, rb = math.fsum(a_num) / a_total, math.fsum(b_num) / b_total
