@@ -12,7 +12,10 @@
 
 All are seeded (``crapette.deal.Rng``) and reproducible. [`get_bot`][crapette.bots.get_bot] builds
 one from a bot string (``greedy``, ``search:256``, ``greedy:miss=0.1:call=0.8``);
-[`register_bot`][crapette.bots.register_bot] adds names (another package can add its own bots);
+[`register_bot`][crapette.bots.register_bot] adds names, and another package adds its own
+bots through the entry point group ``crapette.bots`` (see
+[`crapette.bots.registry`][crapette.bots.registry]), which makes them bot names of the
+``crapette`` command too;
 [`play_deal`][crapette.bots.play_deal] is the one game loop (bots against each other from any
 state).
 """
@@ -20,17 +23,11 @@ state).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from crapette._quote import quote
 from crapette.bots._loop import MoveHook, play_deal
-from crapette.bots.base import (
-    Bot,
-    UnknownBotError,
-    call_helps,
-    notify_deal_start,
-    notify_opponent_move,
-    stop_decision,
-)
+from crapette.bots.base import Bot, UnknownBotError, _deprecated, call_helps, stop_decision
 from crapette.bots.fallible import MISS_KINDS, Fallible
 from crapette.bots.greedy import GreedyBot
 from crapette.bots.planner import PlannerBot
@@ -62,8 +59,6 @@ __all__ = [
     "bot_names",
     "call_helps",
     "get_bot",
-    "notify_deal_start",
-    "notify_opponent_move",
     "parse_bot",
     "play_deal",
     "register_bot",
@@ -74,6 +69,12 @@ __all__ = [
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search", "planner")
 """The shipped bot names ([`bot_names`][crapette.bots.bot_names] lists every registered one,
 plug-ins included)."""
+
+
+def __getattr__(name: str) -> Any:
+    """The helpers that left this face (``notify_deal_start``, ``notify_opponent_move``)
+    still work, with a ``DeprecationWarning``."""
+    return _deprecated(__name__, name)
 
 
 def _budget(name: str, budget: str) -> int:
