@@ -90,7 +90,7 @@ def test_an_installed_plugin_is_a_bot_name(plugin: Path) -> None:
 def test_a_broken_plugin_names_its_distribution(plugin: Path) -> None:
     with pytest.warns(UserWarning):
         registry._discover()
-    with pytest.raises(UnknownBotError, match="crapette-plugin-demo 1.2 failed to load"):
+    with pytest.raises(UnknownBotError, match=r"crapette-plugin-demo 1\.2 failed to load"):
         get_bot("brokenbot")
     with pytest.raises(UnknownBotError, match="is not a bot factory"):
         get_bot("notabot")
