@@ -19,6 +19,7 @@ CrapetteError
 ├── PoolError               a worker process died, failed to start or raised (internal:
 │                           the simulator reports it as a SimulationError)
 ├── MatchError              a match used out of order
+├── AdapterError            an adapter used out of order (an environment before its reset)
 └── WebError                a game server request refused (an HTTP status and a code)
 KeyboardInterrupt
 └── SimulationInterrupted   Ctrl-C during a simulation (holds the records made so far)
@@ -35,6 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 __all__ = [
+    "AdapterError",
     "BotError",
     "CrapetteError",
     "IllegalMoveError",
@@ -201,6 +203,12 @@ class BotError(CrapetteError):
 class MatchError(CrapetteError, ValueError):
     """A match used out of order: the next deal asked for before the current one is over or
     after the match is over, or a state of another deal given to it."""
+
+
+class AdapterError(CrapetteError, RuntimeError):
+    """An adapter used out of order: a PettingZoo environment observed or stepped before
+    its first ``reset()``. A ``RuntimeError`` too, as it was before it became a library
+    error."""
 
 
 class WebError(CrapetteError):
