@@ -18,7 +18,7 @@ from rich.table import Table
 from crapette.cli.simulate import CAPTION, add_common_arguments, run_and_show, stop_calls_text
 from crapette.rules import PRESETS
 from crapette.simulation import SimulationResult
-from crapette.simulation.stats import METRICS, Interval, paired_differences
+from crapette.simulation.stats import METRICS, Interval, Stats, paired_differences
 
 __all__ = ["add_parser", "compare_table", "differences_table", "run"]
 
@@ -35,8 +35,11 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def compare_table(results: Sequence[SimulationResult]) -> Table:
-    """One table, a column per ruleset, every figure with its 95% interval."""
+def compare_table(
+    results: Sequence[SimulationResult], analyses: Sequence[Stats] | None = None
+) -> Table:
+    """One table, a column per ruleset, every figure with its 95% interval (``analyses``
+    are the results' ``stats()`` when already computed)."""
     first = results[0]
     a, b = first.bots
     table = Table(
@@ -46,7 +49,8 @@ def compare_table(results: Sequence[SimulationResult]) -> Table:
     table.add_column("", no_wrap=True)
     for result in results:
         table.add_column(result.label, justify="right", overflow="fold")
-    analyses = [r.stats() for r in results]
+    if analyses is None:
+        analyses = [r.stats() for r in results]
     rows: list[tuple[str, Any]] = [
         (f"A ({a}) win rate", lambda s: _two_lines(s["win_a"])),
         (f"B ({b}) win rate", lambda s: _two_lines(s["win_b"])),
@@ -97,9 +101,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.rules:
         args.rules = list(PRESETS)
 
-    def tables(results: list[SimulationResult]) -> list[Table]:
+    def tables(results: list[SimulationResult], analyses: list[Stats]) -> list[Table]:
         if len(results) == 1:
-            return [compare_table(results)]
-        return [compare_table(results), differences_table(results)]
+            return [compare_table(results, analyses)]
+        return [compare_table(results, analyses), differences_table(results)]
 
     return run_and_show(args, tables)

@@ -176,10 +176,27 @@ def html_report(
             [`crapette.simulation.plots`][crapette.simulation.plots]), or ``None``.
     """
     stats = list(analyses) if analyses is not None else [r.stats() for r in results]
+    return (
+        "\n".join(
+            [
+                *_head(results, stats, command),
+                *_figure(figure_png),
+                *_per_ruleset(results, stats),
+                *_differences(results),
+                _records(results),
+                "</body></html>",
+            ]
+        )
+        + "\n"
+    )
+
+
+def _head(results: Sequence[SimulationResult], stats: Sequence[Stats], command: str) -> list[str]:
+    """The title, the conclusion, how to rerun and the versions, the rules strings."""
     first = results[0]
     a, b = first.bots
     esc = html.escape
-    out = [
+    return [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>crapette: {esc(a)} vs {esc(b)}</title>",
@@ -203,63 +220,70 @@ def html_report(
         " with the seats swapped in odd deals; every ruleset plays the same shuffles. The same"
         " command, seed and behaviour version give the same records and numbers.</p>",
     ]
-    if figure_png is not None:
-        data = base64.b64encode(figure_png).decode("ascii")
-        out.append(f'<h2>Figure</h2><img alt="comparison" src="data:image/png;base64,{data}">')
-    else:
-        out.append(
+
+
+def _figure(figure_png: bytes | None) -> list[str]:
+    if figure_png is None:
+        return [
             '<p class="note">No figure: matplotlib is not installed'
             " (pip install 'crapette[plot]').</p>"
-        )
-    out.append("<h2>Figures per ruleset</h2>")
-    out.append(
+        ]
+    data = base64.b64encode(figure_png).decode("ascii")
+    return [f'<h2>Figure</h2><img alt="comparison" src="data:image/png;base64,{data}">']
+
+
+def _row(label: str, cells: Sequence[str]) -> str:
+    return f"<tr><td>{html.escape(label)}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+
+
+def _per_ruleset(results: Sequence[SimulationResult], stats: Sequence[Stats]) -> list[str]:
+    """The table of every figure of every ruleset."""
+    out = [
+        "<h2>Figures per ruleset</h2>",
         '<p class="note">95% intervals: rates by a Wilson interval at the effective sample'
         " size of the seat-swapped pairs; means by a cluster-robust interval over shuffles;"
         " medians by a cluster bootstrap. Move-capped deals are counted apart and left out of"
-        " lengths, margins and points.</p>"
-    )
-    out.append("<table><tr><th></th>")
-    out.extend(f"<th>{esc(r.label)}</th>" for r in results)
-    out.append("</tr>")
-    out.append("<tr><td>deals (shuffles)</td>")
-    out.extend(f"<td>{s.games} ({s.shuffles})</td>" for s in stats)
-    out.append("</tr><tr><td>move-capped deals</td>")
-    out.extend(f"<td>{s.move_caps}</td>" for s in stats)
-    out.append("</tr>")
-    for m in METRICS:
-        out.append(f"<tr><td>{esc(m.label)}</td>")
-        out.extend(f"<td>{_cell(s[m.key])}</td>" for s in stats)
-        out.append("</tr>")
-    for key, label in MEDIANS:
-        out.append(f"<tr><td>{esc(label)}</td>")
-        out.extend(
-            f"<td>{_cell(s.medians[key])}</td>" if key in s.medians else "<td>-</td>" for s in stats
-        )
-        out.append("</tr>")
-    out.append("<tr><td>Stop! calls made (violations)</td>")
+        " lengths, margins and points.</p>",
+        "<table><tr><th></th>" + "".join(f"<th>{html.escape(r.label)}</th>" for r in results),
+        "</tr>",
+        _row("deals (shuffles)", [f"{s.games} ({s.shuffles})" for s in stats]),
+        _row("move-capped deals", [str(s.move_caps) for s in stats]),
+    ]
+    out.extend(_row(m.label, [_cell(s[m.key]) for s in stats]) for m in METRICS)
     out.extend(
-        f"<td>{sum(d.stop_calls for d in r.records)} ({sum(d.violations for d in r.records)})</td>"
-        for r in results
+        _row(label, [_cell(s.medians[key]) if key in s.medians else "-" for s in stats])
+        for key, label in MEDIANS
     )
-    out.append("</tr>")
+    calls = [
+        f"{sum(d.stop_calls for d in r.records)} ({sum(d.violations for d in r.records)})"
+        for r in results
+    ]
+    out.append(_row("Stop! calls made (violations)", calls))
     out.append("</table>")
-    if len(results) > 1:
-        out.append(f"<h2>Paired differences against <code>{esc(first.label)}</code></h2>")
-        out.append(
-            '<p class="note">Each ruleset minus the baseline, shuffle by shuffle, with a'
-            " cluster-robust 95% interval (rates in percentage points, pts).</p>"
-        )
-        diffs = [paired_differences(first.records, r.records) for r in results[1:]]
-        out.append("<table><tr><th></th>")
-        out.extend(f"<th>{esc(r.label)}</th>" for r in results[1:])
-        out.append("</tr>")
-        for m in METRICS:
-            out.append(f"<tr><td>{esc(m.label)}</td>")
-            out.extend(f"<td>{_cell(d[m.key], difference=True)}</td>" for d in diffs)
-            out.append("</tr>")
-        out.append("</table>")
+    return out
+
+
+def _differences(results: Sequence[SimulationResult]) -> list[str]:
+    """The table of the paired differences against the first ruleset (none for one)."""
+    if len(results) < 2:
+        return []
+    first = results[0]
+    diffs = [paired_differences(first.records, r.records) for r in results[1:]]
+    out = [
+        f"<h2>Paired differences against <code>{html.escape(first.label)}</code></h2>",
+        '<p class="note">Each ruleset minus the baseline, shuffle by shuffle, with a'
+        " cluster-robust 95% interval (rates in percentage points, pts).</p>",
+        "<table><tr><th></th>"
+        + "".join(f"<th>{html.escape(r.label)}</th>" for r in results[1:])
+        + "</tr>",
+    ]
+    out.extend(_row(m.label, [_cell(d[m.key], difference=True) for d in diffs]) for m in METRICS)
+    out.append("</table>")
+    return out
+
+
+def _records(results: Sequence[SimulationResult]) -> str:
+    """The deal records as JSON, for re-analysis."""
     records = {r.label: [d.to_dict() for d in r.records] for r in results}
     payload = json.dumps({"version": BEHAVIOUR_VERSION, "records": records}).replace("</", "<\\/")
-    out.append('<script type="application/json" id="records">' + payload + "</script>")
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"
+    return '<script type="application/json" id="records">' + payload + "</script>"

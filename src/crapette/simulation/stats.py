@@ -36,8 +36,11 @@ References:
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
@@ -220,12 +223,17 @@ def _median(values: Sequence[float]) -> float:
     return _quantile(sorted(values), 0.5)
 
 
+Progress = Callable[[int, int], None]
+"""A progress callback: ``progress(done, total)``."""
+
+
 def cluster_bootstrap(
     clusters: Sequence[Sequence[float]],
     statistic: Callable[[list[float]], float] = _median,
     *,
     resamples: int = RESAMPLES,
     seed: int = BOOTSTRAP_SEED,
+    progress: Progress | None = None,
 ) -> Interval:
     """A statistic of the pooled values and its 95% percentile cluster-bootstrap interval:
     whole clusters are drawn with replacement, ``resamples`` times, from ``random.Random``
@@ -233,9 +241,13 @@ def cluster_bootstrap(
 
     Args:
         clusters: the values of each cluster (a cluster may be empty).
-        statistic: a function of the pooled values (default: the median).
+        statistic: a function of the pooled values (default: the median, computed from the
+            counts of each cluster drawn, without building the resampled list: the same
+            numbers, faster on large runs).
         resamples: how many bootstrap samples.
         seed: the resampling seed.
+        progress: called as ``progress(done, resamples)`` now and then (about a hundred
+            times) while resampling.
     """
     pooled = [x for cluster in clusters for x in cluster]
     if not pooled:
@@ -247,12 +259,54 @@ def cluster_bootstrap(
     rng = random.Random(seed)
     draws = []
     indices = range(g)
-    for _ in range(resamples):
-        sample = [x for i in rng.choices(indices, k=g) for x in clusters[i]]
-        if sample:
-            draws.append(statistic(sample))
+    median = _WeightedMedian(clusters) if statistic is _median else None
+    every = max(1, resamples // 100)
+    for done in range(1, resamples + 1):
+        drawn = rng.choices(indices, k=g)
+        if median is not None:
+            draw = median.of(drawn)
+            if draw is not None:
+                draws.append(draw)
+        else:
+            sample = [x for i in drawn for x in clusters[i]]
+            if sample:
+                draws.append(statistic(sample))
+        if progress is not None and (done % every == 0 or done == resamples):
+            progress(done, resamples)
     draws.sort()
     return Interval(value, _quantile(draws, 0.025), _quantile(draws, 0.975), len(pooled))
+
+
+class _WeightedMedian:
+    """The median of a resample of whole clusters, from how often each cluster was drawn:
+    one pass over the pooled values sorted once, the same number ``_median`` gives for the
+    resampled list (the same order statistics, the same interpolation)."""
+
+    __slots__ = ("owner", "sizes", "values")
+
+    def __init__(self, clusters: Sequence[Sequence[float]]) -> None:
+        order = sorted((x, c) for c, cluster in enumerate(clusters) for x in cluster)
+        self.values = [x for x, _ in order]
+        self.owner = [c for _, c in order]
+        self.sizes = [len(cluster) for cluster in clusters]
+
+    def of(self, drawn: Sequence[int]) -> float | None:
+        """The median of the clusters ``drawn`` (with repeats), or ``None`` if empty."""
+        return self.of_counts(Counter(drawn))
+
+    def of_counts(self, times: Counter[int]) -> float | None:
+        """The median of a resample that drew cluster ``c`` ``times[c]`` times."""
+        total = sum(k * self.sizes[c] for c, k in times.items())
+        if total == 0:
+            return None
+        pos = 0.5 * (total - 1)
+        lo = math.floor(pos)
+        hi = min(lo + 1, total - 1)
+        # how many resampled values lie at or below each pooled value, in sorted order
+        below = list(itertools.accumulate(map(times.get, self.owner, itertools.repeat(0))))
+        low = self.values[bisect.bisect_right(below, lo)]
+        high = self.values[bisect.bisect_right(below, hi)]
+        return low + (high - low) * (pos - lo)
 
 
 @attrs.frozen(slots=True)
@@ -402,6 +456,7 @@ def analyse(
     medians: bool = True,
     resamples: int = RESAMPLES,
     seed: int = BOOTSTRAP_SEED,
+    progress: Progress | None = None,
 ) -> Stats:
     """Every figure of some deal records with its 95% interval.
 
@@ -410,14 +465,18 @@ def analyse(
         medians: also bootstrap the medians (the slow part; skip it in tight loops).
         resamples: bootstrap resamples for the medians.
         seed: the bootstrap seed.
+        progress: called as ``progress(done, resamples)`` while the medians are
+            bootstrapped (about a hundred times), for long runs.
     """
     groups = list(_clusters(records).values())
     figures = {m.key: ratio_interval(*_sums(m, groups), rate=m.rate) for m in METRICS}
     med: dict[str, Interval] = {}
     if medians:
-        for key, _label in MEDIANS:
-            values = [[_median_value(r, key) for r in g if not _capped(r)] for g in groups]
-            med[key] = cluster_bootstrap(values, resamples=resamples, seed=seed)
+        values = {
+            key: [[_median_value(r, key) for r in g if not _capped(r)] for g in groups]
+            for key, _label in MEDIANS
+        }
+        med = _medians(values, resamples, seed, progress)
     return Stats(
         games=len(records),
         shuffles=len(groups),
@@ -425,6 +484,42 @@ def analyse(
         figures=figures,
         medians=med,
     )
+
+
+def _medians(
+    values: dict[str, list[list[float]]],
+    resamples: int,
+    seed: int,
+    progress: Progress | None,
+) -> dict[str, Interval]:
+    """``cluster_bootstrap(values[key], resamples=resamples, seed=seed)`` for every key at
+    once: the clusters are the same shuffles for every figure, so one series of draws serves
+    them all (the same numbers as one bootstrap per figure, in a third of the time)."""
+    first = next(iter(values.values()))
+    g = len(first)
+    if g < 2 or not any(first):
+        return {key: cluster_bootstrap(v, resamples=0, seed=seed) for key, v in values.items()}
+    medians = {key: _WeightedMedian(v) for key, v in values.items()}
+    draws: dict[str, list[float]] = {key: [] for key in values}
+    rng = random.Random(seed)
+    indices = range(g)
+    every = max(1, resamples // 100)
+    for done in range(1, resamples + 1):
+        times = Counter(rng.choices(indices, k=g))
+        for key, median in medians.items():
+            draw = median.of_counts(times)
+            if draw is not None:
+                draws[key].append(draw)
+        if progress is not None and (done % every == 0 or done == resamples):
+            progress(done, resamples)
+    out = {}
+    for key, v in values.items():
+        ordered = sorted(draws[key])
+        pooled = [x for cluster in v for x in cluster]
+        out[key] = Interval(
+            _median(pooled), _quantile(ordered, 0.025), _quantile(ordered, 0.975), len(pooled)
+        )
+    return out
 
 
 def paired_differences(
