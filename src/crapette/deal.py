@@ -18,7 +18,7 @@ from crapette.errors import CrapetteError, InvalidArgumentError, InvalidPosition
 from crapette.rules import Ruleset, as_ruleset
 from crapette.state import GameState
 
-__all__ = ["Rng", "deal", "first_player", "new_game", "shuffled"]
+__all__ = ["Rng", "deal", "new_game", "shuffled"]
 
 _MASK = (1 << 64) - 1
 

@@ -16,14 +16,15 @@ CrapetteError
 ├── BotError                a bot answered an illegal move during a simulation
 ├── SimulationError         bad simulation input, or a run stopped by a lost worker
 ├── PlotError               a plot without matplotlib, or a plot file that cannot be written
-├── PoolError               a worker process died, failed to start or raised (internal:
-│                           the simulator reports it as a SimulationError)
+├── PoolError               a worker process died, failed to start or raised (internal,
+│                           not in __all__: the simulator reports it as a SimulationError)
 ├── MatchError              a match used out of order
 ├── AdapterError            an adapter used out of order (an environment before its reset)
 └── WebError                a game server request refused (an HTTP status and a code)
 KeyboardInterrupt
 └── SimulationInterrupted   Ctrl-C during a simulation (holds the records made so far)
-    └── RunInterrupted      Ctrl-C during `crapette simulate`/`compare` (holds the results)
+    └── RunInterrupted      Ctrl-C during `crapette simulate`/`compare` (internal, not in
+                            __all__: the command line catches it)
 ```
 
 The two Ctrl-C errors are ``KeyboardInterrupt``s, not ``CrapetteError``s, on purpose: an
@@ -47,8 +48,6 @@ __all__ = [
     "MatchError",
     "NotationError",
     "PlotError",
-    "PoolError",
-    "RunInterrupted",
     "SimulationError",
     "SimulationInterrupted",
     "UnknownBotError",

@@ -10,7 +10,7 @@ import attrs
 from crapette._build import argument_type_error
 from crapette.state import GameState
 
-__all__ = ["Outcome", "is_over", "outcome", "winner"]
+__all__ = ["Outcome", "is_over", "outcome"]
 
 Reason = Literal["win", "stalemate", "move_cap"]
 

@@ -31,13 +31,7 @@ from crapette.errors import InvalidPositionError
 from crapette.moves import Move
 from crapette.rules import Ruleset
 
-__all__ = [
-    "GameState",
-    "PendingStop",
-    "Pile",
-    "position_problems",
-    "validate_position",
-]
+__all__ = ["GameState", "PendingStop", "position_problems", "validate_position"]
 
 Pile: TypeAlias = tuple[Card, ...]
 """A pile of cards, bottom first: ``pile[-1]`` is the top (the exposed card)."""

@@ -26,13 +26,18 @@ import re
 from typing import Any
 
 from crapette._quote import quote
-from crapette.bots._loop import MoveHook, play_deal
-from crapette.bots.base import Bot, UnknownBotError, _deprecated, call_helps, stop_decision
+
+# The names imported ``as`` themselves are importable from here as before but not versioned
+# (not in __all__): the two type aliases and the helper behind stop_decision.
+from crapette.bots._loop import MoveHook as MoveHook
+from crapette.bots._loop import play_deal
+from crapette.bots.base import Bot, UnknownBotError, _deprecated, stop_decision
+from crapette.bots.base import call_helps as call_helps
 from crapette.bots.fallible import MISS_KINDS, Fallible
 from crapette.bots.greedy import GreedyBot
 from crapette.bots.planner import PlannerBot
+from crapette.bots.registry import BotFactory as BotFactory
 from crapette.bots.registry import (
-    BotFactory,
     BotSpec,
     bot_names,
     get_bot,
@@ -47,17 +52,14 @@ __all__ = [
     "BOT_NAMES",
     "MISS_KINDS",
     "Bot",
-    "BotFactory",
     "BotSpec",
     "Fallible",
     "GreedyBot",
-    "MoveHook",
     "PlannerBot",
     "RandomBot",
     "SearchBot",
     "UnknownBotError",
     "bot_names",
-    "call_helps",
     "get_bot",
     "parse_bot",
     "play_deal",

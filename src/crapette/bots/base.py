@@ -10,7 +10,7 @@ from crapette.moves import CALL_STOP, LET_STAND, Move
 from crapette.rules import Ruleset
 from crapette.views import PlayerView
 
-__all__ = ["Bot", "UnknownBotError", "call_helps", "stop_decision"]
+__all__ = ["Bot", "UnknownBotError", "stop_decision"]
 
 
 @runtime_checkable

@@ -50,15 +50,7 @@ import attrs
 from crapette._quote import quote
 from crapette.bots.base import Bot, UnknownBotError
 
-__all__ = [
-    "BotFactory",
-    "BotSpec",
-    "bot_names",
-    "get_bot",
-    "parse_bot",
-    "register_bot",
-    "unregister_bot",
-]
+__all__ = ["BotSpec", "bot_names", "get_bot", "parse_bot", "register_bot", "unregister_bot"]
 
 BotFactory = Callable[..., Bot]
 """Builds a bot: called as ``factory(seed)``, or ``factory(seed, *args)`` with the string

@@ -40,14 +40,7 @@ from crapette.state import GameState
 from crapette.text import board, describe_move
 from crapette.views import observe
 
-__all__ = [
-    "Chooser",
-    "TerminalGame",
-    "card_text",
-    "get_chooser",
-    "load_game_file",
-    "render_board",
-]
+__all__ = ["TerminalGame", "load_game_file", "render_board"]
 
 InputFn = Callable[[str], str]
 """Reads one line after printing the prompt; raises ``EOFError`` at the end of input."""

@@ -29,17 +29,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from crapette.records._record import HEADER_ORDER, GameRecord, Headers, format_result
+from crapette.records._record import HEADER_ORDER as HEADER_ORDER
+from crapette.records._record import GameRecord, Headers, format_result
 from crapette.records._text import format_record, parse_record
 
-__all__ = [
-    "HEADER_ORDER",
-    "GameRecord",
-    "Headers",
-    "format_record",
-    "format_result",
-    "parse_record",
-]
+__all__ = ["GameRecord", "Headers", "format_record", "format_result", "parse_record"]
 
 
 def record_to_dict(record: GameRecord) -> dict[str, Any]:

@@ -32,11 +32,12 @@ from crapette.simulation._ray import ray_session as ray_session
 from crapette.simulation._results import DealRecord, Estimate, SimulationResult, Summary, summarize
 from crapette.simulation._run import MAX_GAMES as MAX_GAMES
 from crapette.simulation._run import MAX_WORKERS as MAX_WORKERS
-from crapette.simulation._run import BotLike, compare, simulate
+from crapette.simulation._run import BotLike as BotLike
 from crapette.simulation._run import Seat as Seat
 from crapette.simulation._run import _bot_seed as _bot_seed
 from crapette.simulation._run import check_positive as check_positive
 from crapette.simulation._run import check_progress as check_progress
+from crapette.simulation._run import compare, simulate
 from crapette.simulation._run import parse_bots as parse_bots
 from crapette.simulation._run import resolve_seat as resolve_seat
 from crapette.simulation._run import resolve_seats as resolve_seats
@@ -46,7 +47,6 @@ from crapette.simulation._run import resolve_seats as resolve_seats
 # runners' helpers that the ladder and the command line use.
 __all__ = [
     "BotError",
-    "BotLike",
     "DealRecord",
     "Estimate",
     "SimulationError",

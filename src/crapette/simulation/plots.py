@@ -23,15 +23,7 @@ from crapette.simulation.stats import Interval, Stats, paired_differences
 if TYPE_CHECKING:
     from crapette.simulation import SimulationResult
 
-__all__ = [
-    "PlotError",
-    "check_plot_path",
-    "comparison_figure",
-    "figure_png",
-    "have_matplotlib",
-    "require_matplotlib",
-    "save_figure",
-]
+__all__ = ["PlotError", "comparison_figure", "figure_png", "save_figure"]
 
 INSTALL_HINT = "pip install 'crapette[plot]' (or pip install matplotlib)"
 

@@ -47,16 +47,12 @@ from typing import Any, Protocol
 import attrs
 
 __all__ = [
-    "BOOTSTRAP_SEED",
     "METRICS",
-    "RESAMPLES",
     "Interval",
     "Metric",
     "Stats",
     "analyse",
-    "cluster_bootstrap",
     "paired_differences",
-    "ratio_interval",
     "wilson_interval",
 ]
 
