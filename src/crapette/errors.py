@@ -108,8 +108,8 @@ class InvalidPositionError(NotationError):
 
 
 class UnknownBotError(CrapetteError, ValueError):
-    """A bot name that is not one of [`crapette.bots.BOT_NAMES`][crapette.bots.BOT_NAMES] (the
-    message lists them), a bad bot option (such as a search budget that is not a positive
+    """A bot name that is not registered ([`crapette.bots.bot_names`][crapette.bots.bot_names]:
+    the message lists them), a bad bot option (such as a search budget that is not a positive
     integer, or a miss chance outside 0..1), or a name that cannot be registered (malformed,
     already taken)."""
 

@@ -49,7 +49,6 @@ from crapette.bots.search import MAX_BUDGET, SearchBot
 from crapette.bots.simple import RandomBot
 
 __all__ = [
-    "BOT_NAMES",
     "MISS_KINDS",
     "Bot",
     "BotSpec",
@@ -69,8 +68,8 @@ __all__ = [
 ]
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search", "planner")
-"""The shipped bot names ([`bot_names`][crapette.bots.bot_names] lists every registered one,
-plug-ins included)."""
+"""The shipped bot names (importable, not versioned: [`bot_names`][crapette.bots.bot_names]
+is the one list of bot names, every registered one, plug-ins included)."""
 
 
 def __getattr__(name: str) -> Any:

@@ -21,7 +21,7 @@ from crapette.simulation.stats import MEDIANS, METRICS, Interval, Stats, paired_
 if TYPE_CHECKING:
     from crapette.simulation import SimulationResult
 
-__all__ = ["conclusion", "html_report"]
+__all__ = ["html_report"]
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;color:#222}

@@ -46,15 +46,7 @@ from typing import Any, Protocol
 
 import attrs
 
-__all__ = [
-    "METRICS",
-    "Interval",
-    "Metric",
-    "Stats",
-    "analyse",
-    "paired_differences",
-    "wilson_interval",
-]
+__all__ = ["METRICS", "Interval", "Stats", "analyse", "paired_differences", "wilson_interval"]
 
 Z95 = 1.959963984540054
 """The 97.5% quantile of the standard normal distribution."""
