@@ -20,7 +20,7 @@ from crapette.errors import CrapetteError, InvalidArgumentError, InvalidPosition
 from crapette.rules import Ruleset, as_ruleset
 from crapette.state import _NATIVE, GameState
 
-__all__ = ["Rng", "deal", "first_player", "new_game", "random_seed", "shuffled"]
+__all__ = ["Rng", "deal", "new_game", "random_seed", "shuffled"]
 
 _log = logging.getLogger(__name__)
 

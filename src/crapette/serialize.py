@@ -31,7 +31,7 @@ from crapette.state import GameState, PendingStop, Pile
 if TYPE_CHECKING:
     from crapette.records import GameRecord
 
-__all__ = ["JSON_VERSION", "from_json", "state_from_dict", "state_to_dict", "to_json"]
+__all__ = ["JSON_VERSION", "from_json", "to_json"]
 
 JSON_VERSION: Final = 1
 """The version of the JSON layout written by [`to_json`][crapette.serialize.to_json] (the only one
