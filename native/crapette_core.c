@@ -1196,7 +1196,7 @@ int cr_play_out(cr_game *g, const cr_rules *r, int p, uint64_t *rng, int turns, 
 
 int cr_play_deal(cr_game *g, const cr_rules *r, const int *policies, uint64_t *rng,
                  uint16_t *record, int64_t record_cap, cr_result *out) {
-    int32_t turns = 1;
+    int32_t turns = 1, violations = 0, calls = 0;
     int64_t played = 0;
     out->starter = g->state.to_act;
     for (;;) {
@@ -1210,6 +1210,10 @@ int cr_play_deal(cr_game *g, const cr_rules *r, const int *policies, uint64_t *r
             move = g->moves[cr_rng_below(&rng[p], (uint64_t)n)];
         }
         int before = cr_turn_player(&g->state);
+        if (g->state.stop) {
+            violations++;
+            calls += move == CR_MOVE_CALL_STOP;
+        }
         int err = cr_game_play(g, r, move);
         if (err) return err;
         if (record && played < record_cap) record[played] = (uint16_t)move;
@@ -1220,6 +1224,8 @@ int cr_play_deal(cr_game *g, const cr_rules *r, const int *policies, uint64_t *r
     out->reason = cr_outcome(r, &g->state, &winner, out->scores);
     out->winner = winner;
     out->turns = turns;
+    out->violations = violations;
+    out->calls = calls;
     out->moves = g->state.moves_made;
     return 0;
 }

@@ -731,7 +731,9 @@ static PyObject *state_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     if (moves_made && !PyLong_Check(moves_made)) return type_error("int", moves_made);
     if (houses_key != Py_None && !PyLong_Check(houses_key)) return type_error("int or None", houses_key);
     PyObject *seen_items = NULL;
-    if (seen != Py_None) {
+    int seen_given = seen == Py_None ? 0 : PyObject_IsTrue(seen); /* as `if seen:` does */
+    if (seen_given < 0) return NULL;
+    if (seen_given) {
         seen_items = PySequence_List(seen);
         if (!seen_items) return NULL;
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(seen_items); i++) {
@@ -1576,7 +1578,7 @@ static PyObject *py_play_out(PyObject *mod, PyObject *const *args, Py_ssize_t na
 static PyObject *py_play_deals(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     /* play_deals(ruleset, deals, record) where deals is a sequence of
        (seed, policy0, policy1, rng0, rng1); returns a list of
-       (starter, winner, score0, score1, reason, moves, turns[, moves tuple]) */
+       (starter, winner, score0, score1, reason, moves, turns, violations, calls[, moves]) */
     (void)mod;
     if (nargs != 3 || !PyObject_TypeCheck(args[0], (PyTypeObject *)g_ruleset_class)) {
         PyErr_SetString(PyExc_TypeError, "play_deals(ruleset, deals, record)");
@@ -1631,15 +1633,16 @@ static PyObject *py_play_deals(PyObject *mod, PyObject *const *args, Py_ssize_t 
         PyObject *row;
         if (record) {
             PyObject *ms = moves_tuple(moves, (int)recorded);
-            row = (w && ms) ? Py_BuildValue("(iNLLOLiN)", res.starter, w, (long long)res.scores[0],
+            row = (w && ms) ? Py_BuildValue("(iNLLOLiiiN)", res.starter, w, (long long)res.scores[0],
                                             (long long)res.scores[1], g_reasons[res.reason],
-                                            (long long)res.moves, res.turns, ms)
+                                            (long long)res.moves, res.turns, res.violations,
+                                            res.calls, ms)
                             : NULL;
             if (!row) Py_XDECREF(ms);
         } else {
-            row = w ? Py_BuildValue("(iNLLOLi)", res.starter, w, (long long)res.scores[0],
+            row = w ? Py_BuildValue("(iNLLOLiii)", res.starter, w, (long long)res.scores[0],
                                     (long long)res.scores[1], g_reasons[res.reason],
-                                    (long long)res.moves, res.turns)
+                                    (long long)res.moves, res.turns, res.violations, res.calls)
                     : NULL;
         }
         if (!row || PyList_Append(out, row) < 0) {

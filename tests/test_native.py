@@ -40,7 +40,7 @@ if c.ENGINE != "native":
         "the native engine does not run (CRAPETTE_PURE=1 or not built)", allow_module_level=True
     )
 
-from crapette import _core  # noqa: E402 - only with the native engine
+from crapette import _core
 
 PRESETS = sorted(c.PRESETS)
 ROOT = Path(__file__).resolve().parent.parent
@@ -217,8 +217,8 @@ def test_native_greedy_deals_are_the_python_bots_deals(preset: str) -> None:
     deals = [(seed * 7919 + 1, 1, 1, seed, seed + 1) for seed in range(GREEDY_DEALS)]
     results = _core.play_deals(rules, deals, True)
     for (seed, _, _, r0, r1), row in zip(deals, results, strict=True):
-        assert list(row[7]) == _python_greedy_deal(rules, seed, (Rng(r0), Rng(r1))), seed
-        assert row[5] == len(row[7])
+        assert list(row[9]) == _python_greedy_deal(rules, seed, (Rng(r0), Rng(r1))), seed
+        assert row[5] == len(row[9])
 
 
 def test_native_random_deals_are_random_bot_deals() -> None:
@@ -227,7 +227,7 @@ def test_native_random_deals_are_random_bot_deals() -> None:
         row = _core.play_deals(rules, [(seed, 0, 1, 40 + seed, 50 + seed)], True)[0]
         state = to_python(c.new_game(rules, seed=seed))
         rngs = (Rng(40 + seed), Rng(50 + seed))
-        for move in row[7]:
+        for move in row[9]:
             moves = python_legal_moves(state)
             if state.to_act == 0:
                 expected = moves[rngs[0].below(len(moves))]

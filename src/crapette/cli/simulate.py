@@ -315,7 +315,14 @@ def merge_results(first: SimulationResult, more: SimulationResult) -> Simulation
     """One result from two runs of the same rules, bots and seed over different deals."""
     records = tuple(sorted(first.records + more.records, key=lambda r: r.deal))
     return SimulationResult(
-        first.rules, first.bots, len(records), first.seed, records, summarize(records), first.label
+        first.rules,
+        first.bots,
+        len(records),
+        first.seed,
+        records,
+        summarize(records),
+        first.label,
+        batch=first.batch and more.batch,
     )
 
 
@@ -434,8 +441,9 @@ def result_table(result: SimulationResult, analysis: stats.Stats | None = None) 
     ``result.stats()`` when already computed)."""
     s = result.summary
     st = analysis if analysis is not None else result.stats()
+    played = ", played by the native engine's batch loop" if result.batch else ""
     table = Table(
-        title=f"{result.label}: {result.games} deals, seed {result.seed}", caption=CAPTION
+        title=f"{result.label}: {result.games} deals, seed {result.seed}{played}", caption=CAPTION
     )
     table.add_column("")
     labels = bot_labels(result.bots)

@@ -247,6 +247,8 @@ class SimulationResult:
         label: how tables, plots and reports name the ruleset: the rules string as the user
             gave it (``"pagat(stop=card)"``, whose canonical string is
             ``"classic(stop=card)"``: the same rules), else the canonical string.
+        batch: whether the native engine played the deals itself (its batch loop, for the
+            ``random`` and ``greedy`` bots: the same records as the Python game loop).
     """
 
     rules: str
@@ -256,6 +258,7 @@ class SimulationResult:
     records: tuple[DealRecord, ...]
     summary: Summary
     label: str = attrs.field(default=attrs.Factory(lambda self: self.rules, takes_self=True))
+    batch: bool = attrs.field(default=False, kw_only=True)
 
     def to_dict(self) -> dict[str, Any]:
         """The result as plain JSON-ready values (records included)."""
@@ -264,6 +267,7 @@ class SimulationResult:
             "rules": self.rules,
             "label": self.label,
             "bots": list(self.bots),
+            "batch": self.batch,
             "games": self.games,
             "seed": self.seed,
             "summary": self.summary.to_dict(),

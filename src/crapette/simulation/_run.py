@@ -18,7 +18,7 @@ from crapette.simulation._botspec import BotMaker, resolve_bot, resolve_bots
 from crapette.simulation._pool import GUARD_HINT, check_spawnable, in_spawn_bootstrap, run_pool
 from crapette.simulation._ray import run_ray
 from crapette.simulation._results import DealRecord, SimulationResult, summarize
-from crapette.state import GameState
+from crapette.state import _NATIVE, GameState
 
 __all__ = [
     "MAX_GAMES",
@@ -163,10 +163,86 @@ move)."""
 _ChunkResult = tuple[list[DealRecord], _Failure | None]
 
 
-def _play_chunk(rules_text: str, bots: tuple[Seat, Seat], seed: int, deals: range) -> _ChunkResult:
+# The bots the native engine plays itself (its batch loop): their names and policy codes.
+_BATCH_POLICIES = {"random": 0, "greedy": 1}
+
+
+def batch_policies(seats: tuple[Seat, Seat]) -> tuple[int, int] | None:
+    """The native engine's policy codes of the two seats when it runs and both are its own
+    bots by name (``random``, ``greedy``: it plays exactly their moves), else ``None``."""
+    if _NATIVE is None:
+        return None
+    codes = []
+    for seat in seats:
+        if not isinstance(seat, str) or seat not in _BATCH_POLICIES:
+            return None
+        if get_bot(seat, 0).name != seat:  # a plug-in registered under the name: not ours
+            return None
+        codes.append(_BATCH_POLICIES[seat])
+    return codes[0], codes[1]
+
+
+def _batch_chunk(
+    rules: Ruleset, policies: tuple[int, int], seed: int, deals: range
+) -> list[DealRecord]:
+    """The deals of a chunk played inside the native engine: the same seeds, bot seeds and
+    records as ``play_numbered_deal`` (tests/test_simulate.py compares them)."""
+    assert _NATIVE is not None
+    jobs = []
+    for deal in deals:
+        dseed = deal_seed(seed, deal // 2)
+        player0 = deal % 2
+        jobs.append(
+            (
+                dseed & _MASK64,
+                policies[player0],
+                policies[1 - player0],
+                _bot_seed(dseed, player0),
+                _bot_seed(dseed, 1 - player0),
+            )
+        )
+    rows = _NATIVE.play_deals(rules, jobs, False)
+    text = rules.to_string()
+    return [
+        DealRecord(
+            deal=deal,
+            seed=deal_seed(seed, deal // 2),
+            rules=text,
+            player0=deal % 2,
+            starter=row[0],
+            winner=row[1],
+            scores=(row[2], row[3]),
+            reason=row[4],
+            moves=row[5],
+            turns=row[6],
+            stop_calls=row[8],
+            violations=row[7],
+        )
+        for deal, row in zip(deals, rows, strict=True)
+    ]
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def _play_chunk(
+    rules_text: str,
+    bots: tuple[Seat, Seat],
+    seed: int,
+    deals: range,
+    batch: tuple[int, int] | None = None,
+) -> _ChunkResult:
     """Play some deals of a run (a worker's task); stops at the first illegal move or
-    exception and returns the records made and what went wrong."""
+    exception and returns the records made and what went wrong. With ``batch`` (the
+    policies of ``batch_policies``) the native engine plays them."""
     rules = Ruleset.from_string(rules_text)
+    if batch is not None:
+        try:
+            return _batch_chunk(rules, batch, seed, deals), None
+        except Exception as exc:
+            first = deals[0] if len(deals) else 0
+            message = f"deals from {first} (rules {rules_text}) raised {type(exc).__name__}: {exc}"
+            return [], ("crash", message, "", deal_seed(seed, first // 2), "")
     records = []
     for deal in deals:
         dseed = deal_seed(seed, deal // 2)
@@ -333,6 +409,7 @@ def simulate(
     progress: Progress | None = None,
     *,
     start: int = 0,
+    batch: bool = True,
 ) -> SimulationResult:
     """Play ``games`` deals between two bots and summarize them.
 
@@ -356,6 +433,10 @@ def simulate(
             played; even, to keep seat-swapped pairs whole): a run continued in batches
             gives the records one long run would, and ``simulate(rules, bots, 2, seed,
             start=record.deal // 2 * 2)`` replays the pair of deals a record belongs to.
+        batch: when the native engine runs and both bots are the ``random`` or ``greedy``
+            bot by name, play the deals inside the native engine (its batch loop: the same
+            records, many times faster; ``SimulationResult.batch`` says so). ``False``
+            plays every deal through the Python game loop.
 
     Raises:
         SimulationError: bad ``games``, ``workers``, ``backend``, ``seed``, ``bots`` or
@@ -383,7 +464,8 @@ def simulate(
         if problem is not None:
             raise SimulationError(problem)
     text = ruleset.to_string()
-    jobs = ((text, seats, seed, chunk) for chunk in _chunks(games, workers, start))
+    policies = batch_policies(seats) if batch else None
+    jobs = ((text, seats, seed, chunk, policies) for chunk in _chunks(games, workers, start))
     run = _Collector(games, progress)
     try:
         if backend == "ray":
@@ -403,7 +485,14 @@ def simulate(
     records = run.ordered()
     names = (_seat_name(seats[0]), _seat_name(seats[1]))
     return SimulationResult(
-        text, names, games, seed, tuple(records), summarize(records), label_of(rules, ruleset)
+        text,
+        names,
+        games,
+        seed,
+        tuple(records),
+        summarize(records),
+        label_of(rules, ruleset),
+        batch=policies is not None,
     )
 
 
