@@ -348,11 +348,12 @@ def test_python_state_objects_are_not_native_ones() -> None:
 
 
 def test_the_native_tables_are_written_from_the_python_tables() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "native" / "gen_tables.py"), "--check"],
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
+    if (ROOT / "native" / "gen_tables.py").is_file():  # a source checkout
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "native" / "gen_tables.py"), "--check"],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
     for house, depth, card in ((0, 0, 0), (7, 15, 103), (3, 16, 50), (5, 40, 7)):
         assert _core.house_key(house, depth, card) == c._tables.house_key(house, depth, card)  # type: ignore[attr-defined]
