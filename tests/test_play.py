@@ -363,3 +363,25 @@ def test_loading_a_position_file_in_the_game(tmp_path: Path) -> None:
         game.run()
         assert "Loaded 0 moves" in out.getvalue(), out.getvalue()
         assert game.states[0] == state and game.rules == state.rules
+
+
+def test_refusals_name_cards_and_players_as_the_screen_does() -> None:
+    """The library says "AC" and "player 0"; the terminal game shows A♣ and "you" (and the
+    move the player typed as typed)."""
+    game, out = make_game([])
+    you, other = game.human, 1 - game.human
+    words = game._screen_words(
+        f"'H3-F' is not legal here: illegal move H3-F (TD) for player {you}: TD does not fit"
+        f" on any foundation; player {other} waits"
+    )
+    assert "10♦" in words and "TD" not in words.split("'H3-F'")[1]
+    assert "for you:" in words and "player" not in words
+    assert game.names[other] in words and words.startswith("'H3-F'")
+    state = game.state
+    illegal = next(
+        m for m in ALL_MOVES if m.is_play and m.source < 8 and m not in c.legal_moves(state)
+    )
+    game, out = make_game([str(illegal)])
+    game.run()
+    refusal = next(line for line in out.getvalue().splitlines() if "not legal here" in line)
+    assert f"player {game.human}" not in refusal and "for you" in refusal

@@ -12,6 +12,7 @@ notation, the bots and the game records), so it doubles as a worked example of a
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -39,6 +40,10 @@ from crapette.serialize import from_json
 from crapette.state import GameState
 from crapette.text import board, describe_move
 from crapette.views import observe
+
+_BY_TEXT = {text: card for card, text in enumerate(TEXT)}
+_CARD_TEXT = re.compile(r"\b[A2-9TJQK][SHDCshdc]\b")
+"""A card in the library's short form (``7H``, ``Td``), as messages name cards."""
 
 __all__ = ["TerminalGame", "load_game_file", "render_board"]
 
@@ -507,7 +512,7 @@ class TerminalGame:
             try:
                 done, move = self._command(text, menu, moves)
             except CrapetteError as exc:
-                self._say(str(exc), style="red")
+                self._say(self._screen_words(str(exc)), style="red")
                 continue
             if done:
                 return
@@ -561,6 +566,19 @@ class TerminalGame:
         else:
             return False, self._parse_move(text, moves)
         return False, None
+
+    def _screen_words(self, message: str) -> str:
+        """A library message in the words of this screen: cards as the board shows them
+        (``A♣``, not ``AC``) and the players as "you" and the opponent's name (not
+        "player 0"); the move the player typed is quoted as typed."""
+        if self.human is not None:
+            other = self.names[1 - self.human]
+            message = re.sub(rf"\bplayer {self.human}\b", "you", message)
+            message = re.sub(rf"\bplayer {1 - self.human}\b", other, message)
+        parts = re.split(r"('[^']*')", message)  # leave quoted input alone
+        for i in range(0, len(parts), 2):
+            parts[i] = _CARD_TEXT.sub(lambda m: SYMBOL[_BY_TEXT[m.group(0)]], parts[i])
+        return "".join(parts)
 
     def _parse_move(self, text: str, moves: Sequence[Move]) -> Move:
         state = self.state
