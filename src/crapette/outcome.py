@@ -16,7 +16,7 @@ from crapette import _hooks
 from crapette._build import argument_type_error
 from crapette.state import _NATIVE, GameState, PythonState
 
-__all__ = ["Outcome", "counts", "is_over", "outcome", "winner"]
+__all__ = ["Outcome", "counts", "is_over", "outcome"]
 
 Reason = Literal["win", "stalemate", "move_cap"]
 

@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import crapette
 from crapette.bots import BOT_NAMES
 from crapette.records import GameRecord, format_record
+from crapette.rules import OPTIONS
 from crapette.text import describe_move
 from crapette.web.schema import GamePayload, Hint, MovesPayload
 from crapette.web.session import Game, WebError, check_opponent, parse_rules
@@ -519,7 +520,8 @@ def create_app(
 
     @app.get("/api/presets", tags=["rules"])
     def presets() -> dict[str, Any]:
-        """The rules presets (name and canonical string) and the bot names."""
+        """The rules presets (name, canonical string and every option's value) and the bot
+        names."""
         return {
             "presets": [
                 {
@@ -528,6 +530,7 @@ def create_app(
                     "match_target": r.match_target,
                     "match_deals": r.match_deals,
                     "callable_stop": r.callable_stop,
+                    "options": {key: getattr(r, key) for key in OPTIONS},
                 }
                 for n, r in crapette.PRESETS.items()
             ],
