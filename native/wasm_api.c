@@ -40,7 +40,6 @@ _Static_assert(offsetof(cr_rules, reserve_face_up) == 4, "cr_rules.reserve_face_
 _Static_assert(offsetof(cr_rules, stop) == 12, "cr_rules.stop");
 _Static_assert(offsetof(cr_rules, move_cap) == 16, "cr_rules.move_cap");
 _Static_assert(offsetof(cr_rules, hand_points) == 40, "cr_rules.hand_points");
-_Static_assert(sizeof(cr_result) == 40, "cr_result layout");
 
 /* ---------------------------------------------------------------------------------------- */
 /* The C library functions the core calls (clang turns its own calls into these too) */
@@ -122,6 +121,10 @@ static uint16_t g_moves[CR_NMOVES];
 static int32_t g_scores[CR_NMOVES];
 static int64_t g_io[8];   /* 64-bit scalars in and out (see each entry point) */
 static cr_result g_result;
+/* The result of the last deal played, as JavaScript reads it (a layout of the binding's
+   own, whatever cr_result becomes): starter, winner (-1: none), reason, turns, the two
+   scores, moves, Stop! decisions met and of them called. */
+static int64_t g_deal[9];
 static uint8_t g_packs[104];
 
 /* The layout keys of the state's turn, written by JavaScript (the first `n` keys of its
@@ -139,7 +142,7 @@ cr_state *EXPORT(wa_out)(void) { return &g_out; }
 uint16_t *EXPORT(wa_moves)(void) { return g_moves; }
 int32_t *EXPORT(wa_scores)(void) { return g_scores; }
 int64_t *EXPORT(wa_io)(void) { return g_io; }
-cr_result *EXPORT(wa_result)(void) { return &g_result; }
+int64_t *EXPORT(wa_result)(void) { return g_deal; }
 uint8_t *EXPORT(wa_packs)(void) { return g_packs; }
 int EXPORT(wa_nmoves)(void) { return CR_NMOVES; }
 
@@ -297,7 +300,7 @@ uint16_t *EXPORT(wa_record)(int64_t n) {
 
 /* Play the deal of `seed` to its end, player p following policy p (CR_POLICY_*) with the
    generator seeded rng_p, from g_state when seed_given is 0 (else cr_new_game(seed)); the
-   result into wa_result, the first `record` moves into wa_record's buffer. Returns 0, -1
+   result into wa_result (g_deal), the first `record` moves into wa_record's buffer. Returns 0, -1
    when out of memory, -2 for a move that could not be made. */
 int EXPORT(wa_play_deal)(int from_seed, uint64_t seed, int policy0, int policy1, uint64_t rng0,
                          uint64_t rng1, int64_t record) {
@@ -318,6 +321,15 @@ int EXPORT(wa_play_deal)(int from_seed, uint64_t seed, int policy0, int policy1,
             continue;
         }
         g_state = g_game.state;
+        g_deal[0] = g_result.starter;
+        g_deal[1] = g_result.winner;
+        g_deal[2] = g_result.reason;
+        g_deal[3] = g_result.turns;
+        g_deal[4] = g_result.scores[0];
+        g_deal[5] = g_result.scores[1];
+        g_deal[6] = g_result.moves;
+        g_deal[7] = g_result.violations;
+        g_deal[8] = g_result.calls;
         return err;
     }
 }

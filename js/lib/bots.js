@@ -128,7 +128,8 @@ const POLICIES = { random: 0, greedy: 1 };
  * @param {Ruleset|string|null} rules
  * @param {Array<{seed, bots?: string[], botSeeds?: Array}>} deals
  * @param {{record?: boolean}} [options] record: also return the moves played
- * @returns {Array<{seed, starter, winner, scores, reason, moves, turns, record?}>}
+ * @returns {Array<{seed, starter, winner, scores, reason, moves, turns, violations, calls,
+ *   record?}>} (violations: the Stop! decisions met; calls: of them, called)
  */
 export function playDeals(rules, deals, { record = false } = {}) {
   const r = asRuleset(rules);
@@ -151,6 +152,8 @@ export function playDeals(rules, deals, { record = false } = {}) {
       reason: res.reason,
       moves: res.moves,
       turns: res.turns,
+      violations: res.violations,
+      calls: res.calls,
     };
     if (record) out.record = res.record.map((i) => ALL_MOVES[i]);
     return out;

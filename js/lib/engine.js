@@ -292,16 +292,18 @@ export function playDealRaw(rules, seed, policies, rngs, record) {
   views();
   if (err === -1) throw new RangeError('crapette: out of memory for the layouts seen');
   if (err) throw new Error('crapette: a deal could not apply a move');
-  const r = new DataView(buffer, P_RESULT, 40);
-  const winner = r.getInt32(4, true);
-  const moves = Number(r.getBigInt64(32, true));
+  const r = new BigInt64Array(buffer, P_RESULT, 9);
+  const winner = Number(r[1]);
+  const moves = Number(r[6]);
   return {
-    starter: r.getInt32(0, true),
+    starter: Number(r[0]),
     winner: winner < 0 ? null : winner,
-    reason: REASONS[r.getInt32(8, true)],
-    turns: r.getInt32(12, true),
-    scores: [Number(r.getBigInt64(16, true)), Number(r.getBigInt64(24, true))],
+    reason: REASONS[Number(r[2])],
+    turns: Number(r[3]),
+    scores: [Number(r[4]), Number(r[5])],
     moves,
+    violations: Number(r[7]),
+    calls: Number(r[8]),
     record: record > 0 ? Array.from(new Uint16Array(buffer, at, Math.min(moves, record))) : null,
   };
 }

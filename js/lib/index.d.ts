@@ -355,6 +355,10 @@ export interface DealResult {
   reason: 'win' | 'stalemate' | 'move_cap';
   moves: number;
   turns: number;
+  /** The Stop! decisions met (priority violations under callable Stop! rules). */
+  violations: number;
+  /** Of them, called. */
+  calls: number;
   record?: Move[];
 }
 export function playDeals(rules: RulesLike, deals: readonly DealSpec[], options?: { record?: boolean }): DealResult[];

@@ -13,6 +13,8 @@ test('playDeals plays the deals the Python bots play, move for move', () => {
     assert.equal(r.moves, d.moves.length);
     assert.equal(r.starter, d.starter);
     assert.equal(r.turns, d.turns);
+    assert.equal(r.violations, d.violations);
+    assert.equal(r.calls, d.calls);
     assert.equal(r.record, undefined);
   }
 });

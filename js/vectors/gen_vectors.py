@@ -1002,13 +1002,15 @@ def gen_batch() -> dict[str, Any]:
             for k, s in zip(kinds, bot_seeds, strict=True)
         ]
         moves: list[int] = []
-        turns = [1]
+        counts = [1, 0, 0]  # turns, Stop! decisions met, calls
 
         def on_move(
-            before: GameState, move: Move, after: GameState, moves=moves, turns=turns
+            before: GameState, move: Move, after: GameState, moves=moves, counts=counts
         ) -> None:
             moves.append(move.index)
-            turns[0] += before.turn_player != after.turn_player
+            counts[0] += before.turn_player != after.turn_player
+            counts[1] += after.stop is not None
+            counts[2] += move == crapette.CALL_STOP
 
         start = new_game(rules_text, seed=seed)
         end = play_deal(start, bots, on_move=on_move)
@@ -1021,7 +1023,9 @@ def gen_batch() -> dict[str, Any]:
                 "starter": start.to_act,
                 "outcome": outcome_dict(end),
                 "moves": moves,
-                "turns": turns[0],
+                "turns": counts[0],
+                "violations": counts[1],
+                "calls": counts[2],
                 "final": format_position(end),
             }
         )
