@@ -1,0 +1,167 @@
+/**
+ * The bots of the Python library that need no search: the greedy bot (the same ranking as
+ * crapette.bots.greedy, computed by the C core) and the random bot, both seeded with the
+ * portable generator of crapette.deal.Rng, so that a bot of a seed plays the same moves
+ * in both libraries; and playDeals, whole deals played inside the core (the batch entry
+ * point of the Python library's native engine).
+ * @module
+ */
+import * as engine from './engine.js';
+import { InvalidArgumentError } from './errors.js';
+import { ALL_MOVES, Move } from './moves.js';
+import { toSeed } from './play.js';
+import { show } from './quote.js';
+import { asRuleset } from './rules.js';
+import { GameState } from './state.js';
+import { PlayerView, sketch } from './views.js';
+
+const MASK = (1n << 64n) - 1n;
+
+/** SplitMix64 (crapette.deal.Rng): a tiny, portable, seedable generator of 64-bit
+ *  integers; the same seed gives the same numbers as in Python. */
+export class Rng {
+  /** @param {bigint|number|string} seed any integer (taken modulo 2**64) */
+  constructor(seed) {
+    this.state = toSeed(seed) & MASK;
+  }
+
+  /** The next 64-bit unsigned integer (a BigInt). */
+  next64() {
+    this.state = (this.state + 0x9e3779b97f4a7c15n) & MASK;
+    let z = this.state;
+    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
+    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
+    return z ^ (z >> 31n);
+  }
+
+  /** A uniform integer below n > 0 (a number for a number, a BigInt for a BigInt). */
+  below(n) {
+    const big = typeof n === 'bigint';
+    if (!(big || Number.isSafeInteger(n)) || n <= 0) {
+      throw new InvalidArgumentError(`below() needs a positive bound, not ${show(n)}`);
+    }
+    const b = BigInt(n);
+    const limit = (1n << 64n) - ((1n << 64n) % b);
+    for (;;) {
+      const x = this.next64();
+      if (x < limit) return big ? x % b : Number(x % b);
+    }
+  }
+
+  /** A float in [0, 1) with 53 random bits. */
+  random() {
+    return Number(this.next64() >> 11n) / 2 ** 53;
+  }
+
+  /** One item of a non-empty array, uniformly. */
+  choice(items) {
+    return items[this.below(items.length)];
+  }
+}
+
+function position(what, subject) {
+  if (subject instanceof PlayerView) {
+    return { state: sketch(subject), moves: subject._legal };
+  }
+  if (subject instanceof GameState) return { state: subject, moves: engine.legalIndexes(subject) };
+  throw new TypeError(`${what}.choose() needs a PlayerView or a GameState, not ${show(subject)}`);
+}
+
+function noMove(name) {
+  return new InvalidArgumentError(`${name}: no legal move (the deal is over)`);
+}
+
+/**
+ * The greedy bot (crapette.bots.GreedyBot): the best move by a fixed ranking (foundations
+ * first, then emptying the reserve, loading the opponent, keeping houses open, no
+ * pointless house shuffles; it calls "Stop!" when that helps), ties broken by its seeded
+ * generator.
+ */
+export class GreedyBot {
+  /** @param {bigint|number|string} [seed] the tie-breaking seed (default 0) */
+  constructor(seed = 0) {
+    this.seed = seed;
+    this.name = 'greedy';
+    this._rng = toSeed(seed) & MASK;
+  }
+
+  /** The best-ranked legal move of the position a view (or a state) shows. */
+  choose(subject) {
+    const { state, moves } = position('GreedyBot', subject);
+    if (!moves.length) throw noMove('GreedyBot');
+    const { move, rng } = engine.greedyMoveOf(state, moves, this._rng);
+    this._rng = rng;
+    return ALL_MOVES[move];
+  }
+}
+
+/** The random bot (crapette.bots.RandomBot): a uniformly random legal move. */
+export class RandomBot {
+  /** @param {bigint|number|string} [seed] the generator's seed (default 0) */
+  constructor(seed = 0) {
+    this.seed = seed;
+    this.name = 'random';
+    this._rng = new Rng(seed);
+  }
+
+  /** A uniformly random move of the legal moves. */
+  choose(subject) {
+    const { moves } = position('RandomBot', subject);
+    if (!moves.length) throw noMove('RandomBot');
+    return ALL_MOVES[moves[this._rng.below(moves.length)]];
+  }
+}
+
+/** The greedy score of each move (crapette.bots.greedy.ranked_scores): higher is better. */
+export function greedyScores(state, moves) {
+  if (!(state instanceof GameState)) throw new TypeError(`greedyScores() needs a GameState, not ${show(state)}`);
+  for (const m of moves) if (!(m instanceof Move)) throw new TypeError(`not a Move: ${show(m)}`);
+  return engine.greedyScoresOf(state, moves.map((m) => m.index));
+}
+
+const POLICIES = { random: 0, greedy: 1 };
+
+/**
+ * Play whole deals inside the engine, fast: each deal from its seed to its end, player p
+ * played by the bot `bots[p]` ('random' or 'greedy') seeded `botSeeds[p]`, exactly as
+ * RandomBot and GreedyBot of those seeds play it move by move.
+ * @param {Ruleset|string|null} rules
+ * @param {Array<{seed, bots?: string[], botSeeds?: Array}>} deals
+ * @param {{record?: boolean}} [options] record: also return the moves played
+ * @returns {Array<{seed, starter, winner, scores, reason, moves, turns, violations, calls,
+ *   record?}>} (violations: the Stop! decisions met; calls: of them, called)
+ */
+export function playDeals(rules, deals, { record = false } = {}) {
+  const r = asRuleset(rules);
+  return deals.map((d) => {
+    const bots = d.bots ?? ['random', 'random'];
+    const policies = bots.map((name) => {
+      if (!Object.hasOwn(POLICIES, name)) {
+        throw new InvalidArgumentError(`playDeals plays the bots random and greedy, not ${show(name)}`);
+      }
+      return POLICIES[name];
+    });
+    const seeds = (d.botSeeds ?? [0, 0]).map((s) => toSeed(s, 'bot seed'));
+    const seed = toSeed(d.seed);
+    const res = engine.playDealRaw(r, seed, policies, seeds, record ? Math.min(r.move_cap, 1_000_000) : 0);
+    const out = {
+      seed: d.seed,
+      starter: res.starter,
+      winner: res.winner,
+      scores: res.scores,
+      reason: res.reason,
+      moves: res.moves,
+      turns: res.turns,
+      violations: res.violations,
+      calls: res.calls,
+    };
+    if (record) out.record = res.record.map((i) => ALL_MOVES[i]);
+    return out;
+  });
+}
+
+/** Play `count` random deals (seeds seed, seed + 1, ...) in one call and return the number
+ *  of moves played: the benchmark of the batch speed. */
+export function playRandomDeals(rules, seed, count, botSeeds = [1, 2]) {
+  return engine.playRandomBatch(asRuleset(rules), toSeed(seed), toSeed(botSeeds[0]), toSeed(botSeeds[1]), count);
+}

@@ -1,0 +1,319 @@
+/**
+ * The WebAssembly engine: loads crapette.wasm (the C core of the Python library compiled
+ * with clang, native/crapette_core.c behind native/wasm_api.c) and calls it. Internal: the
+ * other modules of the package are its only callers.
+ *
+ * The module's exchange area holds one ruleset, one state (with the state before a pending
+ * Stop! decision and the layout keys seen this turn) and the results of the last call. A
+ * state is 140 bytes (the C struct cr_state), copied in before a call and out after it.
+ * @module
+ */
+
+const WASM_URL = new URL('./crapette.wasm', import.meta.url);
+
+async function wasmBytes() {
+  const node = typeof process !== 'undefined' && process.versions && process.versions.node;
+  if (node && WASM_URL.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return readFile(WASM_URL);
+  }
+  const response = await fetch(WASM_URL);
+  if (!response.ok) {
+    throw new Error(`crapette: cannot load ${WASM_URL} (HTTP ${response.status})`);
+  }
+  return response.arrayBuffer();
+}
+
+const { instance } = await WebAssembly.instantiate(await wasmBytes(), {});
+const x = instance.exports;
+
+/** The size of a state in bytes, and the offsets of its fields (cr_state). */
+export const STATE_BYTES = 140;
+export const OFF_LEN = 104;
+export const OFF_TURNED = 126;
+export const OFF_TO_ACT = 127;
+export const OFF_RESERVE_UP = 128;
+export const OFF_PASSES = 130;
+export const OFF_EMPTIED = 132;
+export const OFF_STOP = 134;
+export const OFF_MOVES_MADE = 136;
+export const NO_CARD = 0xff;
+export const NMOVES = x.wa_nmoves();
+
+const P_RULES = x.wa_rules();
+const P_STATE = x.wa_state();
+const P_PRIOR = x.wa_prior();
+const P_OUT = x.wa_out();
+const P_MOVES = x.wa_moves();
+const P_SCORES = x.wa_scores();
+const P_IO = x.wa_io();
+const P_RESULT = x.wa_result();
+const P_PACKS = x.wa_packs();
+
+let buffer = null;
+let u8 = null;
+let dv = null;
+
+function views() {
+  if (x.memory.buffer !== buffer) {
+    buffer = x.memory.buffer;
+    u8 = new Uint8Array(buffer);
+    dv = new DataView(buffer);
+  }
+}
+views();
+
+const u64 = (value) => BigInt.asUintN(64, value);
+const ioAt = (i) => dv.getBigInt64(P_IO + 8 * i, true);
+
+// --- rules --------------------------------------------------------------------------
+
+const CHOICES = {
+  first_player: ['reserve', 'reserve_first_house', 'cut'],
+  group_moves: ['single', 'supermove', 'whole'],
+  house_filling: ['before_hand', 'immediate', 'none'],
+  priority: ['pagat', 'serbian'],
+  stop: ['enforced', 'undo', 'card'],
+};
+const rulesBytes = new WeakMap();
+
+/** The 48 bytes of the C struct cr_rules of a ruleset. */
+function encodeRules(rules) {
+  let bytes = rulesBytes.get(rules);
+  if (bytes) return bytes;
+  bytes = new Uint8Array(48);
+  const view = new DataView(bytes.buffer);
+  view.setInt32(0, rules.reserve_size, true);
+  const flags = [
+    rules.reserve_face_up ? 1 : 0,
+    CHOICES.first_player.indexOf(rules.first_player),
+    rules.own_waste_playable ? 1 : 0,
+    rules.load_from === 'any' ? 1 : 0,
+    rules.load_wrap ? 1 : 0,
+    CHOICES.group_moves.indexOf(rules.group_moves),
+    CHOICES.house_filling.indexOf(rules.house_filling),
+    CHOICES.priority.indexOf(rules.priority),
+    CHOICES.stop.indexOf(rules.stop),
+  ];
+  flags.forEach((v, i) => view.setUint8(4 + i, v));
+  view.setBigInt64(16, BigInt(rules.move_cap), true);
+  view.setBigInt64(24, BigInt(rules.win_bonus), true);
+  view.setBigInt64(32, BigInt(rules.reserve_points), true);
+  view.setBigInt64(40, BigInt(rules.hand_points), true);
+  rulesBytes.set(rules, bytes);
+  return bytes;
+}
+
+let loadedRules = null;
+let loadedState = null;
+let loadedKeys = 0;
+let loadedCurrent = 0n;
+
+function setRules(rules) {
+  if (loadedRules !== rules) {
+    u8.set(encodeRules(rules), P_RULES);
+    loadedRules = rules;
+  }
+}
+
+/**
+ * Copy a position into the exchange area: a GameState's ruleset, its 140 bytes
+ * (`_bytes`), the state before its pending Stop! (`_prior`, or null), the layout keys
+ * seen this turn (`_keys`, a BigUint64Array, or null when only the current layout was)
+ * and its layout key when known (`_current`, or null).
+ */
+function load(core) {
+  setRules(core.rules);
+  if (loadedState === core) return;
+  u8.set(core._bytes, P_STATE);
+  if (core._prior) u8.set(core._prior._bytes, P_PRIOR);
+  const keys = core._keys;
+  loadedKeys = keys ? keys.length : 0;
+  if (keys) {
+    const at = x.wa_seen_keys(keys.length);
+    if (!at) throw new RangeError('crapette: out of memory for the layouts seen');
+    views();
+    new BigUint64Array(buffer, at, keys.length).set(keys);
+  }
+  loadedCurrent = keys ? (core._current ?? u64(x.wa_houses_key())) : 0n;
+  loadedState = core;
+}
+
+/** Forget what the exchange area holds (after writing a state by other means). */
+function unload() {
+  loadedState = null;
+}
+
+// --- the rules on a state -------------------------------------------------------------
+
+/** The indexes of the legal moves. */
+export function legalIndexes(core) {
+  load(core);
+  const n = x.wa_legal_moves(loadedKeys, loadedCurrent);
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = dv.getUint16(P_MOVES + 2 * i, true);
+  return out;
+}
+
+/** Whether the move of this index is legal. */
+export function isLegalIndex(core, move) {
+  load(core);
+  return x.wa_is_legal(loadedKeys, loadedCurrent, move) !== 0;
+}
+
+/**
+ * Play a move (trusted): returns null when it cannot be made at all, else
+ * `{bytes, effect, key}` (effect 0: the layouts seen are cleared, 1: kept, 2: `key` added).
+ */
+export function applyIndex(core, move) {
+  load(core);
+  const known = core._keys ? 1 : 0;
+  const effect = x.wa_apply(move, core._prior ? 1 : 0, known, loadedCurrent);
+  if (effect < 0) return null;
+  const key = effect === 2 ? u64(ioAt(0)) : 0n;
+  return { bytes: u8.slice(P_OUT, P_OUT + STATE_BYTES), effect, key };
+}
+
+/** The violation kind (0 none, 1 reserve, 2 foundation, 3 order, 4 filling) and remedy. */
+export function violationOf(core, move) {
+  load(core);
+  const kind = x.wa_violation(move);
+  const n = Number(ioAt(0));
+  return { kind, remedy: [Number(ioAt(1)), Number(ioAt(2))].slice(0, n) };
+}
+
+const REASONS = [null, 'win', 'stalemate', 'move_cap'];
+
+/** null while the deal runs, else {winner, scores, reason}. */
+export function outcomeOf(core) {
+  load(core);
+  const reason = x.wa_outcome();
+  if (!reason) return null;
+  const winner = Number(ioAt(0));
+  return {
+    winner: winner < 0 ? null : winner,
+    scores: [Number(ioAt(1)), Number(ioAt(2))],
+    reason: REASONS[reason],
+  };
+}
+
+export function winnerOf(core) {
+  load(core);
+  const w = x.wa_winner();
+  return w < 0 ? null : w;
+}
+
+export function isOverOf(core) {
+  load(core);
+  return x.wa_is_over() !== 0;
+}
+
+export function countsOf(core) {
+  load(core);
+  x.wa_counts();
+  return [Number(ioAt(0)), Number(ioAt(1))];
+}
+
+/** The layout key of the houses of a state's bytes. */
+export function housesKeyOf(rules, bytes) {
+  unload();
+  setRules(rules);
+  u8.set(bytes, P_STATE);
+  return u64(x.wa_houses_key());
+}
+
+/** Why the bytes cannot be a state the core may read (0: they can). */
+export function checkBytes(bytes) {
+  unload();
+  u8.set(bytes, P_STATE);
+  return x.wa_check();
+}
+
+// --- dealing ----------------------------------------------------------------------------
+
+/** The bytes of the deal of a seed (a BigInt, taken modulo 2**64). */
+export function newGameBytes(rules, seed) {
+  unload();
+  setRules(rules);
+  x.wa_new_game(u64(seed));
+  return u8.slice(P_STATE, P_STATE + STATE_BYTES);
+}
+
+/** The bytes of the deal of two pack orders (52 card indexes each); starter -1 applies
+ *  the first-player rule. */
+export function dealBytes(rules, pack0, pack1, starter) {
+  unload();
+  setRules(rules);
+  u8.set(pack0, P_PACKS);
+  u8.set(pack1, P_PACKS + 52);
+  x.wa_deal(starter);
+  return u8.slice(P_STATE, P_STATE + STATE_BYTES);
+}
+
+// --- the greedy bot and whole deals ---------------------------------------------------
+
+function setMoves(moves) {
+  const out = new Uint16Array(buffer, P_MOVES, moves.length);
+  for (let i = 0; i < moves.length; i++) out[i] = moves[i];
+}
+
+/** The greedy scores of moves (indexes). */
+export function greedyScoresOf(core, moves) {
+  load(core);
+  setMoves(moves);
+  x.wa_greedy_scores(moves.length);
+  return Array.from(new Int32Array(buffer, P_SCORES, moves.length));
+}
+
+/** The greedy bot's move among moves (indexes) and the generator state after it. */
+export function greedyMoveOf(core, moves, rng) {
+  load(core);
+  setMoves(moves);
+  const move = x.wa_greedy_move(moves.length, u64(rng));
+  return { move, rng: u64(ioAt(0)) };
+}
+
+/** A uniform value below n and the generator state after it (crapette.deal.Rng.below). */
+export function rngBelow(rng, n) {
+  const value = x.wa_rng_below(u64(rng), BigInt(n));
+  return { value: u64(value), rng: u64(ioAt(0)) };
+}
+
+/** Play one deal to its end in the core (the batch entry point). */
+export function playDealRaw(rules, seed, policies, rngs, record) {
+  unload();
+  setRules(rules);
+  let at = 0;
+  if (record > 0) {
+    at = x.wa_record(BigInt(record));
+    if (!at) throw new RangeError('crapette: out of memory for the record');
+  }
+  const err = x.wa_play_deal(1, u64(seed), policies[0], policies[1], u64(rngs[0]), u64(rngs[1]), BigInt(record));
+  views();
+  if (err === -1) throw new RangeError('crapette: out of memory for the layouts seen');
+  if (err) throw new Error('crapette: a deal could not apply a move');
+  const r = new BigInt64Array(buffer, P_RESULT, 9);
+  const winner = Number(r[1]);
+  const moves = Number(r[6]);
+  return {
+    starter: Number(r[0]),
+    winner: winner < 0 ? null : winner,
+    reason: REASONS[Number(r[2])],
+    turns: Number(r[3]),
+    scores: [Number(r[4]), Number(r[5])],
+    moves,
+    violations: Number(r[7]),
+    calls: Number(r[8]),
+    record: record > 0 ? Array.from(new Uint16Array(buffer, at, Math.min(moves, record))) : null,
+  };
+}
+
+/** Play `count` random deals in one call (the benchmark): the plies played. */
+export function playRandomBatch(rules, seed, rng0, rng1, count) {
+  unload();
+  setRules(rules);
+  const plies = x.wa_play_random(u64(seed), u64(rng0), u64(rng1), count);
+  views();
+  if (plies < 0n) throw new RangeError('crapette: out of memory for the layouts seen');
+  return Number(plies);
+}

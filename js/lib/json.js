@@ -1,0 +1,494 @@
+/**
+ * JSON documents of states and rulesets in exactly the format of the Python library's
+ * crapette.serialize.to_json (the same bytes: key order, separators, indentation), and
+ * reading them back with the same checks and the same messages (fromJson).
+ *
+ * The reader parses JSON as Python's json module does (integers apart from floats, so that
+ * `1.0` is refused where an integer is expected, and NaN and Infinity accepted), so that
+ * its messages name the same values. Record and match documents are not read here.
+ * @module
+ */
+import { CARD_TEXT, parseCard } from './cards.js';
+import { InvalidRulesError, NotationError } from './errors.js';
+import { moveFromText } from './moves.js';
+import { extraSeen, MAX_HOUSE, playViolation } from './notation.js';
+import { PyFloat, repr, show } from './quote.js';
+import { OPTIONS, Ruleset } from './rules.js';
+import { GameState, makeState } from './state.js';
+
+/** The version of the JSON layout written by toJson (the only one fromJson reads). */
+export const JSON_VERSION = 1;
+/** The behaviour version of the engine (crapette.BEHAVIOUR_VERSION), written in every
+ *  document. */
+export const BEHAVIOUR_VERSION = 2;
+const FORMAT = 'crapette';
+
+// --- writing ---------------------------------------------------------------------------
+
+function escapeString(text) {
+  let out = '"';
+  for (const ch of text) {
+    const code = ch.codePointAt(0);
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\b') out += '\\b';
+    else if (ch === '\f') out += '\\f';
+    else if (code < 0x20) out += '\\u' + code.toString(16).padStart(4, '0');
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/** Python's json.dumps(value, indent=indent, ensure_ascii=False) of plain JSON values. */
+export function pyDumps(value, indent = null) {
+  const pad = indent === null ? null : typeof indent === 'string' ? indent : ' '.repeat(Math.max(indent, 0));
+  const write = (v, level) => {
+    if (v === null) return 'null';
+    if (v === true) return 'true';
+    if (v === false) return 'false';
+    if (typeof v === 'string') return escapeString(v);
+    if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+    const isArray = Array.isArray(v);
+    const entries = isArray ? v.map((item) => [null, item]) : Object.entries(v);
+    if (!entries.length) return isArray ? '[]' : '{}';
+    const items = entries.map(([k, item]) => {
+      const body = write(item, level + 1);
+      return k === null ? body : `${escapeString(k)}: ${body}`;
+    });
+    const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
+    if (pad === null) return open + items.join(', ') + close;
+    const inner = '\n' + pad.repeat(level + 1);
+    return open + inner + items.join(',' + inner) + '\n' + pad.repeat(level) + close;
+  };
+  return write(value, 0);
+}
+
+const pile = (cards) => cards.map((c) => CARD_TEXT[c]);
+
+/** The JSON-ready object of a state (the "state" member of a document). */
+export function stateToDict(state) {
+  const out = {
+    rules: String(state.rules),
+    to_act: state.toAct,
+    foundations: state.foundations.map(pile),
+    houses: state.houses.map(pile),
+    reserves: state.reserves.map(pile),
+    reserve_up: state.reserveUp,
+    hands: state.hands.map(pile),
+    wastes: state.wastes.map(pile),
+    turned: state.turned !== null ? CARD_TEXT[state.turned] : null,
+    emptied: [0, 1, 2, 3, 4, 5, 6, 7].filter((h) => (state.emptied >> h) & 1).map((h) => h + 1),
+    passes: state.passes,
+    moves_made: state.movesMade,
+    seen: extraSeen(state).map((k) => k.toString(16).padStart(16, '0')),
+    stop: null,
+  };
+  const stop = state.stop;
+  if (stop !== null) {
+    out.stop = {
+      prior: stateToDict(stop.prior),
+      move: String(stop.move),
+      offender: stop.offender,
+      resume: stop.resume,
+    };
+  }
+  return out;
+}
+
+/**
+ * The JSON document of a state or a ruleset, byte for byte as the Python library's
+ * to_json writes it.
+ * @param {GameState|Ruleset} obj what to write
+ * @param {{indent?: number|string|null}} [options] indentation (null: one line)
+ */
+export function toJson(obj, { indent = null } = {}) {
+  const head = { format: FORMAT, version: JSON_VERSION, behaviour: BEHAVIOUR_VERSION };
+  if (obj instanceof GameState) {
+    head.type = 'state';
+    head.state = stateToDict(obj);
+  } else if (obj instanceof Ruleset) {
+    head.type = 'rules';
+    head.rules = String(obj);
+    head.options = Object.fromEntries(Object.keys(OPTIONS).map((name) => [name, obj[name]]));
+  } else {
+    throw new TypeError(`toJson() writes a GameState or a Ruleset, not ${show(obj)}`);
+  }
+  return pyDumps(head, indent);
+}
+
+// --- parsing JSON as Python does -------------------------------------------------------------
+
+class JsonError extends Error {
+  constructor(message, pos) {
+    super(message);
+    this.pos = pos;
+  }
+}
+
+const WS = ' \t\n\r';
+const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
+
+/** Python's json.loads: objects as Maps, integers as BigInts, floats as PyFloat. */
+export function pyLoads(text) {
+  let depth = 0;
+  const skip = (i) => {
+    while (i < text.length && WS.includes(text[i])) i++;
+    return i;
+  };
+  const string = (i) => {
+    // i: after the opening quote
+    const begin = i - 1;
+    let out = '';
+    for (;;) {
+      let j = i;
+      while (j < text.length && text[j] !== '"' && text[j] !== '\\' && text.charCodeAt(j) >= 0x20) j++;
+      out += text.slice(i, j);
+      if (j >= text.length) throw new JsonError('Unterminated string starting at', begin);
+      const ch = text[j];
+      if (ch === '"') return [out, j + 1];
+      if (ch !== '\\') throw new JsonError('Invalid control character at', j);
+      if (j + 1 >= text.length) throw new JsonError('Unterminated string starting at', begin);
+      const esc = text[j + 1];
+      const simple = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+      if (esc !== 'u') {
+        if (!(esc in simple)) throw new JsonError('Invalid \\escape', j);
+        out += simple[esc];
+        i = j + 2;
+        continue;
+      }
+      const hex4 = (at) => {
+        const h = text.slice(at, at + 4);
+        if (!/^[0-9a-fA-F]{4}$/.test(h)) throw new JsonError('Invalid \\uXXXX escape', at - 1);
+        return parseInt(h, 16);
+      };
+      let code = hex4(j + 2);
+      i = j + 6;
+      if (code >= 0xd800 && code <= 0xdbff && text[i] === '\\' && text[i + 1] === 'u') {
+        const low = hex4(i + 2);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+          i += 6;
+        }
+      }
+      out += String.fromCodePoint(code);
+    }
+  };
+  const value = (i) => {
+    const ch = text[i];
+    if (ch === '"') return string(i + 1);
+    if (ch === '{') return object(i + 1);
+    if (ch === '[') return array(i + 1);
+    if (text.startsWith('null', i)) return [null, i + 4];
+    if (text.startsWith('true', i)) return [true, i + 4];
+    if (text.startsWith('false', i)) return [false, i + 5];
+    if (text.startsWith('NaN', i)) return [new PyFloat(NaN), i + 3];
+    if (text.startsWith('Infinity', i)) return [new PyFloat(Infinity), i + 8];
+    if (text.startsWith('-Infinity', i)) return [new PyFloat(-Infinity), i + 9];
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
+    if (m) {
+      const end = i + m[0].length;
+      if (m[1] === undefined && m[2] === undefined) return [BigInt(m[0]), end];
+      return [new PyFloat(Number(m[0])), end];
+    }
+    throw new JsonError('Expecting value', i);
+  };
+  const nest = () => {
+    if (++depth > 900) throw new JsonError('maximum recursion depth exceeded while decoding', null);
+  };
+  const object = (i) => {
+    nest();
+    const out = new Map();
+    i = skip(i);
+    if (text[i] === '}') {
+      depth--;
+      return [out, i + 1];
+    }
+    for (;;) {
+      if (text[i] !== '"') throw new JsonError('Expecting property name enclosed in double quotes', i);
+      const [key, afterKey] = string(i + 1);
+      i = skip(afterKey);
+      if (text[i] !== ':') throw new JsonError("Expecting ':' delimiter", i);
+      i = skip(i + 1);
+      const [item, afterValue] = value(i);
+      out.set(key, item);
+      i = skip(afterValue);
+      if (text[i] === '}') {
+        depth--;
+        return [out, i + 1];
+      }
+      if (text[i] !== ',') throw new JsonError("Expecting ',' delimiter", i);
+      i = skip(i + 1);
+    }
+  };
+  const array = (i) => {
+    nest();
+    const out = [];
+    i = skip(i);
+    if (text[i] === ']') {
+      depth--;
+      return [out, i + 1];
+    }
+    for (;;) {
+      const [item, after] = value(i);
+      out.push(item);
+      i = skip(after);
+      if (text[i] === ']') {
+        depth--;
+        return [out, i + 1];
+      }
+      if (text[i] !== ',') throw new JsonError("Expecting ',' delimiter", i);
+      i = skip(i + 1);
+    }
+  };
+  if (text.startsWith('\ufeff')) throw new JsonError('Unexpected UTF-8 BOM (decode using utf-8-sig)', 0);
+  const [result, end] = value(skip(0));
+  const rest = skip(end);
+  if (rest !== text.length) throw new JsonError('Extra data', rest);
+  return result;
+}
+
+function codePointIndex(text, index) {
+  let n = 0;
+  for (let i = 0; i < index; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < index) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+// --- reading documents ------------------------------------------------------------------------
+
+const isDict = (v) => v instanceof Map;
+const isInt = (v) => typeof v === 'bigint';
+const short = (v) => show(v);
+
+function get(data, key, path) {
+  if (!data.has(key)) throw new NotationError(`${path}: missing ${repr(key)}`);
+  return data.get(key);
+}
+
+function int(value, path, low, high) {
+  if (!isInt(value) || value < BigInt(low) || value > BigInt(high)) {
+    throw new NotationError(`${path}: expected an integer from ${low} to ${high}, not ${short(value)}`);
+  }
+  return Number(value);
+}
+
+function card(value, path) {
+  if (typeof value !== 'string' || Array.from(value).length !== 2) {
+    throw new NotationError(`${path}: expected a card like '7H' or '7h', not ${short(value)}`);
+  }
+  try {
+    return parseCard(value);
+  } catch (error) {
+    if (!(error instanceof NotationError)) throw error;
+    throw new NotationError(`${path}: ${error.message}`);
+  }
+}
+
+function piles(value, n, path) {
+  if (!Array.isArray(value) || value.length !== n) {
+    throw new NotationError(`${path}: expected a list of ${n} piles`);
+  }
+  return value.map((p, i) => {
+    if (!Array.isArray(p)) throw new NotationError(`${path}[${i}]: expected a list of cards`);
+    return p.map((c, j) => card(c, `${path}[${i}][${j}]`));
+  });
+}
+
+function pair(value, path, high) {
+  if (!Array.isArray(value) || value.length !== 2) {
+    throw new NotationError(`${path}: expected a list of 2 integers`);
+  }
+  return [int(value[0], `${path}[0]`, 0, high), int(value[1], `${path}[1]`, 0, high)];
+}
+
+function rulesField(data, path) {
+  const text = get(data, 'rules', path);
+  if (typeof text !== 'string') throw new NotationError(`${path}.rules: expected a ruleset string`);
+  try {
+    return Ruleset.fromString(text);
+  } catch (error) {
+    if (!(error instanceof InvalidRulesError)) throw error;
+    throw new NotationError(`${path}.rules: ${error.message}`);
+  }
+}
+
+const HEX_KEY = /^[0-9a-fA-F]{1,16}$/;
+
+function fieldsFromDict(data, path) {
+  const rules = rulesField(data, path);
+  const houses = piles(get(data, 'houses', path), 8, `${path}.houses`);
+  houses.forEach((p, i) => {
+    if (p.length > MAX_HOUSE) {
+      throw new NotationError(
+        `${path}.houses[${i}]: house H${i + 1} holds ${p.length} cards; a house is a run` +
+          ` from a King down to an Ace, at most ${MAX_HOUSE} cards`,
+      );
+    }
+  });
+  const reserves = piles(get(data, 'reserves', path), 2, `${path}.reserves`);
+  const hands = piles(get(data, 'hands', path), 2, `${path}.hands`);
+  const wastes = piles(get(data, 'wastes', path), 2, `${path}.wastes`);
+  const turnedValue = get(data, 'turned', path);
+  const turned = turnedValue === null ? null : card(turnedValue, `${path}.turned`);
+  const emptiedValue = get(data, 'emptied', path);
+  if (!Array.isArray(emptiedValue)) {
+    throw new NotationError(`${path}.emptied: expected a list of house numbers 1..8`);
+  }
+  let emptied = 0;
+  emptiedValue.forEach((h, i) => {
+    emptied |= 1 << (int(h, `${path}.emptied[${i}]`, 1, 8) - 1);
+  });
+  const seenValue = get(data, 'seen', path);
+  if (!Array.isArray(seenValue)) throw new NotationError(`${path}.seen: expected a list of hex layout keys`);
+  const seen = new Set();
+  seenValue.forEach((item, i) => {
+    if (typeof item !== 'string' || !HEX_KEY.test(item)) {
+      throw new NotationError(`${path}.seen[${i}]: expected 1 to 16 hex digits, not ${short(item)}`);
+    }
+    seen.add(BigInt('0x' + item));
+  });
+  const toAct = int(get(data, 'to_act', path), `${path}.to_act`, 0, 1);
+  const foundations = piles(get(data, 'foundations', path), 8, `${path}.foundations`);
+  const reserveUp = pair(get(data, 'reserve_up', path), `${path}.reserve_up`, 104);
+  const passes = pair(get(data, 'passes', path), `${path}.passes`, 2);
+  const movesMade = int(get(data, 'moves_made', path), `${path}.moves_made`, 0, 10 ** 12);
+  return { rules, toAct, foundations, houses, reserves, reserveUp, hands, wastes, turned, emptied, seen, passes, movesMade };
+}
+
+/** Rebuild a state from stateToDict's object (a parsed Map), checking it completely. */
+function stateFromDict(data, path, allowStop = true) {
+  if (!isDict(data)) throw new NotationError(`${path}: expected an object`);
+  const fields = fieldsFromDict(data, path);
+  const pending = get(data, 'stop', path);
+  if (pending === null) return makeState(fields);
+  if (!allowStop) {
+    throw new NotationError(
+      `${path}.stop: the prior state of a pending Stop! cannot itself hold a pending` +
+        " Stop! (the opponent's decision comes before any other move)",
+    );
+  }
+  return withStop(fields, pending, `${path}.stop`);
+}
+
+function sameFields(fields, state) {
+  // state.replace(stop=pending) == rebuilt: every written field is the rebuilt state's
+  const eqPiles = (a, b) =>
+    a.length === b.length && a.every((p, i) => p.length === b[i].length && p.every((c, j) => c === b[i][j]));
+  const same =
+    fields.rules.equals(state.rules) &&
+    fields.toAct === state.toAct &&
+    eqPiles(fields.foundations, state.foundations) &&
+    eqPiles(fields.houses, state.houses) &&
+    eqPiles(fields.reserves, state.reserves) &&
+    eqPiles(fields.hands, state.hands) &&
+    eqPiles(fields.wastes, state.wastes) &&
+    fields.reserveUp[0] === state.reserveUp[0] &&
+    fields.reserveUp[1] === state.reserveUp[1] &&
+    fields.turned === state.turned &&
+    fields.emptied === state.emptied &&
+    fields.passes[0] === state.passes[0] &&
+    fields.passes[1] === state.passes[1] &&
+    fields.movesMade === state.movesMade;
+  if (!same) return false;
+  const written = new Set(fields.seen);
+  written.add(state.housesKey); // the houses are the same: so is their layout key
+  const seen = state.seen;
+  return written.size === seen.size && [...written].every((k) => seen.has(k));
+}
+
+function withStop(fields, stop, path) {
+  if (!isDict(stop)) throw new NotationError(`${path}: expected null or an object`);
+  const prior = stateFromDict(get(stop, 'prior', path), `${path}.prior`, false);
+  const text = get(stop, 'move', path);
+  if (typeof text !== 'string') throw new NotationError(`${path}.move: expected a move like 'R-H3'`);
+  const move = moveFromText(text);
+  const played = playViolation(prior, move);
+  if (played.error !== undefined) {
+    throw new NotationError(`${path}.move: not playable in ${path}.prior: ${played.error}`);
+  }
+  const rebuilt = played.state;
+  const pending = rebuilt === null ? null : rebuilt.stop;
+  let same = false;
+  if (pending !== null) {
+    const offender = int(get(stop, 'offender', path), `${path}.offender`, 0, 1);
+    const resume = int(get(stop, 'resume', path), `${path}.resume`, 0, 1);
+    same = offender === pending.offender && resume === pending.resume;
+  }
+  if (!same) throw new NotationError(`${path}: ${text} from ${path}.prior is not this pending violation`);
+  if (!sameFields(fields, rebuilt)) {
+    throw new NotationError(
+      `${path}: the state's fields are not the result of ${text} played from ${path}.prior`,
+    );
+  }
+  return rebuilt;
+}
+
+function rulesFrom(data) {
+  const text = data.get('rules');
+  if (typeof text !== 'string') throw new NotationError('"rules" must be the ruleset string, like "classic"');
+  try {
+    const rules = Ruleset.fromString(text);
+    const options = data.has('options') ? data.get('options') : null;
+    if (options !== null) {
+      if (!isDict(options)) throw new NotationError('"options" must be an object of option values');
+      const other = Ruleset.preset('classic').replace(options);
+      if (!other.equals(rules)) {
+        throw new NotationError(`"options" (${other}) and "rules" (${rules}) describe different rulesets`);
+      }
+    }
+    return rules;
+  } catch (error) {
+    if (!(error instanceof InvalidRulesError)) throw error;
+    throw new NotationError(`bad ruleset: ${error.message}`);
+  }
+}
+
+/**
+ * Read a document written by toJson (or the Python library's to_json): a "state" gives a
+ * GameState, a "rules" document a Ruleset.
+ * @throws {NotationError} not JSON (with the character position), not a crapette
+ *   document, an unknown format version or type, or contents that are malformed or
+ *   impossible (naming the field).
+ */
+export function fromJson(text) {
+  if (typeof text !== 'string') throw new TypeError(`fromJson() reads a str, not ${show(text)}`);
+  let data;
+  try {
+    data = pyLoads(text);
+  } catch (error) {
+    if (!(error instanceof JsonError)) throw error;
+    if (error.pos === null) throw new NotationError(`not valid JSON: ${error.message}`, text, null);
+    const pos = codePointIndex(text, error.pos);
+    throw new NotationError(`not valid JSON at ${pos}: ${error.message}`, text, pos);
+  }
+  if (!isDict(data) || data.get('format') !== FORMAT) {
+    throw new NotationError('not a crapette JSON document: expected an object with "format": "crapette"');
+  }
+  const version = data.get('version');
+  if (!isInt(version) || version !== BigInt(JSON_VERSION)) {
+    throw new NotationError(
+      `unsupported crapette JSON version ${short(version ?? null)}: this library (behaviour` +
+        ` ${BEHAVIOUR_VERSION}) reads version ${JSON_VERSION} only`,
+    );
+  }
+  const kind = data.get('type');
+  if (kind === 'state') return stateFromDict(data.has('state') ? data.get('state') : null, 'state');
+  if (kind === 'rules') return rulesFrom(data);
+  if (kind === 'record' || kind === 'match') {
+    throw new NotationError(`document type "${kind}": the JavaScript package reads "state" and "rules" documents only`);
+  }
+  throw new NotationError(
+    `unknown document type ${short(kind ?? null)}: expected "state", "rules", "record" or "match"`,
+  );
+}
+

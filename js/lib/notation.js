@@ -1,0 +1,615 @@
+/**
+ * Text notation of moves and positions, as the Python library writes and reads it
+ * (crapette.notation, specified in docs/notation.md): the same texts, the same error
+ * messages with the same character positions (counted in code points, as Python counts).
+ * @module
+ */
+import * as engine from './engine.js';
+import { CARD_TEXT, parseCard } from './cards.js';
+import { IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidRulesError, NotationError } from './errors.js';
+import { describeIllegal, sourceCard } from './laws.js';
+import {
+  FOUNDATION,
+  HAND,
+  KEYWORDS,
+  Move,
+  OPP_RESERVE,
+  OPP_WASTE,
+  RESERVE,
+  WASTE,
+  WHITESPACE,
+  moveFromText,
+} from './moves.js';
+import { pyLength, quote, reprString, show } from './quote.js';
+import { Ruleset } from './rules.js';
+import { GameState, makeState, stateAfter } from './state.js';
+
+/** How a public position writes a card its reader cannot see. */
+export const UNKNOWN_CARD = '??';
+/** The most cards a house can hold: a run from a King down to an Ace. */
+export const MAX_HOUSE = 13;
+
+const SOURCE_WORDS = 'R, T, W, R0, R1, W0, W1, H1..H8 or a card such as 7H';
+const TARGET_WORDS = 'F, H1..H8, R0, R1, W0, W1, OR or OW';
+const TARGETS = new Set(['F', 'OR', 'OW', 'R0', 'R1', 'W0', 'W1', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'H7', 'H8']);
+const OWN_WORDS = ['R', 'T', 'W', 'R0', 'R1', 'W0', 'W1'];
+const HOUSE_RE = /^[Hh][1-8]$/;
+
+// --- moves -------------------------------------------------------------------------------
+
+function isAsciiAlnumOrDash(ch) {
+  return /^[A-Za-z0-9-]$/.test(ch);
+}
+
+function isSource(token) {
+  if (OWN_WORDS.includes(token.toUpperCase()) || HOUSE_RE.test(token)) return true;
+  try {
+    parseCard(token);
+  } catch (error) {
+    if (error instanceof NotationError) return false;
+    throw error;
+  }
+  return true;
+}
+
+function tokenEnd(body) {
+  const match = /^[A-Za-z0-9?]*/.exec(body);
+  return match ? match[0].length : 0;
+}
+
+/** The syntax of a move (crapette.notation._scan_move); `offset` is added to every
+ *  position reported. */
+function scanMove(text, offset = 0) {
+  const chars = Array.from(text);
+  let a = 0;
+  let b = chars.length;
+  while (a < b && WHITESPACE.includes(chars[a])) a++;
+  while (b > a && WHITESPACE.includes(chars[b - 1])) b--;
+  const base = offset + a;
+  const bodyChars = chars.slice(a, b);
+  if (!bodyChars.length) {
+    throw new NotationError(
+      `expected a move (draw, discard, end, reveal, stop, pass or SOURCE-TARGET) at ${base}, found nothing`,
+      text,
+      base,
+    );
+  }
+  bodyChars.forEach((ch, i) => {
+    if (!isAsciiAlnumOrDash(ch)) {
+      throw new NotationError(
+        `unexpected character ${reprString(ch)} at ${base + i} in move ${quote(text, base + i)}`,
+        text,
+        base + i,
+      );
+    }
+  });
+  const body = bodyChars.join(''); // ASCII from here on
+  const word = body.toLowerCase();
+  if (Object.hasOwn(KEYWORDS, word)) return { keyword: KEYWORDS[word] };
+  const dash = body.indexOf('-');
+  if (dash < 0) {
+    if (isSource(body)) {
+      throw new NotationError(
+        `expected '-' after the source at ${base + body.length} in move ${quote(text)}`,
+        text,
+        base + body.length,
+      );
+    }
+    if (/^[A-Za-z]+$/.test(body)) {
+      throw new NotationError(
+        `unknown move ${quote(body)} at ${base}: expected draw, discard, end, reveal, stop, pass or SOURCE-TARGET`,
+        text,
+        base,
+      );
+    }
+    const end = base + tokenEnd(body);
+    throw new NotationError(`expected '-' after the source at ${end} in move ${quote(text)}`, text, end);
+  }
+  const src = body.slice(0, dash);
+  let card = null;
+  let source;
+  const upper = src.toUpperCase();
+  if (OWN_WORDS.includes(upper) || HOUSE_RE.test(src)) {
+    source = upper;
+  } else {
+    try {
+      card = parseCard(src);
+    } catch (error) {
+      if (!(error instanceof NotationError)) throw error;
+      throw new NotationError(
+        `expected a source (${SOURCE_WORDS}) at ${base} in move ${quote(text)}`,
+        text,
+        base,
+      );
+    }
+    source = CARD_TEXT[card];
+  }
+  const rest = body.slice(dash + 1);
+  const at = base + dash + 1;
+  let size = 0;
+  for (const n of [2, 1]) {
+    if (rest.length >= n && TARGETS.has(rest.slice(0, n).toUpperCase())) {
+      size = n;
+      break;
+    }
+  }
+  if (!size) {
+    throw new NotationError(`expected a target (${TARGET_WORDS}) at ${at} in move ${quote(text)}`, text, at);
+  }
+  const target = rest.slice(0, size).toUpperCase();
+  const tail = rest.slice(size);
+  let count = null;
+  if (tail) {
+    const match = /^[xX]([0-9]{1,2})$/.exec(tail);
+    if (match === null || !(Number(match[1]) >= 1 && Number(match[1]) <= 13)) {
+      const xed = 'xX'.includes(tail[0]);
+      const pos = at + size + (xed ? 1 : 0);
+      const what = xed ? 'a count from 1 to 13' : "the end of the move or 'x'";
+      throw new NotationError(`expected ${what} at ${pos} in move ${quote(text)}`, text, pos);
+    }
+    count = Number(match[1]);
+  }
+  return { keyword: null, source, target, count, card };
+}
+
+/** Check the syntax of a move text without a position (parseMove also checks that the
+ *  move is legal in its position). */
+export function checkMoveText(text, offset = 0) {
+  scanMove(text, offset);
+}
+
+function pileNameAbs(token) {
+  return `player ${token[1]}'s ${token[0] === 'R' ? 'reserve' : 'waste'}`;
+}
+
+function locate(state, card) {
+  for (const source of [RESERVE, HAND, WASTE]) {
+    if (sourceCard(state, source) === card) return [source, 1];
+  }
+  const houses = state.houses;
+  for (let h = 0; h < 8; h++) {
+    const at = houses[h].indexOf(card);
+    if (at >= 0) return [h, houses[h].length - at];
+  }
+  throw new IllegalMoveError(
+    `${CARD_TEXT[card]} is not available to player ${state.toAct}: it is not the top of` +
+      ' their reserve, their turned card, a playable waste top or in a house',
+  );
+}
+
+function resolve(state, parsed, text) {
+  if (parsed.keyword) return parsed.keyword;
+  const p = state.toAct;
+  let count = parsed.count;
+  let source;
+  if (parsed.card !== null) {
+    const [where, depth] = locate(state, parsed.card);
+    if (count !== null && count !== depth) {
+      throw new IllegalMoveError(
+        `move ${quote(text)}: ${CARD_TEXT[parsed.card]} would move ${depth} card(s), not ${count}`,
+      );
+    }
+    source = where;
+    count = depth;
+  } else if (['R', 'T', 'W'].includes(parsed.source)) {
+    source = { R: RESERVE, T: HAND, W: WASTE }[parsed.source];
+  } else if (parsed.source[0] === 'H') {
+    source = Number(parsed.source[1]) - 1;
+  } else {
+    const owner = Number(parsed.source[1]);
+    if (owner !== p) {
+      throw new IllegalMoveError(
+        `move ${quote(text)}: ${pileNameAbs(parsed.source)} belongs to your opponent;` +
+          ` player ${p} cannot move a card from it`,
+      );
+    }
+    source = parsed.source[0] === 'R' ? RESERVE : WASTE;
+  }
+  const t = parsed.target;
+  let target;
+  if (t === 'F') target = FOUNDATION;
+  else if (t[0] === 'H') target = Number(t[1]) - 1;
+  else if (t === 'OR' || t === 'OW') target = t === 'OR' ? OPP_RESERVE : OPP_WASTE;
+  else {
+    const owner = Number(t[1]);
+    if (owner === p) {
+      throw new IllegalMoveError(
+        `move ${quote(text)}: your own ${t[0] === 'R' ? 'reserve' : 'waste'} is` +
+          ' never a destination (use discard to end your turn)',
+      );
+    }
+    target = t[0] === 'R' ? OPP_RESERVE : OPP_WASTE;
+  }
+  count = count || 1;
+  if (count > 1 && !(source < 8 && target < 8)) {
+    if (parsed.card !== null) {
+      throw new IllegalMoveError(
+        `move ${quote(text)}: ${parsed.source} is under ${count - 1} card(s) in` +
+          ` H${source + 1}; only the top card of a house moves to ${t}`,
+      );
+    }
+    throw new IllegalMoveError(
+      `move ${quote(text)}: a group of ${count} cards moves only from house to house,` +
+        ` not from ${parsed.source} to ${t}`,
+    );
+  }
+  if (source === target) {
+    throw new IllegalMoveError(
+      parsed.card === null
+        ? `move ${quote(text)}: the source ${parsed.source} is also the target`
+        : `move ${quote(text)}: ${parsed.source} is already in ${t}`,
+    );
+  }
+  try {
+    return Move.play(source, target, count);
+  } catch (error) {
+    if (error instanceof InvalidMoveError) throw new IllegalMoveError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * Parse a move written for `state` and check that it is legal there: draw, discard, end,
+ * reveal, stop, pass, or SOURCE-TARGET with an optional xN count (R-F, T-H3, 7H-F,
+ * H2-H5x3, R-OR, W0-R1...).
+ * @throws {NotationError} malformed text (with the character position).
+ * @throws {IllegalMoveError} a well-formed move that is not legal in `state`.
+ */
+export function parseMove(state, text) {
+  if (typeof text !== 'string') throw new TypeError(`a move text must be a str, not ${typeof text}`);
+  const move = resolve(state, scanMove(text), text);
+  if (!engine.isLegalIndex(state, move.index)) throw new IllegalMoveError(describeIllegal(state, move));
+  return move;
+}
+
+/** The move notation of a move (the same text as String(move)). */
+export function formatMove(move) {
+  if (!(move instanceof Move)) throw new TypeError(`formatMove() needs a Move, not ${show(move)}`);
+  return move.text;
+}
+
+// --- positions ----------------------------------------------------------------------------
+
+const pileString = (cards) => cards.map((c) => CARD_TEXT[c]).join('') || '-';
+const pilesString = (piles) => piles.map(pileString).join('/');
+const hex16 = (key) => key.toString(16).padStart(16, '0');
+
+function compareBig(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The layout keys seen besides the current one, sorted (the notation's field 13). */
+export function extraSeen(state) {
+  const key = state.housesKey;
+  return [...state.seen].filter((k) => k !== key).sort(compareBig);
+}
+
+function format(state, isPublic) {
+  let tail = '-';
+  if (state.stop !== null) {
+    tail = String(state.stop.move);
+    state = state.stop.prior;
+  }
+  let reserves;
+  let hands;
+  if (isPublic) {
+    reserves = state.reserves
+      .map((r, p) => {
+        const up = state.reserveUp[p];
+        return UNKNOWN_CARD.repeat(r.length - up) + r.slice(r.length - up).map((c) => CARD_TEXT[c]).join('') || '-';
+      })
+      .join('/');
+    hands = state.hands.map((h) => UNKNOWN_CARD.repeat(h.length) || '-').join('/');
+  } else {
+    reserves = pilesString(state.reserves);
+    hands = pilesString(state.hands);
+  }
+  const emptied = [0, 1, 2, 3, 4, 5, 6, 7].filter((h) => (state.emptied >> h) & 1).map((h) => h + 1).join('');
+  const fields = [
+    String(state.rules).replaceAll(' ', ''),
+    String(state.toAct),
+    pilesString(state.foundations),
+    pilesString(state.houses),
+    reserves,
+    `${state.reserveUp[0]}/${state.reserveUp[1]}`,
+    hands,
+    pilesString(state.wastes),
+    state.turned !== null ? CARD_TEXT[state.turned] : '-',
+    emptied || '-',
+    `${state.passes[0]}/${state.passes[1]}`,
+    String(state.movesMade),
+    extraSeen(state).map(hex16).join(',') || '-',
+    tail,
+  ];
+  return fields.join(' ');
+}
+
+function checkState(state) {
+  if (!(state instanceof GameState)) throw new TypeError(`a GameState is needed, not ${show(state)}`);
+}
+
+/** The whole state as one line of 14 space-separated fields (docs/notation.md);
+ *  parsePosition reads it back. */
+export function formatPosition(state) {
+  checkState(state);
+  return format(state, false);
+}
+
+/** The position as `player` sees it: every face-down card written ??. */
+export function formatPublicPosition(state, player) {
+  checkState(state);
+  if (player !== 0 && player !== 1) {
+    throw new InvalidArgumentError(`player must be 0 or 1, not ${show(player)}`);
+  }
+  return format(state, true);
+}
+
+const FIELD_NAMES = [
+  'the rules',
+  'the player to act (0 or 1)',
+  'the 8 foundations',
+  'the 8 houses',
+  'the 2 reserves',
+  'the face-up reserve counts (like 1/1)',
+  'the 2 hands',
+  'the 2 wastes',
+  'the turned card (a card or -)',
+  'the emptied houses (digits 1..8 or -)',
+  'the passes (like 1/1, each 0..2)',
+  'the number of moves made',
+  'the seen layout keys (16 hex digits, comma-separated, or -)',
+  'the pending Stop! move (a move like R-H3 or -)',
+];
+
+// Python's str.isspace() characters, which str.rstrip() strips
+const PY_SPACE = new Set(
+  Array.from(
+    ' \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005' +
+      '\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000',
+  ),
+);
+
+function splitFields(chars) {
+  const fields = [];
+  let i = 0;
+  while (i < chars.length) {
+    if (' \t\r\n'.includes(chars[i])) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < chars.length && !' \t\r\n'.includes(chars[i])) i++;
+    fields.push({ text: chars.slice(start, i).join(''), chars: chars.slice(start, i), start });
+  }
+  return fields;
+}
+
+/**
+ * Parse a line written by formatPosition.
+ * @throws {NotationError} malformed text (with the character position and what was
+ *   expected), a public position (?? cards), or a position that cannot occur.
+ */
+export function parsePosition(text) {
+  if (typeof text !== 'string') throw new TypeError(`a position must be a str, not ${typeof text}`);
+  const chars = Array.from(text);
+  const fields = splitFields(chars);
+  if (fields.length < FIELD_NAMES.length) {
+    let end = chars.length;
+    while (end > 0 && PY_SPACE.has(chars[end - 1])) end--;
+    throw new NotationError(
+      `expected ${FIELD_NAMES[fields.length]} (field ${fields.length + 1} of` +
+        ` ${FIELD_NAMES.length}) at ${end}: a position has ${FIELD_NAMES.length} space-separated fields`,
+      text,
+      end,
+    );
+  }
+  if (fields.length > FIELD_NAMES.length) {
+    const extra = fields[FIELD_NAMES.length];
+    throw new NotationError(
+      `expected the end of the position at ${extra.start}, found ${quote(extra.text)}`,
+      text,
+      extra.start,
+    );
+  }
+  const [rulesF, actF, foundF, housesF, resF, upF, handsF, wastesF] = fields;
+  const [turnedF, emptiedF, passesF, movesF, seenF, stopF] = fields.slice(8);
+  let rules;
+  try {
+    rules = Ruleset.fromString(rulesF.text);
+  } catch (error) {
+    if (!(error instanceof InvalidRulesError)) throw error;
+    throw new NotationError(`expected the rules at ${rulesF.start}: ${error.message}`, text, rulesF.start);
+  }
+  const toAct = smallInt(text, actF, 1);
+  const foundations = parsePiles(text, foundF, 8, 'foundation');
+  const houses = parsePiles(text, housesF, 8, 'house');
+  let pos = housesF.start;
+  houses.forEach((pile, h) => {
+    if (pile.length > MAX_HOUSE) {
+      throw new NotationError(
+        `house H${h + 1} at ${pos} holds ${pile.length} cards; a house is a run from a King` +
+          ` down to an Ace, at most ${MAX_HOUSE} cards`,
+        text,
+        pos,
+      );
+    }
+    pos += Math.max(2 * pile.length, 1) + 1;
+  });
+  const reserves = parsePiles(text, resF, 2, 'reserve');
+  const reserveUp = intPair(text, upF, null);
+  const hands = parsePiles(text, handsF, 2, 'hand');
+  const wastes = parsePiles(text, wastesF, 2, 'waste');
+  let turned = null;
+  if (turnedF.text !== '-') {
+    const cards = parseCards(text, turnedF.chars, turnedF.start);
+    if (cards.length !== 1) {
+      throw new NotationError(`expected one turned card or - at ${turnedF.start}`, text, turnedF.start);
+    }
+    turned = cards[0];
+  }
+  const emptied = parseEmptied(text, emptiedF);
+  const passes = intPair(text, passesF, 2);
+  const movesMade = natural(text, movesF);
+  const seen = parseSeen(text, seenF);
+  let stopMove = null;
+  if (stopF.text !== '-') {
+    try {
+      stopMove = moveFromText(stopF.text);
+    } catch (error) {
+      if (!(error instanceof NotationError)) throw error;
+      throw new NotationError(
+        `expected - or the violating move (like R-H3) at ${stopF.start}`,
+        text,
+        stopF.start,
+      );
+    }
+  }
+  const state = makeState(
+    { rules, toAct, foundations, houses, reserves, reserveUp, hands, wastes, turned, emptied, seen, passes, movesMade },
+    text,
+  );
+  return stopMove === null ? state : rebuildStop(state, stopMove, text, stopF.start);
+}
+
+/** The state after the violating move `move` of `prior` (a pending Stop! decision), for
+ *  the readers of positions and JSON; `fail(message)` makes their error. */
+export function playViolation(prior, move) {
+  if (!engine.isLegalIndex(prior, move.index)) {
+    return { error: describeIllegal(prior, move) };
+  }
+  const after = engine.applyIndex(prior, move.index);
+  return { state: after === null ? null : stateAfter(prior, after) };
+}
+
+function rebuildStop(prior, move, text, at) {
+  const played = playViolation(prior, move);
+  if (played.error !== undefined) {
+    throw new NotationError(
+      `the pending Stop! move at ${at} cannot be played in the written position: ${played.error}`,
+      text,
+      at,
+    );
+  }
+  if (played.state === null || played.state.stop === null) {
+    throw new NotationError(
+      `the pending Stop! move ${move} at ${at} is not a priority violation awaiting a decision in the written position`,
+      text,
+      at,
+    );
+  }
+  return played.state;
+}
+
+function smallInt(text, field, top) {
+  if (field.chars.length === 1 && field.text >= '0' && field.text <= String(top)) return Number(field.text);
+  throw new NotationError(`expected a digit 0..${top} at ${field.start}, found ${quote(field.text)}`, text, field.start);
+}
+
+function natural(text, field) {
+  if (/^[0-9]{1,12}$/.test(field.text)) return Number(field.text);
+  throw new NotationError(
+    `expected the number of moves made (decimal digits) at ${field.start}, found ${quote(field.text)}`,
+    text,
+    field.start,
+  );
+}
+
+function intPair(text, field, top) {
+  const match = /^([0-9]{1,3})\/([0-9]{1,3})$/.exec(field.text);
+  if (match === null) {
+    throw new NotationError(
+      `expected two numbers like 1/1 at ${field.start}, found ${quote(field.text)}`,
+      text,
+      field.start,
+    );
+  }
+  const a = Number(match[1]);
+  const b = Number(match[2]);
+  if (top !== null) {
+    for (const [value, offset] of [
+      [a, 0],
+      [b, match[1].length + 1],
+    ]) {
+      if (value > top) {
+        const pos = field.start + offset;
+        throw new NotationError(`expected a number from 0 to ${top} at ${pos}, found ${value}`, text, pos);
+      }
+    }
+  }
+  return [a, b];
+}
+
+function parseEmptied(text, field) {
+  if (field.text === '-') return 0;
+  let mask = 0;
+  let last = 0;
+  field.chars.forEach((ch, i) => {
+    if (!(ch >= '1' && ch <= '8') || Number(ch) <= last) {
+      const pos = field.start + i;
+      throw new NotationError(`expected house digits 1..8 in increasing order (or -) at ${pos}`, text, pos);
+    }
+    last = Number(ch);
+    mask |= 1 << (last - 1);
+  });
+  return mask;
+}
+
+function parseSeen(text, field) {
+  if (field.text === '-') return null;
+  const keys = new Set();
+  let pos = field.start;
+  for (const part of field.text.split(',')) {
+    if (!/^[0-9a-fA-F]{1,16}$/.test(part)) {
+      throw new NotationError(`expected a layout key of 1 to 16 hex digits at ${pos}`, text, pos);
+    }
+    keys.add(BigInt('0x' + part));
+    pos += pyLength(part) + 1;
+  }
+  return keys;
+}
+
+function parsePiles(text, field, n, what) {
+  const parts = field.text.split('/');
+  if (parts.length !== n) {
+    let pos = field.start;
+    if (parts.length > n) pos += parts.slice(0, n).reduce((s, p) => s + pyLength(p) + 1, 0) - 1;
+    else pos += field.chars.length;
+    throw new NotationError(
+      `expected ${n} ${what} piles separated by '/' at ${pos} (${parts.length} found)`,
+      text,
+      pos,
+    );
+  }
+  const out = [];
+  let pos = field.start;
+  for (const part of parts) {
+    const partChars = Array.from(part);
+    out.push(part === '-' ? [] : parseCards(text, partChars, pos));
+    pos += partChars.length + 1;
+  }
+  return out;
+}
+
+function parseCards(text, part, start) {
+  if (!part.length) throw new NotationError(`expected cards or - at ${start}`, text, start);
+  const cards = [];
+  for (let i = 0; i < part.length; i += 2) {
+    const chunk = part.slice(i, i + 2);
+    const pos = start + i;
+    if (chunk.join('') === UNKNOWN_CARD) {
+      throw new NotationError(
+        `unknown card ?? at ${pos}: a public position (with hidden cards) cannot be loaded as a state`,
+        text,
+        pos,
+      );
+    }
+    const rankOk = chunk.length >= 1 && 'A23456789TJQK'.includes(chunk[0]);
+    if (!rankOk || chunk.length < 2 || !'SHDCshdc'.includes(chunk[1])) {
+      const bad = rankOk ? pos + 1 : pos;
+      const expected = rankOk ? 'a suit (SHDC or shdc)' : 'a rank (A23456789TJQK)';
+      throw new NotationError(`expected ${expected} at ${bad} (cards are written like 7H or Td)`, text, bad);
+    }
+    cards.push(parseCard(chunk.join('')));
+  }
+  return cards;
+}

@@ -1,0 +1,491 @@
+/**
+ * The immutable GameState of one deal, the one way to build it from its fields
+ * (makeState, which checks it as the Python library's validate_position does), and the
+ * building rules as card predicates (where a card may go), which the refusal reasons and
+ * the checks read.
+ *
+ * A state holds the 140 bytes of the C core's cr_state, its ruleset, the layout keys seen
+ * this turn (the no-cycle rule) and, while a Stop! decision is open, the state before the
+ * violation. Its fields are read from the bytes.
+ * @module
+ */
+import * as engine from './engine.js';
+import { CARD_TEXT, cardPack, cardRank, cardRed, cardSuit } from './cards.js';
+import { InvalidPositionError } from './errors.js';
+import { ALL_MOVES } from './moves.js';
+import { quote, show } from './quote.js';
+import { Ruleset } from './rules.js';
+
+const {
+  STATE_BYTES,
+  OFF_LEN,
+  OFF_TURNED,
+  OFF_TO_ACT,
+  OFF_RESERVE_UP,
+  OFF_PASSES,
+  OFF_EMPTIED,
+  OFF_STOP,
+  OFF_MOVES_MADE,
+  NO_CARD,
+} = engine;
+
+// --- the building rules (crapette._fits) -----------------------------------------------
+
+/** Whether a house showing `top` takes `card`: one rank lower, the other colour. */
+export function buildsOn(top, card) {
+  return cardRank(top) > 1 && cardRank(card) === cardRank(top) - 1 && cardRed(card) !== cardRed(top);
+}
+
+/** Whether the card may go on the house (any card on an empty one). */
+export function fitsHouse(house, card) {
+  return !house.length || buildsOn(house[house.length - 1], card);
+}
+
+/** Whether cards (bottom first) descend one rank at a time in alternating colours. */
+export function isRun(cards) {
+  for (let i = 0; i + 1 < cards.length; i++) if (!buildsOn(cards[i], cards[i + 1])) return false;
+  return true;
+}
+
+/** Whether a foundation pile is its Ace and the next ranks in suit. */
+export function isFoundationRun(pile) {
+  if (!pile.length || cardRank(pile[0]) !== 1) return false;
+  for (let i = 1; i < pile.length; i++) {
+    if (cardRank(pile[i]) === 1 || pile[i] % 52 !== (pile[i - 1] % 52) + 1) return false;
+  }
+  return true;
+}
+
+/** The leftmost foundation that takes the card, or null. */
+export function foundationPile(foundations, card) {
+  for (let i = 0; i < foundations.length; i++) {
+    const pile = foundations[i];
+    if (pile.length) {
+      const top = pile[pile.length - 1];
+      if (cardRank(card) > 1 && top % 52 === (card % 52) - 1) return i;
+    } else if (cardRank(card) === 1) {
+      return i;
+    }
+  }
+  return null;
+}
+
+/** Whether some foundation takes the card. */
+export function fitsFoundation(foundations, card) {
+  return foundationPile(foundations, card) !== null;
+}
+
+/** Whether the card may be loaded on this top: same suit, one rank apart. */
+export function fitsLoad(top, card, wrap) {
+  if (cardSuit(top) !== cardSuit(card)) return false;
+  const gap = Math.abs(cardRank(top) - cardRank(card));
+  return gap === 1 || (wrap && gap === 12);
+}
+
+/** The most cards one house-to-house move may carry with `free` empty houses. */
+export function mostCards(rules, free) {
+  if (rules.group_moves === 'single') return 1;
+  if (rules.group_moves === 'whole') return 13;
+  return 2 ** free;
+}
+
+// --- states --------------------------------------------------------------------------------
+
+let internal = false;
+
+function piles(bytes, first, count) {
+  let off = 0;
+  for (let i = 0; i < first; i++) off += bytes[OFF_LEN + i];
+  const out = [];
+  for (let i = first; i < first + count; i++) {
+    const n = bytes[OFF_LEN + i];
+    out.push(Array.from(bytes.subarray(off, off + n)));
+    off += n;
+  }
+  return out;
+}
+
+/**
+ * One position of a deal: every card's place, whose move it is and the counters the rules
+ * need. Immutable and equal by value (equals); apply returns a new one. Piles are arrays
+ * of cards (numbers 0..103), bottom first, so pile[pile.length - 1] is the top; per-player
+ * pairs are arrays of two, indexed by player. Build one with newGame, deal, makeState,
+ * parsePosition or fromJson.
+ */
+export class GameState {
+  constructor(rules, bytes, keys, current, prior) {
+    if (!internal) {
+      throw new TypeError('build a GameState with newGame, deal, makeState, parsePosition or fromJson');
+    }
+    /** @type {Ruleset} the ruleset of the deal */
+    this.rules = rules;
+    this._bytes = bytes;
+    this._keys = keys;
+    this._current = current;
+    this._prior = prior;
+    this._cache = {};
+    Object.freeze(this);
+  }
+
+  static _make(rules, bytes, keys = null, current = null, prior = null) {
+    internal = true;
+    try {
+      return new GameState(rules, bytes, keys, current, prior);
+    } finally {
+      internal = false;
+    }
+  }
+
+  _get(name, compute) {
+    let value = this._cache[name];
+    if (value === undefined) {
+      value = compute();
+      this._cache[name] = value;
+    }
+    return value;
+  }
+
+  /** The player who makes the next move (during a "Stop!" decision, the caller). */
+  get toAct() {
+    return this._bytes[OFF_TO_ACT];
+  }
+  /** The 8 foundation piles, left to right. */
+  get foundations() {
+    return this._get('foundations', () => piles(this._bytes, 0, 8));
+  }
+  /** The 8 houses: 0..3 player 0's column, 4..7 player 1's. */
+  get houses() {
+    return this._get('houses', () => piles(this._bytes, 8, 8));
+  }
+  /** Each player's reserve. */
+  get reserves() {
+    return this._get('reserves', () => piles(this._bytes, 16, 2));
+  }
+  /** How many cards at the top of each reserve are face up. */
+  get reserveUp() {
+    return [this._bytes[OFF_RESERVE_UP], this._bytes[OFF_RESERVE_UP + 1]];
+  }
+  /** Each player's face-down hand (the last card is the next one turned). */
+  get hands() {
+    return this._get('hands', () => piles(this._bytes, 18, 2));
+  }
+  /** Each player's face-up waste. */
+  get wastes() {
+    return this._get('wastes', () => piles(this._bytes, 20, 2));
+  }
+  /** The turned hand card of the player whose turn it is, or null. */
+  get turned() {
+    const t = this._bytes[OFF_TURNED];
+    return t === NO_CARD ? null : t;
+  }
+  /** Bit h set when house h was emptied this turn and is still empty. */
+  get emptied() {
+    return this._bytes[OFF_EMPTIED];
+  }
+  /** Per player, the stalemate rule's pass marks (0..2). */
+  get passes() {
+    return [this._bytes[OFF_PASSES], this._bytes[OFF_PASSES + 1]];
+  }
+  /** How many moves have been applied in this deal. */
+  get movesMade() {
+    const b = this._bytes;
+    return (
+      b[OFF_MOVES_MADE] + b[OFF_MOVES_MADE + 1] * 2 ** 8 + b[OFF_MOVES_MADE + 2] * 2 ** 16 +
+      b[OFF_MOVES_MADE + 3] * 2 ** 24
+    );
+  }
+  get _stopBits() {
+    return this._bytes[OFF_STOP] | (this._bytes[OFF_STOP + 1] << 8);
+  }
+  /** The violation awaiting a "Stop!" decision, or null: `{prior, move, offender,
+   *  resume}` (the state before the violating move, the move, who made it, who acts if
+   *  it is let stand). */
+  get stop() {
+    const bits = this._stopBits;
+    if (!bits || !this._prior) return null;
+    return {
+      prior: this._prior,
+      move: ALL_MOVES[(bits & 0x0fff) - 1],
+      offender: (bits >> 12) & 1,
+      resume: (bits >> 13) & 1,
+    };
+  }
+  /** The player whose turn it is (differs from toAct during a Stop! decision). */
+  get turnPlayer() {
+    const bits = this._stopBits;
+    return bits ? (bits >> 13) & 1 : this.toAct;
+  }
+  /** The layout key of the houses (a BigInt of 64 bits). */
+  get housesKey() {
+    if (this._current !== null) return this._current;
+    return this._get('key', () => engine.housesKeyOf(this.rules, this._bytes));
+  }
+  /** The layout keys (BigInts) seen since the last move that cannot be undone in this
+   *  turn, the current one included, as a Set (the no-cycle rule). */
+  get seen() {
+    return new Set(this._keys ? this._keys : [this.housesKey]);
+  }
+
+  /** Every card on the table, pile by pile, the turned card last. */
+  cards() {
+    const total = this._bytes.subarray(OFF_LEN, OFF_LEN + 22).reduce((a, b) => a + b, 0);
+    const out = Array.from(this._bytes.subarray(0, total));
+    if (this.turned !== null) out.push(this.turned);
+    return out;
+  }
+
+  /** Whether two states are the same position (every field, the layouts seen and the
+   *  state before a pending Stop! included). */
+  equals(other) {
+    if (this === other) return true;
+    if (!(other instanceof GameState)) return false;
+    const a = this._bytes;
+    const b = other._bytes;
+    for (let i = 0; i < STATE_BYTES; i++) if (a[i] !== b[i]) return false;
+    if (!this.rules.equals(other.rules)) return false;
+    const mine = this.seen;
+    const theirs = other.seen;
+    if (mine.size !== theirs.size) return false;
+    for (const k of mine) if (!theirs.has(k)) return false;
+    if (this._prior === other._prior) return true;
+    if (!this._prior || !other._prior) return false;
+    return this._prior.equals(other._prior);
+  }
+}
+
+/** The GameState of the bytes of the core (a new deal: nothing seen, no prior). */
+export function stateOfBytes(rules, bytes) {
+  return GameState._make(rules, bytes);
+}
+
+/**
+ * The state after a move played by the core (crapette._core's do_apply): the layouts seen
+ * are cleared, kept or extended by the new key, and a new pending Stop! decision keeps
+ * the state before it.
+ */
+export function stateAfter(state, result) {
+  const { bytes, effect, key } = result;
+  let keys = null;
+  let current = null;
+  if (effect === 1) {
+    keys = state._keys;
+    current = state._current;
+  } else if (effect === 2) {
+    const log = state._keys;
+    if (!log) {
+      const first = state.housesKey;
+      if (key !== first) {
+        keys = BigUint64Array.of(first, key);
+        current = key;
+      }
+    } else if (log.includes(key)) {
+      keys = log; // a layout seen before (no legal move recreates one)
+    } else {
+      keys = new BigUint64Array(log.length + 1);
+      keys.set(log);
+      keys[log.length] = key;
+      current = key;
+    }
+  }
+  const stopNow = bytes[OFF_STOP] | bytes[OFF_STOP + 1];
+  const prior = stopNow && !state._stopBits ? state : null;
+  return GameState._make(state.rules, bytes, keys, current, prior);
+}
+
+// --- building a state from its fields ----------------------------------------------------
+
+function pileText(cards) {
+  return cards.map((c) => CARD_TEXT[c]).join('') || '-';
+}
+
+const isCard = (v) => Number.isInteger(v) && v >= 0 && v < 104;
+
+function pilesProblem(value, n, what) {
+  if (!Array.isArray(value) || value.length !== n) {
+    return `${what} must be an array of ${n} piles, not ${show(value)}`;
+  }
+  for (let i = 0; i < n; i++) {
+    const pile = value[i];
+    if (!Array.isArray(pile)) return `${what}[${i}] must be an array of cards, not ${show(pile)}`;
+    for (let j = 0; j < pile.length; j++) {
+      if (!isCard(pile[j])) return `${what}[${i}][${j}] is not a card: ${show(pile[j])}`;
+    }
+  }
+  return null;
+}
+
+function pairProblem(value, high, what) {
+  if (
+    !Array.isArray(value) ||
+    value.length !== 2 ||
+    !value.every((v) => Number.isInteger(v) && v >= 0 && v <= high)
+  ) {
+    return `${what} must be a pair of integers from 0 to ${high}, not ${show(value)}`;
+  }
+  return null;
+}
+
+const FIELD_DEFAULTS = {
+  turned: null,
+  emptied: 0,
+  passes: [1, 1],
+  movesMade: 0,
+  seen: null,
+};
+
+/**
+ * Every reason a state made of these fields could not occur in a deal, as readable
+ * sentences (crapette.state.position_problems, the same sentences for the same problems):
+ * the type and range of every field, every card once, foundations built up in suit from
+ * their Ace, houses descending in alternating colours, possible counts.
+ */
+export function positionProblems(fields) {
+  const f = { ...FIELD_DEFAULTS, ...fields };
+  const problems = [];
+  if (!(f.rules instanceof Ruleset)) problems.push(`rules must be a Ruleset, not ${show(f.rules)}`);
+  if (f.toAct !== 0 && f.toAct !== 1) problems.push(`to_act must be 0 or 1, not ${show(f.toAct)}`);
+  const shape = [
+    pilesProblem(f.foundations, 8, 'foundations'),
+    pilesProblem(f.houses, 8, 'houses'),
+    pilesProblem(f.reserves, 2, 'reserves'),
+    pilesProblem(f.hands, 2, 'hands'),
+    pilesProblem(f.wastes, 2, 'wastes'),
+    pairProblem(f.reserveUp, 104, 'reserve_up'),
+    pairProblem(f.passes, 2, 'passes'),
+  ];
+  if (f.turned !== null && !isCard(f.turned)) {
+    shape.push(`turned must be a card or None, not ${show(f.turned)}`);
+  }
+  if (!Number.isInteger(f.emptied) || f.emptied < 0 || f.emptied > 255) {
+    shape.push(`emptied must be a bitmask of houses from 0 to 255, not ${show(f.emptied)}`);
+  }
+  if (!Number.isInteger(f.movesMade) || f.movesMade < 0 || f.movesMade > 1e12) {
+    shape.push(`moves_made must be an integer from 0, not ${show(f.movesMade)}`);
+  }
+  if (
+    f.seen !== null &&
+    ![...f.seen].every((k) => typeof k === 'bigint' && k >= 0n && k < 1n << 64n)
+  ) {
+    shape.push('seen must hold layout keys, integers from 0 to 2**64 - 1');
+  }
+  problems.push(...shape.filter((p) => p !== null));
+  if (problems.length) return problems;
+  const tall = f.houses.map((p, h) => (p.length > 13 ? `H${h + 1}` : null)).filter(Boolean);
+  if (tall.length) {
+    problems.push(`houses hold at most 13 cards (a run from King to Ace): ${tall.join(' ')}`);
+  }
+  const counts = new Array(104).fill(0);
+  const all = [...f.foundations, ...f.houses, ...f.reserves, ...f.hands, ...f.wastes].flat();
+  if (f.turned !== null) all.push(f.turned);
+  for (const c of all) counts[c]++;
+  const missing = CARD_TEXT.filter((_, c) => counts[c] === 0);
+  const doubled = CARD_TEXT.filter((_, c) => counts[c] > 1);
+  if (missing.length) problems.push('missing cards: ' + missing.join(' '));
+  if (doubled.length) problems.push('cards written more than once: ' + doubled.join(' '));
+  f.foundations.forEach((pile, i) => {
+    if (pile.length && !isFoundationRun(pile)) {
+      problems.push(`foundation ${i + 1} (${pileText(pile)}) is not a run up in suit from its Ace`);
+    }
+  });
+  f.houses.forEach((pile, i) => {
+    if (!isRun(pile)) {
+      problems.push(
+        `house H${i + 1} (${pileText(pile)}) does not descend one rank at a time in alternating colours`,
+      );
+    }
+  });
+  for (const p of [0, 1]) {
+    const reserve = f.reserves[p];
+    const up = f.reserveUp[p];
+    if (up > reserve.length) {
+      problems.push(
+        `player ${p}'s reserve has ${reserve.length} cards, fewer than its ${up} face-up cards (reserve_up)`,
+      );
+    } else if (reserve.length && up === 0 && f.rules.reserve_face_up) {
+      problems.push(`player ${p}'s reserve top is face down, but these rules deal it face up`);
+    }
+    const foreign = reserve
+      .slice(0, Math.max(reserve.length - up, 0))
+      .filter((c) => cardPack(c) !== p)
+      .map((c) => CARD_TEXT[c]);
+    if (foreign.length) {
+      problems.push(
+        `face-down cards of player ${p}'s reserve come from the other pack: ${foreign.join(' ')}`,
+      );
+    }
+  }
+  for (let h = 0; h < 8; h++) {
+    if ((f.emptied >> h) & 1 && f.houses[h].length) {
+      problems.push(`house H${h + 1} is marked emptied this turn but holds cards`);
+    }
+  }
+  if (f.movesMade > f.rules.move_cap) {
+    problems.push(`${f.movesMade} moves made is beyond the rules' move cap of ${f.rules.move_cap}`);
+  }
+  return problems;
+}
+
+/**
+ * A state from its fields, checked (crapette.state.validate_position): `{rules, toAct,
+ * foundations, houses, reserves, reserveUp, hands, wastes}` and optionally `turned`,
+ * `emptied`, `passes` ([1, 1] by default), `movesMade` and `seen` (the layout keys seen
+ * this turn, BigInts; the current layout is always added). No pending Stop! decision:
+ * play the violating move from the state before it (apply) to get one.
+ * `text` is the text the fields were read from, quoted in the error.
+ * @throws {InvalidPositionError} naming every problem found.
+ */
+export function makeState(fields, text = '') {
+  const problems = positionProblems(fields);
+  if (problems.length) {
+    const where = text ? ` ${quote(text)}` : '';
+    throw new InvalidPositionError(`impossible position${where}: ${problems.join('; ')}`, text, null);
+  }
+  const f = { ...FIELD_DEFAULTS, ...fields };
+  const bytes = packFields(f);
+  return stateOfFields(f.rules, bytes, f.seen);
+}
+
+/** The state of packed bytes with the layouts `seen` (a collection of keys, or null) as
+ *  the Python constructor keeps them: the extra keys sorted, then the current one. */
+export function stateOfFields(rules, bytes, seen) {
+  let keys = null;
+  let current = null;
+  if (seen) {
+    const key = engine.housesKeyOf(rules, bytes);
+    const extra = [...new Set(seen)].filter((k) => k !== key).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (extra.length) {
+      keys = BigUint64Array.from([...extra, key]);
+      current = key;
+    }
+  }
+  return GameState._make(rules, bytes, keys, current, null);
+}
+
+/**
+ * The 140 bytes of a state of these fields, unchecked (a pending Stop! given as `stop`, its
+ * raw bits), or null when they do not fit (more than 104 cards). Internal: makeState
+ * checks the fields first; the bots' sketches of a view hold placeholder cards.
+ */
+export function packFields(f) {
+  const order = [...f.foundations, ...f.houses, ...f.reserves, ...f.hands, ...f.wastes];
+  const total = order.reduce((n, pile) => n + pile.length, 0) + (f.turned === null ? 0 : 1);
+  if (total > 104) return null;
+  const bytes = new Uint8Array(STATE_BYTES);
+  let o = 0;
+  order.forEach((pile, i) => {
+    bytes.set(pile, o);
+    o += pile.length;
+    bytes[OFF_LEN + i] = pile.length;
+  });
+  bytes[OFF_TURNED] = f.turned === null ? NO_CARD : f.turned;
+  bytes[OFF_TO_ACT] = f.toAct;
+  bytes[OFF_RESERVE_UP] = f.reserveUp[0];
+  bytes[OFF_RESERVE_UP + 1] = f.reserveUp[1];
+  bytes[OFF_PASSES] = f.passes[0];
+  bytes[OFF_PASSES + 1] = f.passes[1];
+  bytes[OFF_EMPTIED] = f.emptied;
+  const view = new DataView(bytes.buffer);
+  view.setUint16(OFF_STOP, f.stop ?? 0, true);
+  view.setUint32(OFF_MOVES_MADE, f.movesMade, true);
+  return bytes;
+}
