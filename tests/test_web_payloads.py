@@ -149,3 +149,22 @@ def test_move_play_refuses_bools_and_floats(args: tuple[object, ...]) -> None:
     with pytest.raises(InvalidMoveError, match="no such move"):
         Move.play(*args)  # type: ignore[arg-type]
     assert Move.play(1, 2) == crapette.moves.ALL_MOVES[Move.play(1, 2).index]
+
+
+# ---------------------------------------------------------------------------- private helpers
+
+
+def test_the_servers_helpers_are_private_and_the_old_names_still_import() -> None:
+    pytest.importorskip("fastapi")
+    import crapette.web.session as session
+
+    assert set(session.__all__) == {"MAX_SEARCH_BUDGET", "Game", "Seat", "WebError"}
+    for name in ("hash_token", "check_opponent", "parse_rules", "RECENT_MOVES"):
+        with pytest.warns(DeprecationWarning, match=name):
+            helper = getattr(session, name)
+        assert helper is getattr(session, "_" + name)
+    with pytest.warns(DeprecationWarning):
+        from crapette.web.session import hash_token  # noqa: F401
+    assert len(session._hash_token("x")) == 64
+    with pytest.raises(AttributeError):
+        session.no_such_name  # noqa: B018
