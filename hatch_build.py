@@ -1,58 +1,35 @@
-"""Build hook: compile the core modules with mypyc when the wheel is built with a C compiler.
+"""Build hook: compile the native engine, the C extension module ``crapette._core``.
 
-The list of compiled modules lives in ONE place, ``pyproject.toml``::
+What gets built (``native/build.py`` does the compiling, with setuptools):
 
-    [tool.hatch.build.targets.wheel.hooks.custom]
-    compiled-modules = ["cards", "moves", ...]
-
-What gets built:
-
-* a regular wheel build on CPython with a working C compiler: the listed modules are compiled
-  with mypyc into extension modules that sit beside their ``.py`` sources in a platform wheel
-  (the sources stay, so ``CRAPETTE_PURE=1`` can still run them);
-* ``CRAPETTE_PURE_BUILD=1``, an editable install, another interpreter than CPython, or a
-  failed compilation (no compiler, no Python headers): the pure-Python ``py3-none-any`` wheel,
-  with a warning on stderr saying why;
-* ``CRAPETTE_REQUIRE_COMPILED=1`` turns a failed compilation into a build error (release and
+* a wheel on CPython with a working C compiler: the extension in a platform wheel;
+* an editable install (``pip install -e .``) on CPython with a compiler: the extension
+  built in place, ``src/crapette/_core.*.so``, so that the suite runs on the native engine
+  locally (after editing the C sources: ``python native/build.py``);
+* ``CRAPETTE_PURE_BUILD=1``, another interpreter than CPython, or a failed compilation (no
+  compiler, no Python headers): no extension, the pure-Python ``py3-none-any`` wheel (the
+  Python engine), with a warning on stderr saying why;
+* ``CRAPETTE_REQUIRE_NATIVE=1`` turns a failed compilation into a build error (release and
   CI builds use it, so that a broken compiler setup cannot quietly ship the pure package).
-
-Unlike hatch-mypyc (the hook black uses), this one compiles in a temporary directory, so no
-extension module is ever left in ``src/`` where an editable install would import it, and it
-never renames ``pyproject.toml`` during the build.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import platform
 import shutil
-import subprocess
 import sys
 import tempfile
 import textwrap
+import traceback
 from pathlib import Path
 from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-# The build requirements of the compiled build, added to the build environment only when
-# compilation is wanted. mypy carries mypyc; setuptools drives the C compiler.
-COMPILE_REQUIREMENTS = ["mypy==2.4.1", "setuptools>=70"]
-
-PACKAGE = "crapette"
-
-_SETUP_SCRIPT = """\
-import sys
-from setuptools import setup
-from mypyc.build import mypycify
-
-out, tmp, *paths = sys.argv[1:]
-setup(
-    name="crapette-mypyc",
-    ext_modules=mypycify(paths, opt_level="3"),
-    script_args=["build_ext", "--build-lib", out, "--build-temp", tmp],
-)
-"""
+# The build requirement of the native engine, added only when it is built.
+NATIVE_REQUIREMENTS = ["setuptools>=70"]
 
 
 def _flag(name: str) -> bool:
@@ -60,96 +37,89 @@ def _flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
 
 
-class CompileCoreHook(BuildHookInterface):  # type: ignore[misc]
-    """Compile the modules named in ``compiled-modules`` with mypyc (see the module docstring)."""
+def _required() -> bool:
+    return _flag("CRAPETTE_REQUIRE_NATIVE") or _flag("CRAPETTE_REQUIRE_COMPILED")
+
+
+class NativeCoreHook(BuildHookInterface):  # type: ignore[misc]
+    """Compile ``native/`` into ``crapette._core`` (see the module docstring)."""
 
     PLUGIN_NAME = "custom"
 
     def _why_pure(self) -> str | None:
-        """The reason to build the pure wheel regardless of the compiler, or None."""
+        """The reason to build no extension regardless of the compiler, or None."""
         if _flag("CRAPETTE_PURE_BUILD"):
             return "CRAPETTE_PURE_BUILD is set"
         if platform.python_implementation() != "CPython":
-            return f"mypyc does not support {platform.python_implementation()}"
+            return f"the native engine is built for CPython, not {platform.python_implementation()}"
         return None
 
     def dependencies(self) -> list[str]:
-        """Build requirements: mypy, setuptools and the runtime dependencies (mypyc type-checks
-        the code against them) unless the build is pure anyway."""
-        if self._why_pure():
-            return []
-        return [*COMPILE_REQUIREMENTS, *self.metadata.core.dependencies]
+        """Build requirements: setuptools drives the C compiler, unless no extension is built."""
+        return [] if self._why_pure() else list(NATIVE_REQUIREMENTS)
 
-    def _module_paths(self) -> list[Path]:
-        """The source files of the modules to compile, checked to exist."""
-        names = self.config.get("compiled-modules", [])
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise TypeError("compiled-modules must be a list of module names")
-        package_dir = Path(self.root) / "src" / PACKAGE
-        paths = []
-        for name in names:
-            path = package_dir / (name.replace(".", "/") + ".py")
-            if not path.is_file():
-                raise FileNotFoundError(
-                    f"compiled-modules names {name!r}, but {path} does not exist"
-                    " (update [tool.hatch.build.targets.wheel.hooks.custom] in pyproject.toml)"
-                )
-            paths.append(path)
-        return paths
+    def _builder(self) -> Any:
+        path = Path(self.root) / "native" / "build.py"
+        spec = importlib.util.spec_from_file_location("crapette_native_build", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    def _compile(self, out: Path) -> list[Path] | str:
+        """The files built into ``out/crapette/``, or why the build failed."""
+        try:
+            return list(self._builder().build(out))
+        except BaseException as error:
+            if isinstance(error, KeyboardInterrupt):
+                raise
+            lines = traceback.format_exception(type(error), error, error.__traceback__)
+            return "".join(lines[-15:])
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        """Compile into a temporary directory and add the extension modules to the wheel."""
-        self._out_dir: str | None = None
+        """Compile into a temporary directory; add the extension to the wheel, or put it
+        beside the sources for an editable install."""
+        self._work: str | None = None
         if self.target_name != "wheel":
             return
-        why = "an editable install stays pure" if version == "editable" else self._why_pure()
-        if why is None:
-            paths = self._module_paths()
-            if not paths:
-                why = "compiled-modules is empty"
+        why = self._why_pure()
         if why is not None:
-            if version != "editable":
-                self.app.display_info(f"crapette: building the pure-Python wheel ({why})")
+            self.app.display_info(f"crapette: no native engine, the Python engine only ({why})")
             return
-        work = tempfile.mkdtemp(prefix="crapette-mypyc-")
-        out = os.path.join(work, "lib")
-        try:
-            process = subprocess.run(
-                [sys.executable, "-c", _SETUP_SCRIPT, out, os.path.join(work, "tmp")]
-                + [str(p) for p in paths],
-                cwd=work,  # keep setuptools away from our pyproject.toml
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-                check=False,
-            )
-        except OSError as error:  # the interpreter itself could not start: not expected
-            process = subprocess.CompletedProcess([], 1, str(error))
-        if process.returncode != 0:
+        work = tempfile.mkdtemp(prefix="crapette-native-")
+        built = self._compile(Path(work))
+        if isinstance(built, str):
             shutil.rmtree(work, ignore_errors=True)
-            if _flag("CRAPETTE_REQUIRE_COMPILED"):
+            if _required():
                 raise RuntimeError(
-                    "crapette: mypyc compilation failed and CRAPETTE_REQUIRE_COMPILED is set:\n"
-                    + process.stdout
+                    "crapette: building the native engine failed and CRAPETTE_REQUIRE_NATIVE"
+                    f" is set:\n{built}"
                 )
-            tail = textwrap.indent("\n".join(process.stdout.splitlines()[-15:]), "    ")
-            message = (
-                "crapette: mypyc compilation failed (no C compiler or Python headers?);"
-                f" building the pure-Python wheel instead. Last lines:\n{tail}"
+            self.app.display_warning(
+                "crapette: building the native engine failed (no C compiler or Python"
+                " headers?); installing the Python engine only. Last lines:\n"
+                + textwrap.indent(built, "    ")
             )
-            self.app.display_warning(message)
             return
-        self._out_dir = work
-        built = sorted(p for p in Path(out).rglob("*") if p.is_file())
+        if version == "editable":
+            target = Path(self.root) / "src" / "crapette"
+            for path in built:
+                shutil.copyfile(path, target / path.name)
+            shutil.rmtree(work, ignore_errors=True)
+            self.app.display_info(f"crapette: built the native engine in place in {target}")
+            return
+        self._work = work
         for path in built:
-            build_data["force_include"][str(path)] = path.relative_to(out).as_posix()
+            build_data["force_include"][str(path)] = path.relative_to(work).as_posix()
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
-        self.app.display_info(
-            f"crapette: compiled {len(paths)} modules with mypyc ({len(built)} extension files)"
-        )
+        self.app.display_info(f"crapette: built the native engine ({len(built)} files)")
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         """Remove the temporary build directory once the wheel is written."""
-        if getattr(self, "_out_dir", None):
-            shutil.rmtree(str(self._out_dir), ignore_errors=True)
+        if getattr(self, "_work", None):
+            shutil.rmtree(str(self._work), ignore_errors=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit("this is a hatchling build hook: pip install . runs it")

@@ -29,6 +29,7 @@ Needs python-chess (``pip install chess``, or the ``bench`` extra).
 from __future__ import annotations
 
 import argparse
+import gc
 import itertools
 import json
 import os
@@ -160,6 +161,7 @@ def bytes_per_state(deals: int) -> float:
     import crapette
 
     kept: list[Any] = []
+    gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     for seed in range(deals):
@@ -171,6 +173,7 @@ def bytes_per_state(deals: int) -> float:
             if not moves:
                 break
             state = crapette.apply_unchecked(state, rng.choice(moves))
+    gc.collect()  # a full collection empties the free lists (of the move tuples, say)
     after = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     # the list itself holds 8 bytes per state; the rest is the states

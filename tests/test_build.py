@@ -1,25 +1,26 @@
-"""The two builds of the core: compiled (mypyc wheel) and pure Python (``CRAPETTE_PURE=1``).
+"""The two engines: the native core (``crapette._core``, the C extension) and the Python
+engine (``CRAPETTE_PURE=1``, or no extension).
 
-These run on either install. On a pure install both sides are the pure modules (the checks
-still hold); ``.ci/wheel-test`` runs them on the compiled wheel, where they compare the two.
+These run on either install. Without the extension both sides are the Python engine (the
+checks still hold); ``.ci/run`` builds the extension, so there they compare the two.
 """
 
 from __future__ import annotations
 
-import importlib.machinery
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 import crapette
+from crapette import _build
 
 # Calls of public entry points with bad arguments, whose error type and message must not
-# depend on the build: mypyc checks an argument annotated with a compiled class, int, str,
-# tuple... before the body runs and raises its own TypeError, so a public function either
-# takes such arguments loosely typed and checks them itself, or raises
-# crapette._build.argument_type_error (mypyc's wording) from its own check in the pure build.
-# (Private helpers such as legality.fits_house are not held to this.)
+# depend on the engine: both check their arguments and word the TypeError alike
+# (crapette._build.argument_type_error). (Private helpers are not held to this.)
 BAD_CALLS = r"""
 import json
 import crapette as c
@@ -33,7 +34,7 @@ fields = {name: getattr(state, name) for name in names.split()}
 calls = {
     "new_game seed str": lambda: c.new_game(seed="1"),
     "new_game seed float": lambda: c.new_game(seed=1.5),
-    "new_game seed None": lambda: c.new_game(seed=None),
+    "new_game seed bool": lambda: c.new_game(seed=True),
     "new_game rules int": lambda: c.new_game(3, seed=1),
     "Rng str": lambda: Rng("1"),
     "preset int": lambda: c.Ruleset.preset(3),
@@ -89,52 +90,79 @@ print(json.dumps(out))
 """
 
 
-def _run(code: str, pure: bool) -> str:
-    env = {k: v for k, v in os.environ.items() if k != "CRAPETTE_PURE"}
-    if pure:
-        env["CRAPETTE_PURE"] = "1"
+def _run(code: str, pure: bool | None, **env_changes: str) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in ("CRAPETTE_PURE", "PYTHONWARNINGS")}
+    if pure is not None:
+        env["CRAPETTE_PURE"] = "1" if pure else ""
+    env.update(env_changes)
     result = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     return result.stdout.strip().splitlines()[-1]
 
 
-def test_compiled_says_which_modules_run() -> None:
-    """``crapette.COMPILED`` is True exactly when a loaded core module is an extension."""
-    loaded = [m for name, m in sys.modules.items() if name.startswith("crapette.")]
-    extension = [
-        m for m in loaded if isinstance(m.__loader__, importlib.machinery.ExtensionFileLoader)
-    ]
-    assert bool(extension) == crapette.COMPILED
-    if os.environ.get("CRAPETTE_EXPECT_COMPILED") == "1":  # set by .ci/wheel-test
-        assert crapette.COMPILED, "the compiled wheel runs the pure modules"
-
-
-def test_crapette_pure_loads_every_module_from_source() -> None:
-    """``CRAPETTE_PURE=1`` makes every crapette module (the core, bots, ...) a .py source."""
-    code = (
-        "import sys, crapette, crapette.bots, crapette.simulation\n"
-        "mods = {n: type(m.__loader__).__name__ for n, m in sys.modules.items()"
-        " if n == 'crapette' or n.startswith('crapette.')}\n"
-        "print(crapette.COMPILED, sorted(set(mods.values())), len(mods))"
+def _native_available() -> bool:
+    return (
+        _run("from crapette import _build; print(_build.native_core() is not None)", False)
+        == "True"
     )
-    line = _run(code, pure=True)
-    assert line.startswith("False ['SourceFileLoader'] "), line
-    assert int(line.rsplit(" ", 1)[1]) > 10
 
 
-def test_crapette_pure_0_does_not_force_the_pure_build() -> None:
-    """``CRAPETTE_PURE=0`` (or empty) leaves the build as installed."""
-    code = "import crapette; print(crapette.COMPILED)"
-    env = dict(os.environ, CRAPETTE_PURE="0")
-    result = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+NATIVE = _native_available()
+needs_native = pytest.mark.skipif(
+    not NATIVE and os.environ.get("CI") != "1",
+    reason="the native extension is not built (python native/build.py)",
+)
+
+
+def test_engine_says_which_engine_runs() -> None:
+    """``crapette.ENGINE`` is "native" exactly when the extension module is loaded, and
+    ``COMPILED`` says the same."""
+    loaded = "crapette._core" in sys.modules
+    assert ("native" if loaded else "python") == crapette.ENGINE
+    assert (crapette.ENGINE == "native") == crapette.COMPILED
+    assert (crapette.GameState.__module__, crapette.GameState.__qualname__) == (
+        "crapette.state",
+        "GameState",
     )
-    assert result.stdout.strip() == _run(code, pure=False)
+    if os.environ.get("CRAPETTE_EXPECT_NATIVE") == "1":  # set by .ci/run and .ci/wheel-test
+        assert crapette.ENGINE == "native", "the native engine does not run"
 
 
-def test_bad_arguments_raise_the_same_errors_in_both_builds() -> None:
-    """Every bad call raises the same error type and message, compiled or pure."""
+@needs_native
+def test_crapette_pure_selects_the_python_engine() -> None:
+    """With the extension built, ``CRAPETTE_PURE=1`` runs the Python engine and no
+    setting (or ``CRAPETTE_PURE=0``, empty) runs the native one: read the right way round."""
+    assert NATIVE, "CI builds the native extension: it must load"
+    code = "import sys, crapette; print(crapette.ENGINE, 'crapette._core' in sys.modules)"
+    assert _run(code, pure=True) == "python False"
+    assert _run(code, pure=False) == "native True"
+    assert _run(code, pure=None, CRAPETTE_PURE="0") == "native True"
+    assert _run(code, pure=None, CRAPETTE_PURE="no") == "native True"
+
+
+def test_require_native_refuses_to_run_without_it() -> None:
+    """``CRAPETTE_REQUIRE_NATIVE=1`` makes a missing native engine an ImportError (here by
+    asking for the Python engine at the same time)."""
+    code = "import crapette"
+    env = dict(os.environ, CRAPETTE_PURE="1", CRAPETTE_REQUIRE_NATIVE="1")
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert result.returncode != 0 and "CRAPETTE_REQUIRE_NATIVE" in result.stderr
+
+
+@needs_native
+def test_the_extension_is_built_from_these_sources() -> None:
+    """The extension loaded from a source checkout was built from its C sources (an edited
+    C file that was not rebuilt warns at import and fails here)."""
+    native = Path(crapette.__file__).resolve().parent.parent.parent / "native"
+    if not native.is_dir():
+        pytest.skip("an installed package: no sources beside it")
+    code = "from crapette import _core; print(_core.SOURCE_HASH)"
+    assert _run(code, pure=False) == _build.source_hash(native)
+
+
+def test_bad_arguments_raise_the_same_errors_in_both_engines() -> None:
+    """Every bad call raises the same error type and message, native or Python."""
     pure = json.loads(_run(BAD_CALLS, pure=True))
     installed = json.loads(_run(BAD_CALLS, pure=False))
     assert installed == pure

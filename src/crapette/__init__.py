@@ -1,28 +1,31 @@
 """crapette: the rules engine for Russian Bank (Crapette, Zank-Patience, Stop).
 
-The core is importable from here::
+The core is importable from here: a deal played to its end by a random policy (any policy
+that does not always pick the same move ends: random deals take about 1,700 moves).
 
-    import crapette
+```python
+import random
 
-    state = crapette.new_game(seed=42)
-    while crapette.outcome(state) is None:
-        move = crapette.legal_moves(state)[0]
-        state = crapette.apply(state, move)
-    print(crapette.outcome(state))
+import crapette
 
-Bigger optional parts are subpackages, imported on demand: [`crapette.bots`][crapette.bots],
-[`crapette.simulation`][crapette.simulation], [`crapette.records`][crapette.records],
-[`crapette.testing`][crapette.testing], [`crapette.adapters`][crapette.adapters] and the command
-line [`crapette.cli`][crapette.cli]. ``import crapette`` imports none of them.
+rng = random.Random(1)
+state = crapette.new_game(seed=42)
+while crapette.outcome(state) is None:
+    state = crapette.apply(state, rng.choice(crapette.legal_moves(state)))
+print(crapette.outcome(state))
+```
+
+``import crapette`` imports none of the optional subpackages (bots, simulation, records,
+testing, adapters, the command line); ``crapette.ENGINE`` says which engine runs.
 """
 
 from __future__ import annotations
 
-import importlib
-import warnings
-from typing import Any
+import importlib as _importlib
+import warnings as _warnings
+from typing import Any as _Any
 
-from crapette import _build  # first: with CRAPETTE_PURE=1 it makes the rest load from .py
+from crapette import _hooks
 from crapette._engine import apply, apply_unchecked
 from crapette._laws import why_illegal
 from crapette._movegen import legal_moves
@@ -66,7 +69,7 @@ from crapette.notation import (
 from crapette.outcome import Outcome, is_over, outcome
 from crapette.rules import OPTIONS, PRESETS, Ruleset, format_rules, parse_rules
 from crapette.serialize import from_json, to_json
-from crapette.state import GameState, PendingStop
+from crapette.state import ENGINE, GameState, PendingStop
 from crapette.text import describe_move
 from crapette.views import PlayerView, observe
 
@@ -78,6 +81,7 @@ __all__ = [
     "DISCARD",
     "DRAW",
     "END_TURN",
+    "ENGINE",
     "FOUNDATION",
     "HAND",
     "LET_STAND",
@@ -130,8 +134,20 @@ __all__ = [
     "why_illegal",
 ]
 
-COMPILED: bool = _build.compiled()
-"""True when the core modules run compiled (a mypyc wheel, without ``CRAPETTE_PURE=1``)."""
+COMPILED: bool = ENGINE == "native"
+"""True when the native engine runs (``ENGINE == "native"``; the name of the mypyc-compiled
+build before the native core replaced it)."""
+
+
+def _svg_board(obj: _Any) -> str:
+    """The SVG picture of a state or a view (``_repr_svg_``): crapette.svg, loaded on first
+    use (it sits above the facade)."""
+    from crapette.svg import board
+
+    return board(obj)
+
+
+_hooks.svg_board = _svg_board
 
 _MOVED: dict[str, tuple[str, str]] = {
     "ALL_MOVES": ("crapette.moves", "ALL_MOVES"),
@@ -172,7 +188,7 @@ _MOVED: dict[str, tuple[str, str]] = {
 _warned: set[str] = set()
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _Any:
     """The names moved out of the top level: still reachable here for a release, with a
     ``DeprecationWarning`` (once per name) that names the new home."""
     try:
@@ -181,9 +197,14 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'crapette' has no attribute {name!r}") from None
     if name not in _warned:
         _warned.add(name)
-        warnings.warn(
+        _warnings.warn(
             f"crapette.{name} is deprecated; use {module_name}.{attr} instead",
             DeprecationWarning,
             stacklevel=2,
         )
-    return getattr(importlib.import_module(module_name), attr)
+    return getattr(_importlib.import_module(module_name), attr)
+
+
+def __dir__() -> list[str]:
+    """The public names (``__all__``): what ``dir(crapette)`` shows."""
+    return sorted(__all__)

@@ -1,72 +1,95 @@
-"""Which build of the core runs: the compiled modules of a mypyc wheel, or the pure sources.
+"""Which engine runs: the native core (the C extension module ``crapette._core``) or the
+Python engine.
 
-A wheel built with a C compiler ships each core module twice: the mypyc extension module and
-its ``.py`` source. Python imports the extension module first. With the environment variable
-``CRAPETTE_PURE=1`` set before ``import crapette``, a meta-path finder makes every
-``crapette.*`` module load from its ``.py`` source instead, so both builds of one install can
-be run side by side (the benchmarks do). This module must stay pure Python (it is imported
-first by ``crapette/__init__.py``) and import nothing from the package.
+A wheel built where a C compiler works carries ``crapette._core``, the C core of
+``native/`` compiled for CPython (``hatch_build.py`` builds it; an editable install builds
+it in place). ``import crapette`` uses it unless the environment variable
+``CRAPETTE_PURE=1`` is set before the import, or it cannot be loaded (no compiler at
+install time, PyPy): then the Python engine runs, the readable reference of the rules.
+``CRAPETTE_REQUIRE_NATIVE=1`` turns a missing native core into an ``ImportError`` (the
+release checks use it). This module must import nothing from the package but the extension
+itself (it is imported first by ``crapette/__init__.py``).
 """
 
 from __future__ import annotations
 
-import importlib.machinery
+import hashlib
 import os
-import sys
-from collections.abc import Sequence
-from importlib.machinery import ModuleSpec
+import warnings
+from pathlib import Path
 from types import ModuleType
 
 PACKAGE = "crapette"
 
+NATIVE_SOURCES = ("crapette_core.h", "crapette_core.c", "tables.h", "pymodule.c")
+"""The files of ``native/`` the extension is built from (their hash is compiled in)."""
+
+
+def _flag(name: str) -> bool:
+    """Whether the environment variable ``name`` is set to anything but "", "0", "false"
+    or "no"."""
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
+
 
 def pure_requested() -> bool:
-    """True when ``CRAPETTE_PURE`` asks for the pure-Python modules (set, not "" or "0")."""
-    return os.environ.get("CRAPETTE_PURE", "").strip().lower() not in ("", "0", "false", "no")
+    """True when ``CRAPETTE_PURE`` asks for the Python engine."""
+    return _flag("CRAPETTE_PURE")
 
 
-class PureSourceFinder:
-    """A meta-path finder that loads ``crapette.*`` modules from ``.py`` sources only."""
+def source_hash(folder: Path) -> str:
+    """The hash of the native sources in ``folder`` (what the build compiles in as
+    ``crapette._core.SOURCE_HASH``)."""
+    digest = hashlib.sha256()
+    for name in NATIVE_SOURCES:
+        digest.update(name.encode())
+        digest.update((folder / name).read_bytes())
+    return digest.hexdigest()[:16]
 
-    def find_spec(
-        self,
-        fullname: str,
-        path: Sequence[str] | None,
-        target: ModuleType | None = None,
-    ) -> ModuleSpec | None:
-        """The spec of the source file of a ``crapette`` submodule, or None for others."""
-        if not fullname.startswith(PACKAGE + ".") or path is None:
-            return None
-        loader = (importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)
-        for entry in path:
-            spec = importlib.machinery.FileFinder(entry, loader).find_spec(fullname)
-            if spec is not None:
-                return spec
+
+def _check_fresh(module: ModuleType) -> None:
+    """Warn when the extension was built from other sources than those of the checkout it is
+    imported from (an editable install whose C sources changed since the build)."""
+    folder = Path(__file__).resolve().parent.parent.parent / "native"
+    if not (folder / NATIVE_SOURCES[0]).is_file():
+        return  # an installed package: no sources beside it
+    try:
+        current = source_hash(folder)
+    except OSError:
+        return
+    built = getattr(module, "SOURCE_HASH", "")
+    if built != current:
+        warnings.warn(
+            f"crapette._core was built from other sources than {folder} ({built} against"
+            f" {current}): rebuild it with `python native/build.py`",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
+
+def native_core() -> ModuleType | None:
+    """The native core module, or ``None`` when the Python engine runs (``CRAPETTE_PURE=1``,
+    or no native core installed).
+
+    Raises:
+        ImportError: ``CRAPETTE_REQUIRE_NATIVE=1`` and the native core cannot be loaded.
+    """
+    if pure_requested():
+        if _flag("CRAPETTE_REQUIRE_NATIVE"):
+            raise ImportError("CRAPETTE_REQUIRE_NATIVE=1 and CRAPETTE_PURE=1 contradict")
         return None
-
-
-def install_pure_finder() -> None:
-    """Put a PureSourceFinder first on ``sys.meta_path`` (once)."""
-    if not any(isinstance(f, PureSourceFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, PureSourceFinder())
-
-
-def compiled() -> bool:
-    """True when any loaded ``crapette`` submodule is a compiled extension module."""
-    extension = importlib.machinery.ExtensionFileLoader
-    return any(
-        isinstance(getattr(module, "__loader__", None), extension)
-        for name, module in list(sys.modules.items())
-        if name.startswith(PACKAGE + ".")
-    )
-
-
-if pure_requested():
-    install_pure_finder()
+    try:
+        from crapette import _core
+    except ImportError as error:
+        if _flag("CRAPETTE_REQUIRE_NATIVE"):
+            raise ImportError(f"CRAPETTE_REQUIRE_NATIVE=1: {error}") from error
+        return None
+    module: ModuleType = _core
+    _check_fresh(module)
+    return module
 
 
 def _type_name(value: object) -> str:
-    """The name of ``value``'s type as mypyc's argument check writes it."""
+    """The name of ``value``'s type as the argument checks write it."""
     if value is None:
         return "None"
     if type(value) is tuple:
@@ -80,17 +103,13 @@ def _type_name(value: object) -> str:
 
 
 def argument_type_error(expected: type, value: object) -> TypeError:
-    """The ``TypeError`` for an argument that is not an ``expected``, worded exactly as the
-    compiled build words it.
-
-    mypyc checks the type of an argument annotated with a compiled class before the function
-    body runs, with its own message; the pure build raises this same error from an explicit
-    check, so both builds fail alike (``tests/test_build.py`` compares them).
-    """
+    """The ``TypeError`` for an argument that is not an ``expected`` (``"crapette.state.GameState
+    object expected; got str"``), worded alike by both engines (``tests/test_build.py``
+    compares them)."""
     return expected_type_error(f"{expected.__module__}.{expected.__qualname__}", value)
 
 
 def expected_type_error(expected: str, value: object) -> TypeError:
-    """mypyc's ``TypeError`` for an argument that is not of the type it names ``expected``
-    (``"int"``, ``"tuple or None"``, ``"crapette.state.GameState"``)."""
+    """The ``TypeError`` for a value that is not of the type named ``expected`` (``"int"``,
+    ``"tuple or None"``, ``"crapette.state.GameState"``)."""
     return TypeError(f"{expected} object expected; got {_type_name(value)}")

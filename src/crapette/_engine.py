@@ -1,29 +1,31 @@
 """Applying moves: [`apply`][crapette._engine.apply] (checked) and
 [`apply_unchecked`][crapette._engine.apply_unchecked] (the fast path for
-bots and simulations, which trusts that the move comes from ``legal_moves``)."""
+bots and simulations, which trusts that the move comes from ``legal_moves``).
+
+Both are the native engine's (the C core) when it runs, else the Python engine's,
+[`python_apply`][crapette._engine.python_apply] and
+[`python_apply_unchecked`][crapette._engine.python_apply_unchecked], written here: the
+readable statement of every transition (docs/rules.md), which the native engine is tested
+against move for move."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from crapette import _hooks
 from crapette._build import argument_type_error
-from crapette._laws import (
-    breaks_priority,
-    describe_illegal,
-    foundation_pile,
-    is_legal,
-    layout_key_after,
-    violation,
-)
+from crapette._laws import describe_illegal, foundation_pile, is_legal, violation
 from crapette._movegen import known_moves
-from crapette._tables import HOUSE_KEYS
+from crapette._tables import house_key, layout_key_after
 from crapette.errors import IllegalMoveError
 from crapette.moves import FOUNDATION, HAND, OPP_RESERVE, RESERVE, Action, Move, listed
-from crapette.outcome import winner
-from crapette.state import GameState, PendingStop, Pile, SeenLog, make_state
+from crapette.outcome import python_winner
+from crapette.state import _NATIVE, GameState, PendingStop, Pile, PythonState, SeenLog, make_state
 
-__all__ = ["apply", "apply_unchecked"]
+__all__ = ["apply", "apply_unchecked", "python_apply", "python_apply_unchecked"]
 
 
-def apply(state: GameState, move: Move | str) -> GameState:
+def python_apply(state: GameState, move: Move | str) -> GameState:
     """The state after ``move``; ``state`` itself is never changed.
 
     ``move`` is a [`Move`][crapette.Move] or its text in move notation, read by
@@ -37,33 +39,34 @@ def apply(state: GameState, move: Move | str) -> GameState:
 
     The check looks at this one move (``_laws.is_legal``), not at the whole list of legal
     moves; when ``legal_moves(state)`` was the last list made, the move is looked up in it.
+    The Python engine's (``state`` a ``PythonState``).
     """
-    if not isinstance(state, GameState):
+    if not isinstance(state, PythonState):
         raise argument_type_error(GameState, state)
     if not isinstance(move, Move):
         if not isinstance(move, str):
             raise TypeError(f"apply() needs a Move, not {move!r} ({type(move).__name__})")
-        from crapette.notation import parse_move  # notation sits above the engine (lazy)
-
-        return apply_unchecked(state, parse_move(state, move))
+        parse_move = _hooks.need(_hooks.parse_move, "parse_move")
+        return python_apply_unchecked(state, parse_move(state, move))
     known = known_moves(state)
     if not ((known is not None and listed(move, known)) or is_legal(state, move)):
         raise IllegalMoveError(describe_illegal(state, move))
     if state.stop is None and state.rules.stop == "enforced":
         return _play(state, move)  # what apply_unchecked does here, without its checks
-    return apply_unchecked(state, move)
+    return python_apply_unchecked(state, move)
 
 
-def apply_unchecked(state: GameState, move: Move) -> GameState:
-    """Like [`apply`][crapette._engine.apply] without the legality check: for moves taken from
-    ``legal_moves(state)``. Anything else gives an undefined (possibly invalid) state."""
-    if not isinstance(state, GameState):
+def python_apply_unchecked(state: GameState, move: Move) -> GameState:
+    """Like [`python_apply`][crapette._engine.python_apply] without the legality check: for
+    moves taken from ``legal_moves(state)``. Anything else gives an undefined (possibly
+    invalid) state."""
+    if not isinstance(state, PythonState):
         raise argument_type_error(GameState, state)
     if state.stop is not None:
         return _decide_stop(state, move)
-    if state.rules.stop != "enforced" and breaks_priority(state, move):
+    if state.rules.stop != "enforced" and violation(state, move) is not None:
         after = _play(state, move)
-        if winner(after) is not None:
+        if python_winner(after) is not None:
             return after
         pending = PendingStop(state, move, state.to_act, after.to_act)
         return _with(after, 1 - state.to_act, pending, after.moves_made, after.hands, after.wastes)
@@ -215,7 +218,7 @@ def _house_to_house(state: GameState, source: int, target: int, count: int) -> G
     items = list(houses)
     items[source] = pile[:depth]
     items[target] = dest + cards
-    key = layout_key_after(state, source, target, count)
+    key = layout_key_after(state.houses_key, houses, source, target, count)
     emptied = state.emptied & ~(1 << target)
     seen_log, seen_size = _extend(state, key)
     if not depth:
@@ -242,12 +245,11 @@ def _house_to_house(state: GameState, source: int, target: int, count: int) -> G
 
 
 def _key_delta(house: int, depth: int, cards: Pile) -> int:
-    """The XOR of the Zobrist keys of ``cards`` lying in ``house`` from ``depth`` up."""
+    """The XOR of the Zobrist keys of ``cards`` lying in ``house`` from ``depth`` up (a
+    house's part of the layout key: ``_tables.house_key``)."""
     delta = 0
-    base = (house * 16 + depth) * 104
-    for card in cards:
-        delta ^= HOUSE_KEYS[base + card]
-        base += 104
+    for i, card in enumerate(cards):
+        delta ^= house_key(house, depth + i, card)
     return delta
 
 
@@ -331,3 +333,33 @@ def _with(
         None if turn_ends else state.seen_log,
         0 if turn_ends else state.seen_size,
     )
+
+
+def _describe_native(state: GameState, move: Move) -> str:
+    """The message of an illegal move of a native state (the native engine asks it)."""
+    return describe_illegal(state, move)
+
+
+_hooks.describe_illegal = _describe_native
+
+apply: Callable[[GameState, Move | str], GameState] = (
+    python_apply if _NATIVE is None else _NATIVE.apply
+)
+"""The state after ``move``; ``state`` itself is never changed.
+
+``move`` is a [`Move`][crapette.Move] or its text in move notation, read by
+[`parse_move`][crapette.parse_move]: ``apply(state, "R-F")`` plays by text in one step.
+
+Raises:
+    TypeError: ``state`` is not a ``GameState`` or ``move`` neither a ``Move`` nor a str.
+    NotationError: ``move`` is a malformed move text.
+    IllegalMoveError: the move is not in ``legal_moves(state)``; the message names the
+        move and says why.
+"""
+
+apply_unchecked: Callable[[GameState, Move], GameState] = (
+    python_apply_unchecked if _NATIVE is None else _NATIVE.apply_unchecked
+)
+"""Like [`apply`][crapette._engine.apply] without the legality check: for moves taken from
+``legal_moves(state)``. Anything else gives an undefined (possibly invalid) state (the native
+engine refuses a move it cannot make at all with ``IllegalMoveError``)."""

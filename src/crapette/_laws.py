@@ -1,32 +1,36 @@
-"""The rules of play, each written once: building rules (foundation, house, loading, group
-size), the turn structure, the compulsory priorities with their remedy, the no-cycle rule,
-and the reason a move is illegal.
+"""The rules of play, each written once: the turn structure, the compulsory priorities with
+their kind and remedy (``violation``), house filling (``fill_obligation``), the no-cycle rule
+and the reason a move is illegal; the building rules (foundation, house, loading, group size)
+are the card predicates of [`crapette._fits`][crapette._fits], re-exported here.
 
-Every other module asks these predicates: ``apply`` (``is_legal``, the quick exact
-``breaks_priority``), notation and position validation, views and bots. The fast move
-generator in ``_movegen`` reads the same tables (``_tables``) in a batched form and is tested
-against ``crapette.testing.reference_legal_moves``, which tries every move of the fixed table
-against ``why_illegal`` (the plain form: ``violation`` spelled out in full).
+Every other module asks these: the Python engine's ``apply`` (``is_legal``), notation and
+position validation, views and bots. They read a state's public fields only, so they serve
+both engines. The Python engine's fast move generator (``_movegen``) reads the same
+tables in a batched form and is tested against ``crapette.testing.reference_legal_moves``,
+which tries every move of the fixed table against ``why_illegal``; the native engine states
+the same rules in C (``native/crapette_core.c``) and is tested against both.
 """
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from crapette._tables import (
-    ACE_KEY,
-    CARD_KEYS,
-    FACE,
-    FNEED,
-    KIND,
-    MOST_CARDS,
-    RANK,
-    SUIT,
-    TAKES,
-    TEXT,
+from crapette import _hooks
+from crapette._fits import (
+    builds_on,
+    fits_foundation,
+    fits_house,
+    fits_load,
+    foundation_needs,
+    foundation_pile,
+    is_foundation_run,
+    is_run,
+    most_cards,
 )
+from crapette._tables import BITS, TEXT
+from crapette._tables import layout_key_after as _key_after
 from crapette.cards import Card
+from crapette.errors import CrapetteError
 from crapette.moves import (
     FOUNDATION,
     HAND,
@@ -42,22 +46,20 @@ from crapette.moves import (
 from crapette.outcome import is_over
 
 if TYPE_CHECKING:
-    from crapette.rules import Ruleset
-    from crapette.state import GameState, Pile
+    from crapette.state import GameState
 
 __all__ = [
     "VIOLATION_KINDS",
     "Violation",
     "ViolationKind",
-    "breaks_priority",
     "builds_on",
     "describe_illegal",
+    "fill_obligation",
     "fits_foundation",
     "fits_house",
     "fits_load",
     "foundation_needs",
     "foundation_pile",
-    "foundation_ready",
     "is_foundation_run",
     "is_legal",
     "is_run",
@@ -102,115 +104,21 @@ def source_card(state: GameState, source: int) -> Card | None:
 
 
 # --------------------------------------------------------------------------------------
-# Building rules
-
-
-def foundation_pile(foundations: tuple[Pile, ...], card: Card) -> int | None:
-    """The leftmost foundation that takes the card: an empty one for an Ace, else one whose
-    top is the same suit one rank lower (``_tables.FNEED``: the face the top must show)."""
-    need = FNEED[card]
-    for i, pile in enumerate(foundations):
-        if pile:
-            if FACE[pile[-1]] == need:
-                return i
-        elif need == ACE_KEY:
-            return i
-    return None
-
-
-_last_needs: tuple[tuple[Pile, ...] | None, AbstractSet[int]] = (None, frozenset())
-
-
-def foundation_needs(foundations: tuple[Pile, ...]) -> AbstractSet[int]:
-    """The ``FNEED`` values the foundations take: ``ACE_KEY`` and the face of each top; a
-    card fits a foundation when its ``FNEED`` is among them. Kept for the last foundations
-    asked about (a one-entry cache, replaced whole; foundations change only with a
-    foundation move), as the move generator and the priority test ask on every move."""
-    global _last_needs
-    last = _last_needs
-    if last[0] is foundations:
-        return last[1]
-    needs = {FACE[pile[-1]] for pile in foundations if pile}
-    needs.add(ACE_KEY)
-    _last_needs = (foundations, needs)  # never changed once stored
-    return needs
-
-
-def fits_foundation(foundations: tuple[Pile, ...], card: Card) -> bool:
-    """Whether some foundation takes the card (an Ace always finds an empty one)."""
-    return foundation_pile(foundations, card) is not None
-
-
-def is_foundation_run(pile: Pile) -> bool:
-    """Whether a foundation pile (bottom first) is its Ace and the next ranks in suit."""
-    return (
-        bool(pile)
-        and FNEED[pile[0]] == ACE_KEY
-        and all(FNEED[pile[i]] == FACE[pile[i - 1]] for i in range(1, len(pile)))
-    )
-
-
-def builds_on(top: Card, card: Card) -> bool:
-    """Whether a house showing ``top`` takes ``card``: one rank lower, the other colour
-    (``_tables.TAKES``/``KIND``)."""
-    return TAKES[top] == KIND[card]
-
-
-def fits_house(house: Pile, card: Card) -> bool:
-    """Whether the card may go on the house: any card on an empty house, else one rank
-    lower in the other colour."""
-    return not house or TAKES[house[-1]] == KIND[card]
-
-
-def is_run(cards: Pile) -> bool:
-    """Whether the cards (bottom first) descend one rank at a time in alternating colours."""
-    return all(TAKES[cards[i]] == KIND[cards[i + 1]] for i in range(len(cards) - 1))
-
-
-def fits_load(top: Card, card: Card, wrap: bool) -> bool:
-    """Whether the card may be loaded on this (face-up) top: same suit, one rank apart
-    (King and Ace adjacent when ``wrap``)."""
-    if SUIT[top] != SUIT[card]:
-        return False
-    gap = abs(RANK[top] - RANK[card])
-    return gap == 1 or (wrap and gap == 12)
-
-
-def most_cards(rules: Ruleset, free: int) -> int:
-    """The most cards one house-to-house move may carry with ``free`` empty houses besides
-    the destination: 1 (``group_moves="single"``), ``2**free`` (``"supermove"``) or a whole
-    run (``"sequences"``); the table ``_tables.MOST_CARDS``."""
-    return MOST_CARDS[rules.group_moves][free]
-
-
-# --------------------------------------------------------------------------------------
 # The no-cycle rule
 
 
 def layout_key_after(state: GameState, source: int, target: int, count: int) -> int:
     """The layout key (``houses_key``) after ``count`` cards go from house ``source`` to
-    house ``target``: each moved card's Zobrist key leaves its place and arrives at the new
-    one."""
-    houses = state.houses
-    pile = houses[source]
-    depth = len(pile) - count
-    key = state.houses_key
-    old, new = source * 16 + depth, target * 16 + len(houses[target])
-    for card in pile[depth:]:
-        keys = CARD_KEYS[card]
-        key ^= keys[old] ^ keys[new]
-        old += 1
-        new += 1
-    return key
+    house ``target`` (``_tables.layout_key_after`` on the state's houses)."""
+    return _key_after(state.houses_key, state.houses, source, target, count)
 
 
 def recreates_layout(state: GameState, move: Move) -> bool:
     """Whether a house-to-house move recreates a layout already seen this turn (docs/rules.md
     decision 12; every other move is exempt or cannot recreate one)."""
-    log = state.seen_log
-    if log is None or move.action is not Action.PLAY or move.source >= 8 or move.target >= 8:
+    if move.action is not Action.PLAY or move.source >= 8 or move.target >= 8:
         return False
-    return log.holds(state.seen_size, layout_key_after(state, move.source, move.target, move.count))
+    return state._has_seen(layout_key_after(state, move.source, move.target, move.count))
 
 
 def _label(state: GameState, move: Move) -> str:
@@ -357,7 +265,6 @@ def violation(state: GameState, move: Move) -> Violation | None:
     if action in (Action.REVEAL, Action.CALL_STOP, Action.LET_STAND):
         return None
     rules = state.rules
-    p = state.to_act
     to_foundation = action is Action.PLAY and move.target == FOUNDATION
     found = _foundation_sources(state)
     if rules.priority == "pagat" and found and found[0][0] == RESERVE:
@@ -386,27 +293,45 @@ def violation(state: GameState, move: Move) -> Violation | None:
                     (PLAY[move.source][h],),
                     "order",
                 )
-    reserve = state.reserves[p]
-    if rules.house_filling == "before_hand" and action is Action.DRAW and reserve:
-        empty = [h for h, house in enumerate(state.houses) if not house]
-        if empty:
+    rule, houses = fill_obligation(state)
+    if rule == "before_hand" and action is Action.DRAW:
+        first = BITS[houses][0]
+        return Violation(
+            f"house {first + 1} is empty: fill the empty houses from your reserve"
+            " before turning a hand card",
+            _fill(state, first),
+            "filling",
+        )
+    if rule == "immediate" and not to_foundation:
+        fills = action is Action.PLAY and move.source == RESERVE and 0 <= move.target < 8
+        if not (fills and houses >> move.target & 1):
+            first = BITS[houses][0]
             return Violation(
-                f"house {empty[0] + 1} is empty: fill the empty houses from your reserve"
-                " before turning a hand card",
-                _fill(state, empty[0]),
-                "filling",
-            )
-    if rules.house_filling == "immediate" and reserve and not to_foundation:
-        waiting = [h for h in range(8) if state.emptied >> h & 1]
-        if waiting and not (
-            action is Action.PLAY and move.source == RESERVE and move.target in waiting
-        ):
-            return Violation(
-                f"house {waiting[0] + 1} was emptied this turn: fill it from your reserve first",
-                _fill(state, waiting[0]),
+                f"house {first + 1} was emptied this turn: fill it from your reserve first",
+                _fill(state, first),
                 "filling",
             )
     return None
+
+
+def fill_obligation(state: GameState) -> tuple[str, int]:
+    """The house-filling rule as it binds the player to act now (docs/rules.md decisions 3
+    and 4), as the rule and a bitmask of houses: ``("before_hand", empty houses)`` while
+    the reserve has cards and a house is empty (no hand card may be turned);
+    ``("immediate", emptied houses)`` while the reserve has cards and houses emptied this
+    turn are still empty (they are filled from the reserve before anything but foundation
+    moves); ``("none", 0)`` when nothing is owed. The priorities (``violation``) and the
+    Python engine's move generator both ask it."""
+    rule = state.rules.house_filling
+    if rule == "none" or not state.reserves[state.to_act]:
+        return "none", 0
+    if rule == "before_hand":
+        empty = 0
+        for h, house in enumerate(state.houses):
+            if not house:
+                empty |= 1 << h
+        return ("before_hand", empty) if empty else ("none", 0)
+    return ("immediate", state.emptied) if state.emptied else ("none", 0)
 
 
 def _fill(state: GameState, house: int) -> tuple[Move, ...]:
@@ -420,70 +345,17 @@ def _cycle_reason(state: GameState, move: Move) -> str | None:
     return None
 
 
-def foundation_ready(state: GameState) -> bool:
-    """Whether an available card of the player to act fits a foundation (a quick test for
-    the priority rules; ``state.stop`` is ignored)."""
-    ftops = foundation_needs(state.foundations)
-    p = state.to_act
-    reserve = state.reserves[p]
-    if reserve and state.reserve_up[p] and FNEED[reserve[-1]] in ftops:
-        return True
-    if state.turned is not None and FNEED[state.turned] in ftops:
-        return True
-    waste = state.wastes[p]
-    if waste and state.rules.own_waste_playable and FNEED[waste[-1]] in ftops:
-        return True
-    for pile in state.houses:  # noqa: SIM110 - a plain loop is faster than any()
-        if pile and FNEED[pile[-1]] in ftops:
-            return True
-    return False
-
-
-def breaks_priority(state: GameState, move: Move) -> bool:
-    """Whether ``violation(state, move)`` finds a broken priority, from quick tests (for
-    ``apply``): the rules are spelled out in ``violation``, which also names the
-    remedy; only the rare Serbian loading case is left to it. ``move`` must obey the
-    building rules."""
-    action = move.action
-    if action is Action.REVEAL or action is Action.CALL_STOP or action is Action.LET_STAND:
-        return False
-    rules = state.rules
-    p = state.to_act
-    target = move.target
-    if target == FOUNDATION:
-        # A foundation move only breaks pagat's "the reserve goes first".
-        if rules.priority != "pagat" or move.source == RESERVE:
-            return False
-        reserve = state.reserves[p]
-        return (
-            bool(reserve)
-            and state.reserve_up[p] > 0
-            and fits_foundation(state.foundations, reserve[-1])
-        )
-    if foundation_ready(state):
-        return True
-    if rules.priority == "serbian" and target >= OPP_RESERVE:
-        return violation(state, move) is not None
-    if state.reserves[p]:
-        if rules.house_filling == "before_hand" and action is Action.DRAW:
-            return not all(state.houses)
-        if rules.house_filling == "immediate" and state.emptied:
-            # Anything but filling an emptied house from the reserve.
-            return not (move.source == RESERVE and target < 8 and state.emptied >> target & 1)
-    return False
-
-
 def is_legal(state: GameState, move: Move) -> bool:
     """Whether ``move`` is legal in ``state``: the same answer as ``move in
     legal_moves(state)`` and ``why_illegal(state, move) is None``, checking this one move
-    only (the priorities by ``breaks_priority``)."""
+    only."""
     if state.stop is not None:
         return (move.action is Action.CALL_STOP or move.action is Action.LET_STAND) and not (
             is_over(state)
         )
     if is_over(state) or _building_reason(state, move) is not None:
         return False
-    if state.rules.stop == "enforced" and breaks_priority(state, move):
+    if state.rules.stop == "enforced" and violation(state, move) is not None:
         return False
     return not recreates_layout(state, move)
 
@@ -493,11 +365,8 @@ def why_illegal(state: GameState, move: object) -> str | None:
     [`Move`][crapette.Move] or, as for ``apply``, its text in move notation (a text that is
     not a move gets the reason it cannot be read)."""
     if isinstance(move, str):
-        from crapette.errors import CrapetteError
-        from crapette.notation import parse_move  # notation sits above the rules (lazy)
-
         try:
-            parse_move(state, move)
+            _hooks.need(_hooks.parse_move, "parse_move")(state, move)
         except CrapetteError as error:
             return str(error)
         return None

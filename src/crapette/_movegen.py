@@ -1,6 +1,8 @@
-"""The fast move generator: [`legal_moves`][crapette._movegen.legal_moves].
+"""[`legal_moves`][crapette._movegen.legal_moves], and the Python engine's fast move generator.
 
-It computes the same list as ``crapette.testing.reference_legal_moves`` (the tests check this on
+``legal_moves`` is the native engine's (the C core) when it runs, else
+[`python_legal_moves`][crapette._movegen.python_legal_moves], the Python engine's. That one
+computes the same list as ``crapette.testing.reference_legal_moves`` (the tests check this on
 thousands of positions) from a few lookups instead of trying every move:
 
 * a set of the faces a foundation will take next decides foundation moves, found in the
@@ -15,7 +17,7 @@ thousands of positions) from a few lookups instead of trying every move:
   seen).
 
 The rules it applies are those of ``_laws`` (the building predicates, ``most_cards``, the
-priorities, the no-cycle rule), in their table form from ``_tables``.
+priorities, house filling, the no-cycle rule), in their table form from ``_tables``.
 """
 
 from __future__ import annotations
@@ -24,11 +26,10 @@ from collections.abc import Container
 from typing import Final, TypeAlias
 
 from crapette._build import argument_type_error
-from crapette._laws import foundation_needs
+from crapette._laws import fill_obligation, foundation_needs
 from crapette._tables import (
     BIT,
     BITS,
-    CARD_KEYS,
     FACE,
     FNEED,
     KIND,
@@ -36,6 +37,7 @@ from crapette._tables import (
     MOST_CARDS,
     TAKES,
     TO_HOUSES,
+    layout_key_after,
 )
 from crapette.cards import Card
 from crapette.moves import (
@@ -55,15 +57,13 @@ from crapette.moves import (
     WASTE,
     Move,
 )
-from crapette.outcome import winner
+from crapette.outcome import python_winner
 from crapette.rules import Ruleset
-from crapette.state import GameState
+from crapette.state import _NATIVE, GameState, PythonState
 
-_Options: TypeAlias = tuple[
-    int, bool, bool, bool, bool, tuple[int, ...], bool, bool, tuple[int, ...], bool
-]
+_Options: TypeAlias = tuple[int, bool, bool, tuple[int, ...], bool, bool, tuple[int, ...], bool]
 
-__all__ = ["known_moves", "legal_moves"]
+__all__ = ["known_moves", "legal_moves", "python_legal_moves"]
 
 _COUNTS: Final = tuple(tuple(range(1, n + 1)) for n in range(14))
 _STOP_CHOICES: Final = (CALL_STOP, LET_STAND)
@@ -86,12 +86,13 @@ def known_moves(state: GameState) -> tuple[Move, ...] | None:
     return last[1] if last[0] is state else None
 
 
-def legal_moves(state: GameState) -> tuple[Move, ...]:
+def python_legal_moves(state: GameState) -> tuple[Move, ...]:
     """Every legal move of the player to act (``state.to_act``), without duplicates, in the
     fixed order of [`ALL_MOVES`][crapette.moves.ALL_MOVES] (by source, target and count, then
-    reveal, draw, discard, end, stop, pass). Empty only when the deal is over.
+    reveal, draw, discard, end, stop, pass). Empty only when the deal is over. The Python
+    engine's generator (``state`` a ``PythonState``).
     """
-    if not isinstance(state, GameState):
+    if not isinstance(state, PythonState):
         raise argument_type_error(GameState, state)
     global _last
     moves = _generate(state)
@@ -101,16 +102,16 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
 
 _last_options: tuple[Ruleset | None, _Options] = (
     None,
-    (0, False, False, False, False, (), False, False, (), False),
+    (0, False, False, (), False, False, (), False),
 )
 
 
 def _options(rules: Ruleset) -> _Options:
     """What the generator needs to know of the rules, read once per ruleset (a one-entry
     cache, replaced whole): the move cap; enforced priorities; the reserve-to-foundation
-    move alone (pagat's priority, enforced); immediate filling and the before-hand block
-    (enforced); the loading table; the tableau before loading (Serbian, enforced); the own
-    waste playable; the group size table; any card may load."""
+    move alone (pagat's priority, enforced); the loading table; the tableau before loading
+    (Serbian, enforced); the own waste playable; the group size table; any card may
+    load."""
     global _last_options
     last = _last_options
     if last[0] is rules:
@@ -120,8 +121,6 @@ def _options(rules: Ruleset) -> _Options:
         rules.move_cap,
         enforced,
         enforced and rules.priority == "pagat",
-        enforced and rules.house_filling == "immediate",
-        enforced and rules.house_filling == "before_hand",
         LOADS[rules.load_wrap],
         enforced and rules.priority == "serbian",
         rules.own_waste_playable,
@@ -138,8 +137,6 @@ def _generate(state: GameState) -> tuple[Move, ...]:
         move_cap,
         enforced,
         reserve_first,
-        immediate,
-        fill_before_hand,
         loads,
         tableau_first,
         waste_playable,
@@ -152,7 +149,7 @@ def _generate(state: GameState) -> tuple[Move, ...]:
     if (
         (not reserves[0] and not hands[0] and not wastes[0])
         or (not reserves[1] and not hands[1] and not wastes[1])
-    ) and winner(state) is not None:
+    ) and python_winner(state) is not None:
         return ()
     if state.stop is not None:
         return _STOP_CHOICES
@@ -197,13 +194,15 @@ def _generate(state: GameState) -> tuple[Move, ...]:
             empty |= BIT[h]
     reveal = bool(reserve) and not up
 
+    owed = "none"
     if enforced:
         if found:
             return (*found, REVEAL) if reveal else tuple(found)
-        if immediate and reserve and state.emptied:
+        owed, houses_owed = fill_obligation(state)
+        if owed == "immediate":
             if reveal:
                 return (REVEAL,)
-            return tuple(_FILL[h] for h in BITS[state.emptied])
+            return tuple(_FILL[h] for h in BITS[houses_owed])
 
     opp = 1 - p
     opp_reserve = reserves[opp]
@@ -265,18 +264,11 @@ def _generate(state: GameState) -> tuple[Move, ...]:
             if seen is None:
                 moves += TO_HOUSES[h][builds | empty]
             else:
-                # The layout key after the move, minus the card's key at its new place.
-                keys = CARD_KEYS[card]
-                key = state.houses_key ^ keys[h * 16 + len(pile) - 1]
+                key = state.houses_key
                 plays = PLAY[h]
-                if builds:
-                    for t in BITS[builds | empty]:
-                        if key ^ keys[t * 16 + len(houses[t])] not in seen:
-                            append(plays[t])
-                else:  # only empty houses: the card lands at depth 0
-                    for t in BITS[empty]:
-                        if key ^ keys[t * 16] not in seen:
-                            append(plays[t])
+                for t in BITS[builds | empty]:
+                    if layout_key_after(key, houses, h, t, 1) not in seen:
+                        append(plays[t])
         if loadable >> FACE[card] & 1 and not (tableau_first and builds):
             face = FACE[card]
             if reserve_loads >> face & 1:
@@ -289,7 +281,7 @@ def _generate(state: GameState) -> tuple[Move, ...]:
     if turned is not None:
         append(DISCARD)
     elif hands[p] or waste:
-        if not (fill_before_hand and empty and reserve):
+        if owed != "before_hand":
             append(DRAW)
     else:
         append(END_TURN)
@@ -333,27 +325,15 @@ def _group_moves(
             for count in to_empty if empty >> t & 1 else (sizes[t],):
                 moves.append(group[t][count - 1])
         return
-    # _laws.layout_key_after, in two halves: lifted[c] is the layout key with the top c
-    # cards taken off the source (the same for every target), then each card's key at its
-    # new place is added.
     key = state.houses_key
-    lifted = [key]
-    at = source * 16 + size
-    for card in reversed(pile[size - run :]):
-        at -= 1
-        key ^= CARD_KEYS[card][at]
-        lifted.append(key)
-    top = pile[-1]
     for t in BITS[targets]:
-        dst = t * 16 + len(houses[t])
         for count in to_empty if empty >> t & 1 else (sizes[t],):
-            if count == 1:
-                key = lifted[1] ^ CARD_KEYS[top][dst]
-            else:
-                key = lifted[count]
-                at = dst
-                for card in pile[size - count :]:
-                    key ^= CARD_KEYS[card][at]
-                    at += 1
-            if key not in seen:
+            if layout_key_after(key, houses, source, t, count) not in seen:
                 moves.append(group[t][count - 1])
+
+
+legal_moves = python_legal_moves if _NATIVE is None else _NATIVE.legal_moves
+"""Every legal move of the player to act (``state.to_act``), without duplicates, in the
+fixed order of [`ALL_MOVES`][crapette.moves.ALL_MOVES] (by source, target and count, then
+reveal, draw, discard, end, stop, pass). Empty only when the deal is over. The native
+engine's when it runs, else [`python_legal_moves`][crapette._movegen.python_legal_moves]."""

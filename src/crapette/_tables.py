@@ -1,5 +1,8 @@
 """Precomputed tables of the rules core: the move generator's fit masks and the Zobrist keys
-of the house layout (the no-cycle rule).
+of the house layout (the no-cycle rule), with the one function that computes a layout key
+([`houses_key`][crapette._tables.houses_key]) and the one that moves it
+([`layout_key_after`][crapette._tables.layout_key_after]). ``native/gen_tables.py`` writes
+the same tables into the C core.
 
 The card tables (``FACE``, ``RANK``, ``RED``, ``SUIT``, ``PACK``, ``TEXT``) live in
 [`crapette.cards`][crapette.cards] and are re-exported here so the rules core reads every table from
@@ -17,7 +20,6 @@ __all__ = [
     "ACE_KEY",
     "BIT",
     "BITS",
-    "CARD_KEYS",
     "FACE",
     "FNEED",
     "HOUSE_KEYS",
@@ -31,10 +33,13 @@ __all__ = [
     "TAKES",
     "TEXT",
     "TO_HOUSES",
+    "house_key",
     "houses_key",
+    "layout_key_after",
 ]
 
 _DEPTHS = 16
+_MASK = (1 << 64) - 1
 
 
 def _keys() -> tuple[int, ...]:
@@ -55,12 +60,36 @@ HOUSE_KEYS: Final[tuple[int, ...]] = _keys()
 (0 = bottom) of that house."""
 
 
+def house_key(house: int, depth: int, card: int) -> int:
+    """The Zobrist key of ``card`` at ``depth`` (0 = bottom) of ``house``: ``HOUSE_KEYS`` for
+    the 16 depths a house of play can reach, rotated a byte further for every 16 cards deeper
+    (only a hand-built house is ever that deep), so that every layout has a key."""
+    key = HOUSE_KEYS[(house * _DEPTHS + (depth & 15)) * 104 + card]
+    turn = (depth >> 4) * 8 & 63
+    return ((key << turn) | (key >> (64 - turn))) & _MASK if turn else key
+
+
 def houses_key(houses: tuple[tuple[Card, ...], ...]) -> int:
     """The Zobrist hash of a house layout (XOR of the key of every card at its place)."""
     key = 0
     for h, pile in enumerate(houses):
         for depth, card in enumerate(pile):
-            key ^= HOUSE_KEYS[(h * _DEPTHS + depth) * 104 + card]
+            key ^= house_key(h, depth, card)
+    return key
+
+
+def layout_key_after(
+    key: int, houses: tuple[tuple[Card, ...], ...], source: int, target: int, count: int
+) -> int:
+    """The layout key after ``count`` cards go from house ``source`` to house ``target``, from
+    the key ``key`` of ``houses``: each moved card's key leaves its place and arrives at the
+    new one (the no-cycle rule's one computation: ``apply``, the rules and the generator
+    call it)."""
+    pile = houses[source]
+    depth = len(pile) - count
+    dest = len(houses[target])
+    for i, card in enumerate(pile[depth:]):
+        key ^= house_key(source, depth + i, card) ^ house_key(target, dest + i, card)
     return key
 
 
@@ -101,12 +130,6 @@ TO_HOUSES: Final = tuple(
     for s in range(WASTE + 1)
 )
 """TO_HOUSES[source][mask]: the single-card moves from ``source`` to the houses in ``mask``."""
-
-CARD_KEYS: Final = tuple(
-    tuple(HOUSE_KEYS[slot * 104 + card] for slot in range(8 * 16)) for card in range(104)
-)
-"""CARD_KEYS[card][house * 16 + depth]: ``HOUSE_KEYS`` regrouped by card, for the no-cycle
-check (a house move changes the layout key by the card's keys at its old and new places)."""
 
 MOST_CARDS: Final = {
     "single": (1,) * 9,

@@ -9,6 +9,8 @@ pack 0, then pack 1, then (for the cut rule) draws the cut cards, all from one g
 
 from __future__ import annotations
 
+import logging
+import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
@@ -16,9 +18,11 @@ from crapette._quote import show
 from crapette.cards import ALL_CARDS, PACK, RANK, TEXT, Card, full_pack
 from crapette.errors import CrapetteError, InvalidArgumentError, InvalidPositionError
 from crapette.rules import Ruleset, as_ruleset
-from crapette.state import GameState
+from crapette.state import _NATIVE, GameState
 
-__all__ = ["Rng", "deal", "first_player", "new_game", "shuffled"]
+__all__ = ["Rng", "deal", "first_player", "new_game", "random_seed", "shuffled"]
+
+_log = logging.getLogger(__name__)
 
 _MASK = (1 << 64) - 1
 
@@ -70,24 +74,40 @@ def shuffled(cards: Iterable[Card], rng: Rng) -> tuple[Card, ...]:
     return tuple(out)
 
 
-def new_game(rules: Ruleset | str | None = None, *, seed: int) -> GameState:
+def new_game(rules: Ruleset | str | None = None, *, seed: int | None = None) -> GameState:
     """A new deal, shuffled from an integer seed; the same seed always gives the same deal.
 
     Args:
         rules: a [`Ruleset`][crapette.Ruleset], a preset name (``"serbian"``) or a rules string
             (``"serbian(house_filling=immediate)"``); default ``classic``.
-        seed: any ``int``.
+        seed: any ``int``; ``None`` (the default) draws a fresh random seed from
+            [`random_seed`][crapette.deal.random_seed] and logs it (logger
+            ``crapette.deal``, level INFO), so that a random deal can still be replayed:
+            ``new_game(rules, seed=that_seed)``.
 
     Raises:
         TypeError: the seed is not an ``int``.
         InvalidRulesError: a bad rules string.
     """
     rules = _rules(rules)
+    if seed is None:
+        seed = random_seed()
+        _log.info("new_game: a random deal, seed=%d (rules %s)", seed, rules)
+    elif isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"a seed must be an int, not {type(seed).__name__}")
+    if _NATIVE is not None:
+        return _NATIVE.new_game(rules, seed)  # type: ignore[no-any-return]
     rng = Rng(seed)
     pack0 = shuffled(full_pack(0), rng)
     pack1 = shuffled(full_pack(1), rng)
     starter = cut(pack0, pack1, rng) if rules.first_player == "cut" else None
     return deal(rules, pack0, pack1, starter=starter)
+
+
+def random_seed() -> int:
+    """A fresh random deal seed (63 bits from the operating system's generator,
+    ``secrets``): what ``new_game()`` uses when given no seed."""
+    return secrets.randbits(63)
 
 
 def cut(pack0: Sequence[Card], pack1: Sequence[Card], rng: Rng) -> int:

@@ -23,6 +23,7 @@ import re
 import warnings
 from typing import Final, NamedTuple, overload
 
+from crapette import _hooks
 from crapette._engine import apply
 from crapette._laws import describe_illegal, source_card
 from crapette._movegen import legal_moves
@@ -715,3 +716,7 @@ def _parse_cards(text: str, part: str, start: int) -> Pile:
             )
         cards.append(Card(chunk))
     return tuple(cards)
+
+
+_hooks.parse_move = parse_move
+_hooks.format_position = format_position

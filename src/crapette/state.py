@@ -6,11 +6,16 @@ it, and the check that a hand-built state could occur
 A state holds data only; the rules that read and change it live in ``_laws``, ``_movegen``
 and ``_engine``.
 
-Memory and speed: a state is a slotted object with one constructor, whose fields cannot be
-assigned once it is built. In the compiled build it is a native class (mypyc), built and
-read at C speed; in the pure build the same class is a ``__slots__`` class whose instances
-are filled in by a twin class and then turned into ``GameState`` (see ``make_state``). The
-no-cycle rule needs the house layouts seen since the last move that cannot be undone;
+Two engines, one class name. With the native engine (the C core, ``crapette._core``, see
+docs/performance.md) ``GameState`` is a native object: the position in 140 bytes of C, the
+pile tuples built when a field is read. Without it (no compiler at install, PyPy,
+``CRAPETTE_PURE=1``) ``GameState`` is the Python engine's slotted class,
+``PythonState``, which the Python engine (the readable reference of the rules) builds and
+reads. Both have the same constructor, fields, methods, equality, hashing and pickling;
+``ENGINE`` says which one runs, and [`to_python`][crapette.state.to_python] turns a native
+state into the Python engine's (the tests run both engines side by side on it).
+
+The no-cycle rule needs the house layouts seen since the last move that cannot be undone;
 instead of a set per state, states of one turn share a log of layout keys (``SeenLog``),
 each state knowing how many of its keys it has seen, so a turn of ``k`` house moves costs
 ``O(k)`` time and memory, not ``O(k**2)``.
@@ -18,29 +23,39 @@ each state knowing how many of its keys it has seen, so a turn of ``k`` house mo
 
 from __future__ import annotations
 
+import inspect
 from collections import Counter
 from collections.abc import Collection, Container
-from types import MemberDescriptorType
-from typing import Any, Final, NamedTuple, TypeAlias, final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias, final
 
-from crapette._build import expected_type_error
+from crapette import _build, _hooks
+from crapette._build import argument_type_error, expected_type_error
+from crapette._fits import is_foundation_run, is_run
+from crapette._hooks import need
 from crapette._quote import quote, show
 from crapette._tables import houses_key as _houses_key
-from crapette.cards import PACK, TEXT, Card
-from crapette.errors import InvalidPositionError
-from crapette.moves import Move
+from crapette.cards import ALL_CARDS, PACK, TEXT, Card
+from crapette.errors import IllegalMoveError, InvalidPositionError
+from crapette.moves import ALL_MOVES, Move
 from crapette.rules import Ruleset
 
 __all__ = [
+    "ENGINE",
     "GameState",
     "PendingStop",
     "Pile",
     "position_problems",
+    "to_python",
     "validate_position",
 ]
 
 Pile: TypeAlias = tuple[Card, ...]
 """A pile of cards, bottom first: ``pile[-1]`` is the top (the exposed card)."""
+
+_NATIVE: Final = _build.native_core()
+
+ENGINE: Final[str] = "native" if _NATIVE is not None else "python"
+"""Which engine runs: ``"native"`` (the C core) or ``"python"`` (the Python engine)."""
 
 
 _INDEX_FROM: Final = 12
@@ -150,7 +165,7 @@ _VALUES: Final = _FIELDS[:-2]  # compared as they are (the seen log is compared 
 
 
 @final
-class GameState:
+class GameState:  # the Python engine's class (PythonState)
     """One position of a deal: every card's place, whose move it is and the counters the
     rules need. Immutable (assignment raises ``AttributeError``), hashable and equal by
     value; ``apply`` returns a new one.
@@ -283,6 +298,13 @@ class GameState:
             return frozenset((self.houses_key,))
         return frozenset(log.keys[: self.seen_size])
 
+    def _has_seen(self, key: int) -> bool:
+        """Whether the layout ``key`` was seen this turn (the current layout included)."""
+        log = self.seen_log
+        if log is None:
+            return key == self.houses_key
+        return log.holds(self.seen_size, key)
+
     @property
     def turn_player(self) -> int:
         """The player whose turn it is (differs from ``to_act`` during a Stop! decision)."""
@@ -291,26 +313,15 @@ class GameState:
 
     def __str__(self) -> str:
         """The readable board ([`board`][crapette.text.board])."""
-        from crapette.text import board  # the text layer sits above the state (lazy)
-
-        return board(self)
+        return str(need(_hooks.board, "board")(self))
 
     def __repr__(self) -> str:
         """Code that rebuilds the state: ``crapette.parse_position('<position line>')``."""
-        from crapette.notation import format_position  # lazy, as for __str__
-
-        if position_problems(self):  # a hand-built state that no position line can hold
-            parts = ", ".join(
-                f"{name}={show(getattr(self, name), 10_000)}" for name in _PUBLIC_FIELDS
-            )
-            return f"GameState({parts})"
-        return f"crapette.parse_position({format_position(self)!r})"
+        return _state_repr(self)
 
     def _repr_svg_(self) -> str:
         """The table as an SVG picture (Jupyter), face-down cards as backs."""
-        from crapette.svg import board  # imported on first use
-
-        return board(self)
+        return str(need(_hooks.svg_board, "svg_board")(self))
 
     def _repr_html_(self) -> str:
         """The table as inline SVG (Jupyter)."""
@@ -324,6 +335,11 @@ class GameState:
         if self.turned is not None:
             out.append(self.turned)
         return out
+
+    def problems(self) -> list[str]:
+        """Everything that makes this state impossible (empty for a valid one); see
+        [`position_problems`][crapette.state.position_problems]."""
+        return position_problems(self)
 
     def replace(self, **changes: Any) -> GameState:
         """A copy with the given fields changed (the constructor's keywords except
@@ -340,22 +356,17 @@ class GameState:
             values: dict[str, Any] = {name: getattr(self, name) for name in _FIELDS}
             values.update(changes)
             _check_types(tuple(values[name] for name in _VALUES))
-            return GameState(**values)
+            return PythonState(**values)
         fields: dict[str, Any] = {name: getattr(self, name) for name in _PUBLIC_FIELDS}
         if "houses" in changes:
             del fields["houses_key"]
             if "seen" not in changes:
                 fields["seen"] = None
         fields.update(changes)
-        return GameState(**fields)
-
-    def problems(self) -> list[str]:
-        """Everything that makes this state impossible (empty for a valid one); see
-        [`position_problems`][crapette.state.position_problems]."""
-        return position_problems(self)
+        return PythonState(**fields)
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GameState):
+        if not isinstance(other, PythonState):
             return NotImplemented
         if self is other:
             return True
@@ -388,12 +399,22 @@ class GameState:
             self.houses_key,
         )
 
+    def __copy__(self) -> GameState:
+        return self
+
+    def __deepcopy__(self, memo: object) -> GameState:
+        return self
+
     def __reduce__(self) -> tuple[Any, ...]:
         log = self.seen_log
         return (_rebuild, (self._values(), None if log is None else log.keys[: self.seen_size]))
 
 
-# The fields the compiled build type-checks itself (mypyc, before the constructor runs):
+PythonState: Final = GameState
+"""The Python engine's state class (``GameState`` itself without the native engine)."""
+
+
+# The fields whose type the constructor checks (as the native engine's constructor does):
 # their position among the constructor's arguments, the type and whether None is allowed.
 _CHECKED: Final = (
     (1, int, False),  # to_act
@@ -412,8 +433,8 @@ _CHECKED: Final = (
 
 
 def _check_types(fields: tuple[object, ...]) -> None:
-    """The public constructor's type checks, in argument order and worded as mypyc words
-    them, so that both builds refuse a field of the wrong type alike."""
+    """The public constructor's type checks, in argument order and worded as the native
+    engine words them, so that both engines refuse a field of the wrong type alike."""
     for i, kind, optional in _CHECKED:
         value = fields[i]
         if not isinstance(value, kind) and not (optional and value is None):
@@ -421,49 +442,42 @@ def _check_types(fields: tuple[object, ...]) -> None:
 
 
 def _check_keys(seen: Collection[object]) -> None:
-    """The keys of ``seen`` must be integers (the compiled build would refuse another key
-    with these words); their range is for ``position_problems`` to check."""
+    """The keys of ``seen`` must be integers (the native engine refuses another key with
+    these words); their range is for ``position_problems`` to check."""
     for key in seen:
         if not isinstance(key, int):
             raise expected_type_error("int", key)
 
 
 def _layout_key(houses: tuple[Pile, ...]) -> int:
-    """``houses_key(houses)``, or 0 for houses that are not 8 piles of cards at most 16
-    deep (no state of play; ``position_problems`` names what is wrong)."""
+    """``houses_key(houses)``, or 0 for houses that are not 8 piles of cards (no state of
+    play; ``position_problems`` names what is wrong)."""
     try:
         return _houses_key(houses)
     except (IndexError, TypeError):
         return 0
 
 
-def _rebuild(fields: tuple[Any, ...], keys: list[int] | None) -> GameState:
-    values: dict[str, Any] = dict(zip(_VALUES, fields, strict=True))
-    log = None if keys is None else SeenLog(keys)
-    return GameState(**values, seen_log=log, seen_size=0 if keys is None else len(keys))
-
-
-# The pure build: the class above is a plain ``__slots__`` class, so its instances are
-# filled in by a twin class (the same slots and ``__init__``) and then made ``GameState``s,
-# whose assignment and deletion raise as the compiled build's native fields do. In the
-# compiled build ``GameState`` is a native class: its ``Final`` fields are read-only and
-# ``__init__`` builds it directly.
-_PURE: Final = isinstance(getattr(GameState, "rules", None), MemberDescriptorType)
+# The Python class is a plain ``__slots__`` class whose instances are filled in by a twin
+# class (the same slots and ``__init__``) and then made ``GameState``s, whose assignment and
+# deletion raise as the native class's read-only fields do.
 _TWIN: Any = None
 
 
 def _read_only(self: object, name: str, value: object = None) -> None:
-    """Assignment and deletion in the pure build, refused as the native class refuses them."""
+    """Assignment and deletion of the Python engine's state, refused as the native class
+    refuses them."""
     if name == "__class__":
         raise TypeError(
             "__class__ assignment only supported for mutable types or ModuleType subclasses"
         )
-    attribute = getattr(GameState, name, None)
+    attribute = getattr(PythonState, name, None)
+    kind = "crapette.state.GameState"
     if name in _FIELDS or isinstance(attribute, property):
-        raise AttributeError(f"attribute {name!r} of 'GameState' objects is not writable")
+        raise AttributeError(f"attribute {name!r} of {kind!r} objects is not writable")
     if attribute is not None:
-        raise AttributeError(f"'GameState' object attribute {name!r} is read-only")
-    raise AttributeError(f"'GameState' object has no attribute {name!r}")
+        raise AttributeError(f"{kind!r} object attribute {name!r} is read-only")
+    raise AttributeError(f"{kind!r} object has no attribute {name!r}")
 
 
 def _no_init(self: object, *args: object, **kwargs: object) -> None:
@@ -472,22 +486,19 @@ def _no_init(self: object, *args: object, **kwargs: object) -> None:
 
 def _new(cls: type, *args: object, **kwargs: object) -> Any:
     state = _TWIN(*args, **kwargs)
-    state.__class__ = GameState
+    state.__class__ = PythonState
     return state
 
 
-if _PURE:
-    import inspect
-
-    _init = GameState.__init__
-    _TWIN = type("GameState", (), {"__slots__": _FIELDS, "__init__": _init})
-    # help() and inspect.signature show the constructor's parameters, not _new's
-    _parameters = list(inspect.signature(_init).parameters.values())[1:]
-    setattr(GameState, "__signature__", inspect.Signature(_parameters))  # noqa: B010
-    setattr(GameState, "__new__", staticmethod(_new))  # noqa: B010 - not a plain attribute
-    setattr(GameState, "__init__", _no_init)  # noqa: B010
-    setattr(GameState, "__setattr__", _read_only)  # noqa: B010
-    setattr(GameState, "__delattr__", _read_only)  # noqa: B010
+_init = PythonState.__init__
+_TWIN = type("GameState", (), {"__slots__": _FIELDS, "__init__": _init})
+# help() and inspect.signature show the constructor's parameters, not _new's
+_parameters = list(inspect.signature(_init).parameters.values())[1:]
+setattr(PythonState, "__signature__", inspect.Signature(_parameters))  # noqa: B010
+setattr(PythonState, "__new__", staticmethod(_new))  # noqa: B010 - not a plain attribute
+setattr(PythonState, "__init__", _no_init)  # noqa: B010
+setattr(PythonState, "__setattr__", _read_only)  # noqa: B010
+setattr(PythonState, "__delattr__", _read_only)  # noqa: B010
 
 
 def make_state(
@@ -508,32 +519,11 @@ def make_state(
     seen_log: SeenLog | None,
     seen_size: int,
 ) -> GameState:
-    """The one internal constructor: every field given, in field order, nothing derived or
-    checked (``apply`` builds every state with it). Compiled, it is the native
-    constructor; pure, the twin class fills the slots by plain assignment (the fastest
-    way CPython builds an object) and the object becomes a ``GameState``."""
-    if _PURE:
-        state = _TWIN(
-            rules,
-            to_act,
-            foundations,
-            houses,
-            reserves,
-            reserve_up,
-            hands,
-            wastes,
-            turned,
-            stop,
-            emptied,
-            passes,
-            moves_made,
-            houses_key,
-            seen_log,
-            seen_size,
-        )
-        state.__class__ = GameState
-        return state  # type: ignore[no-any-return]
-    return GameState(
+    """The Python engine's internal constructor: every field given, in field order, nothing
+    derived or checked (its ``apply`` builds every state with it): the twin class fills the
+    slots by plain assignment (the fastest way CPython builds an object) and the object
+    becomes a ``GameState`` of the Python engine."""
+    state = _TWIN(
         rules,
         to_act,
         foundations,
@@ -551,6 +541,8 @@ def make_state(
         seen_log,
         seen_size,
     )
+    state.__class__ = PythonState
+    return state  # type: ignore[no-any-return]
 
 
 class PendingStop(NamedTuple):
@@ -620,9 +612,7 @@ def position_problems(state: GameState) -> list[str]:
     possible counts. Like python-chess's ``Board.status()``, the list form of
     [`validate_position`][crapette.state.validate_position].
     """
-    from crapette._laws import is_foundation_run, is_run  # the rules sit above the state
-
-    if not isinstance(state, GameState):
+    if not isinstance(state, (GameState, PythonState)):
         return [f"not a GameState: {type(state).__name__}"]
     problems: list[str] = []
     if not isinstance(state.rules, Ruleset):
@@ -646,8 +636,7 @@ def position_problems(state: GameState) -> list[str]:
         )
     if not _is_int(state.moves_made, 0, 10**12):
         shape.append(f"moves_made must be an integer from 0, not {show(state.moves_made)}")
-    log = state.seen_log
-    if log is not None and not all(_is_int(k, 0, 2**64 - 1) for k in log.keys[: state.seen_size]):
+    if not all(_is_int(k, 0, 2**64 - 1) for k in state.seen):
         shape.append("seen must hold layout keys, integers from 0 to 2**64 - 1")
     if state.stop is not None and not isinstance(state.stop, PendingStop):
         shape.append(f"stop must be a PendingStop or None, not {type(state.stop).__name__}")
@@ -721,3 +710,96 @@ def validate_position(state: GameState, text: str = "") -> None:
         raise InvalidPositionError(
             f"impossible position{where}: " + "; ".join(problems), text, None
         )
+
+
+# --------------------------------------------------------------------------------------
+# The native build's GameState
+
+
+def _state_repr(state: GameState) -> str:
+    """``repr(state)``: code that rebuilds it, ``crapette.parse_position('<position line>')``
+    (a hand-built state that no position line can hold: its fields)."""
+    if position_problems(state):
+        parts = ", ".join(f"{name}={show(getattr(state, name), 10_000)}" for name in _PUBLIC_FIELDS)
+        return f"GameState({parts})"
+    text = need(_hooks.format_position, "format_position")(state)
+    return f"crapette.parse_position({text!r})"
+
+
+def _replace(state: GameState, changes: dict[str, Any]) -> GameState:
+    """``state.replace(**changes)`` of a native state (see ``GameState.replace``)."""
+    for name in changes:
+        if name not in _PUBLIC_FIELDS or name == "houses_key":
+            raise TypeError(f"GameState.replace() got an unexpected field {name!r}")
+    fields = {name: getattr(state, name) for name in _PUBLIC_FIELDS if name != "houses_key"}
+    if "houses" in changes and "seen" not in changes:
+        fields["seen"] = None
+    fields.update(changes)
+    return GameState(**fields)
+
+
+if not TYPE_CHECKING and _NATIVE is not None:
+    GameState = _NATIVE.State
+
+
+def to_python(state: GameState) -> GameState:
+    """The same position as a state of the Python engine (``PythonState``): ``state`` itself
+    without the native engine. The tests compare the two engines on it, and the Python
+    engine explains an illegal move of a native state from it.
+
+    Raises:
+        TypeError: ``state`` is not a ``GameState``.
+    """
+    if isinstance(state, PythonState):
+        return state
+    if not isinstance(state, GameState):
+        raise argument_type_error(GameState, state)
+    stop = state.stop
+    if stop is not None:
+        stop = PendingStop(to_python(stop.prior), stop.move, stop.offender, stop.resume)
+    return PythonState(
+        rules=state.rules,
+        to_act=state.to_act,
+        foundations=state.foundations,
+        houses=state.houses,
+        reserves=state.reserves,
+        reserve_up=state.reserve_up,
+        hands=state.hands,
+        wastes=state.wastes,
+        turned=state.turned,
+        stop=stop,
+        emptied=state.emptied,
+        passes=state.passes,
+        moves_made=state.moves_made,
+        houses_key=state.houses_key,
+        seen=state.seen,
+    )
+
+
+def _rebuild(fields: tuple[Any, ...], keys: list[int] | None) -> GameState:
+    """A pickled state, rebuilt for the engine that runs (pickles move between engines)."""
+    values: dict[str, Any] = dict(zip(_VALUES, fields, strict=True))
+    if _NATIVE is not None:
+        return GameState(**values, seen=keys)
+    log = None if keys is None else SeenLog(keys)
+    return PythonState(**values, seen_log=log, seen_size=0 if keys is None else len(keys))
+
+
+_hooks.not_a_state = lambda value: argument_type_error(GameState, value)
+_hooks.expected_type_error = expected_type_error
+_hooks.show = show
+_hooks.rebuild_state = _rebuild
+_hooks.state_repr = _state_repr
+_hooks.state_replace = _replace
+_hooks.position_problems = position_problems
+if _NATIVE is not None:
+    _NATIVE.setup(
+        cards=ALL_CARDS,
+        moves=ALL_MOVES,
+        move_class=Move,
+        pending_stop=PendingStop,
+        ruleset_class=Ruleset,
+        position_error=InvalidPositionError,
+        illegal_error=IllegalMoveError,
+        hooks=_hooks,
+    )

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from crapette import _hooks
 from crapette._laws import pile_name, source_card
 from crapette._quote import show
 from crapette.cards import SYMBOL, TEXT, Card
@@ -205,3 +206,6 @@ def board(
         _status(state, names),
     ]
     return "\n".join(lines)
+
+
+_hooks.board = board

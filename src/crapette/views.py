@@ -31,6 +31,7 @@ from typing import SupportsIndex
 
 import attrs
 
+from crapette import _hooks
 from crapette._build import argument_type_error
 from crapette._engine import apply_unchecked
 from crapette._laws import violation
@@ -176,9 +177,7 @@ class PlayerView:
 
     def _repr_svg_(self) -> str:
         """The table as this player sees it, as an SVG picture (Jupyter)."""
-        from crapette.svg import board  # imported on first use
-
-        return board(self)
+        return str(_hooks.need(_hooks.svg_board, "svg_board")(self))
 
     def _repr_html_(self) -> str:
         """The table as inline SVG (Jupyter)."""

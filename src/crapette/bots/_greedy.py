@@ -1,17 +1,19 @@
 """The greedy ranking of moves and the greedy play-outs of the search bots.
 
 Internal: the hot part of every greedy choice and of the search bot's and the planner's
-rollouts, compiled with the core by mypyc (the ``compiled-modules`` list in
-``pyproject.toml``). The ranking is documented in [`crapette.bots.greedy`][crapette.bots.greedy],
-which re-exports its functions; [`crapette.bots.search`][crapette.bots.search] re-exports
-the play-out and its evaluation.
+rollouts. The native engine has the same ranking and play-out in C
+(``native/crapette_core.c``), which these functions call for a native state; the Python
+functions below are the reference it is tested against move for move, and what runs with
+the Python engine. The ranking is documented in
+[`crapette.bots.greedy`][crapette.bots.greedy], which re-exports its functions;
+[`crapette.bots.search`][crapette.bots.search] re-exports the play-out and its evaluation.
 """
 
 from __future__ import annotations
 
-from crapette._engine import apply_unchecked
+from crapette._engine import python_apply_unchecked
 from crapette._laws import builds_on, fits_foundation, fits_load, violation
-from crapette._movegen import legal_moves
+from crapette._movegen import legal_moves, python_legal_moves
 from crapette.bots.base import call_helps
 from crapette.cards import Card
 from crapette.deal import Rng
@@ -26,10 +28,16 @@ from crapette.moves import (
     Action,
     Move,
 )
-from crapette.outcome import winner
-from crapette.state import GameState, Pile
+from crapette.outcome import python_counts, python_winner
+from crapette.state import _NATIVE, GameState, Pile, PythonState
 
 __all__ = ["evaluate", "greedy_move", "move_score", "play_out", "ranked_scores"]
+
+
+def _listed(state: GameState) -> tuple[Move, ...]:
+    """The legal moves of either engine's state."""
+    return python_legal_moves(state) if isinstance(state, PythonState) else legal_moves(state)
+
 
 _POINTLESS = -100
 _VIOLATION = -10_000
@@ -165,6 +173,8 @@ def ranked_scores(state: GameState, moves: tuple[Move, ...]) -> list[int]:
     """The greedy score of each of ``moves`` (legal in ``state``), in order: the
     [`move_score`][crapette.bots.greedy.move_score], less 10,000 for a move that breaks a
     priority under callable Stop! rules (the opponent would call it)."""
+    if _NATIVE is not None and not isinstance(state, PythonState):
+        return _NATIVE.greedy_scores(state, moves)
     callable_stop = state.rules.stop != "enforced"
     ahead: _LookAhead | None = None
     scores = []
@@ -189,7 +199,10 @@ def greedy_move(state: GameState, rng: Rng, moves: tuple[Move, ...] | None = Non
         moves: ``legal_moves(state)`` if already known.
     """
     if moves is None:
-        moves = legal_moves(state)
+        moves = _listed(state)
+    if _NATIVE is not None and not isinstance(state, PythonState):
+        move, rng._state = _NATIVE.greedy_move(state, rng._state, moves)
+        return move
     if len(moves) == 1:
         return moves[0]
     stop = state.stop
@@ -205,17 +218,15 @@ _WIN = 100
 _ROLLOUT_CAP = 400
 
 
-def _count(state: GameState, p: int) -> int:
-    """Player ``p``'s stalemate count: 2 per reserve card, 1 per hand and waste card."""
-    turned = state.turned is not None and state.turn_player == p
-    return 2 * len(state.reserves[p]) + len(state.hands[p]) + len(state.wastes[p]) + int(turned)
-
-
 def evaluate(state: GameState, p: int) -> int:
-    """How good ``state`` is for player ``p``: the opponent's count minus ``p``'s, plus or
-    minus 100 for a won or lost deal."""
-    value = _count(state, 1 - p) - _count(state, p)
-    won = winner(state)
+    """How good ``state`` is for player ``p``: the opponent's count minus ``p``'s (the
+    stalemate counts of [`crapette.outcome.counts`][crapette.outcome.counts], with the
+    ruleset's points), plus or minus 100 for a won or lost deal."""
+    if _NATIVE is not None and not isinstance(state, PythonState):
+        return _NATIVE.evaluate(state, p)
+    scored = python_counts(state)
+    value = scored[1 - p] - scored[p]
+    won = python_winner(state)
     if won is not None:
         value += _WIN if won == p else -_WIN
     return value
@@ -240,15 +251,18 @@ def play_out(state: GameState, p: int, rng: Rng, turns: int = 1) -> tuple[int, i
         turns: how many of the opponent's turns to play (1: to the end of the opponent's
             next turn; 2: then ``p``'s next turn and the opponent's turn after it).
     """
+    if _NATIVE is not None and not isinstance(state, PythonState):
+        value, played, scored, rng._state = _NATIVE.play_out(state, p, rng._state, turns)
+        return value, played, scored
     seen_opponent = state.turn_player != p
     back = played = scored = 0
     cap = _ROLLOUT_CAP * turns
     while played < cap:
-        moves = legal_moves(state)
+        moves = python_legal_moves(state)
         if not moves:
             break
         scored += len(moves)
-        state = apply_unchecked(state, greedy_move(state, rng, moves))
+        state = python_apply_unchecked(state, greedy_move(state, rng, moves))
         played += 1
         if state.turn_player != p:
             seen_opponent = True

@@ -1,0 +1,1225 @@
+/*
+ * crapette core: the rules of Russian Bank in plain C11 (see crapette_core.h).
+ *
+ * Each function names the Python function it mirrors; the Python reference engine is the
+ * readable statement of the rules (docs/rules.md) and tests/test_native.py runs both side by
+ * side. Nothing here allocates, prints or keeps state between calls.
+ */
+#include "crapette_core.h"
+
+#include <string.h>
+
+#define BIT(h) (1u << (h))
+#define MOVE(src, tgt) (cr_play_index[(src)][(tgt)])
+#define R_TO_F MOVE(CR_SRC_RESERVE, CR_TGT_FOUNDATION)
+
+enum { NONE = CR_NO_CARD };
+
+/* ---------------------------------------------------------------------------------------- */
+/* Reading a state */
+
+static inline void offsets_of(const cr_state *s, int *off) {
+    int o = 0;
+    for (int i = 0; i < CR_NPILES; i++) {
+        off[i] = o;
+        o += s->len[i];
+    }
+    off[CR_NPILES] = o;
+}
+
+int cr_pile_offset(const cr_state *s, int pile) {
+    int o = 0;
+    for (int i = 0; i < pile; i++) o += s->len[i];
+    return o;
+}
+
+int cr_total(const cr_state *s) { return cr_pile_offset(s, CR_NPILES); }
+
+static inline int top_at(const cr_state *s, const int *off, int pile) {
+    return s->cards[off[pile] + s->len[pile] - 1];
+}
+
+static inline unsigned popcount8(unsigned m) {
+    unsigned n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
+}
+
+static inline int lowest_bit(unsigned m) {
+    int i = 0;
+    while (!(m & 1u)) {
+        m >>= 1;
+        i++;
+    }
+    return i;
+}
+
+/* crapette._tables.house_key: 16 depths of keys, rotated a byte further for every 16 cards
+   deeper (only hand-built houses are ever that deep). */
+static inline uint64_t zkey(int house, int depth, int card) {
+    if (depth < CR_ZOBRIST_DEPTHS) return cr_zobrist[(house * CR_ZOBRIST_DEPTHS + depth) * CR_NCARDS + card];
+    uint64_t key = cr_zobrist[(house * CR_ZOBRIST_DEPTHS + (depth & 15)) * CR_NCARDS + card];
+    unsigned rot = (unsigned)((depth >> 4) * 8) & 63u;
+    return rot ? (key << rot) | (key >> (64u - rot)) : key;
+}
+
+uint64_t cr_zobrist_key(int house, int depth, int card) { return zkey(house, depth, card); }
+
+uint64_t cr_houses_key(const cr_state *s) {
+    uint64_t key = 0;
+    int o = 0;
+    for (int i = 0; i < CR_PILE_HOUSE; i++) o += s->len[i];
+    for (int h = 0; h < 8; h++) {
+        int n = s->len[CR_PILE_HOUSE + h];
+        for (int d = 0; d < n; d++) key ^= zkey(h, d, s->cards[o + d]);
+        o += n;
+    }
+    return key;
+}
+
+int cr_state_equal(const cr_state *a, const cr_state *b) {
+    return memcmp(a->cards, b->cards, CR_NCARDS) == 0 && memcmp(a->len, b->len, CR_NPILES) == 0 &&
+           a->turned == b->turned && a->to_act == b->to_act &&
+           a->reserve_up[0] == b->reserve_up[0] && a->reserve_up[1] == b->reserve_up[1] &&
+           a->passes[0] == b->passes[0] && a->passes[1] == b->passes[1] &&
+           a->emptied == b->emptied && a->stop == b->stop && a->moves_made == b->moves_made;
+}
+
+int cr_turn_player(const cr_state *s) { return s->stop ? cr_stop_resume(s) : s->to_act; }
+
+int cr_state_check(const cr_state *s) {
+    int total = 0;
+    for (int i = 0; i < CR_NPILES; i++) total += s->len[i];
+    if (total > CR_NCARDS) return 1;
+    for (int i = 0; i < total; i++)
+        if (s->cards[i] >= CR_NCARDS) return 2;
+    for (int i = total; i < CR_NCARDS; i++)
+        if (s->cards[i] != 0) return 3;
+    if (s->turned != NONE && s->turned >= CR_NCARDS) return 4;
+    if (s->to_act > 1) return 5;
+    if (s->passes[0] > 2 || s->passes[1] > 2) return 6;
+    if (s->reserve_up[0] > CR_NCARDS || s->reserve_up[1] > CR_NCARDS) return 7;
+    if (s->stop) {
+        int move = cr_stop_move(s);
+        if ((s->stop & 0xC000) || move < 0 || move >= CR_NMOVES) return 8;
+    }
+    if (total + (s->turned != NONE) > CR_NCARDS) return 9;
+    if (s->pad) return 10;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Moving cards in the one card array */
+
+/* Take the top n cards of a pile into buf (bottom first). */
+static void take_top(cr_state *s, int pile, int n, uint8_t *buf) {
+    int end = cr_pile_offset(s, pile) + s->len[pile];
+    memcpy(buf, s->cards + end - n, (size_t)n);
+    memmove(s->cards + end - n, s->cards + end, (size_t)(CR_NCARDS - end));
+    memset(s->cards + CR_NCARDS - n, 0, (size_t)n);
+    s->len[pile] = (uint8_t)(s->len[pile] - n);
+}
+
+/* Put n cards (bottom first) on top of a pile; the state must have room. */
+static void put_top(cr_state *s, int pile, const uint8_t *buf, int n) {
+    int end = cr_pile_offset(s, pile) + s->len[pile];
+    memmove(s->cards + end + n, s->cards + end, (size_t)(CR_NCARDS - end - n));
+    memcpy(s->cards + end, buf, (size_t)n);
+    s->len[pile] = (uint8_t)(s->len[pile] + n);
+}
+
+/* Move the top n cards of pile a onto pile b, in order (a != b). */
+static void move_block(cr_state *s, int a, int b, int n) {
+    int ea = 0, eb = 0, o = 0;
+    int last = a > b ? a : b;
+    for (int i = 0; i <= last; i++) {
+        o += s->len[i];
+        if (i == a) ea = o;
+        if (i == b) eb = o;
+    }
+    uint8_t buf[CR_NCARDS];
+    memcpy(buf, s->cards + ea - n, (size_t)n);
+    if (a < b) {
+        memmove(s->cards + ea - n, s->cards + ea, (size_t)(eb - ea));
+        memcpy(s->cards + eb - n, buf, (size_t)n);
+    } else {
+        memmove(s->cards + eb + n, s->cards + eb, (size_t)(ea - n - eb));
+        memcpy(s->cards + eb, buf, (size_t)n);
+    }
+    s->len[a] = (uint8_t)(s->len[a] - n);
+    s->len[b] = (uint8_t)(s->len[b] + n);
+}
+
+static int take_bottom(cr_state *s, int pile) {
+    int start = cr_pile_offset(s, pile);
+    int card = s->cards[start];
+    memmove(s->cards + start, s->cards + start + 1, (size_t)(CR_NCARDS - start - 1));
+    s->cards[CR_NCARDS - 1] = 0;
+    s->len[pile]--;
+    return card;
+}
+
+static void put_bottom(cr_state *s, int pile, int card) {
+    int start = cr_pile_offset(s, pile);
+    memmove(s->cards + start + 1, s->cards + start, (size_t)(CR_NCARDS - start - 1));
+    s->cards[start] = (uint8_t)card;
+    s->len[pile]++;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Building rules (crapette._laws) */
+
+/* _laws.foundation_pile: the leftmost foundation that takes the card, or -1. */
+static int foundation_pile(const cr_state *s, const int *off, int card) {
+    int ace = cr_rank[card] == 1;
+    int need = cr_face[card] - 1;
+    for (int i = 0; i < 8; i++) {
+        if (s->len[i]) {
+            if (!ace && cr_face[top_at(s, off, i)] == need) return i;
+        } else if (ace) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* _laws.foundation_needs as a mask: bit f set when a foundation shows face f. A card fits
+   (FNEED in the needs) when it is an Ace or its face - 1 is set. */
+static inline uint64_t foundation_mask(const cr_state *s, const int *off) {
+    uint64_t mask = 0;
+    for (int i = 0; i < 8; i++)
+        if (s->len[i]) mask |= 1ull << cr_face[top_at(s, off, i)];
+    return mask;
+}
+
+static inline int fits_mask(uint64_t fmask, int card) {
+    return cr_rank[card] == 1 || ((fmask >> (cr_face[card] - 1)) & 1u);
+}
+
+/* _laws.fits_load */
+static inline int fits_load(int top, int card, int wrap) {
+    if (cr_suit[top] != cr_suit[card]) return 0;
+    int gap = cr_rank[top] - cr_rank[card];
+    if (gap < 0) gap = -gap;
+    return gap == 1 || (wrap && gap == 12);
+}
+
+/* _laws.most_cards: the table MOST_CARDS[group_moves][free]. */
+static inline int most_cards(const cr_rules *r, int free) {
+    if (r->group_moves == CR_GROUP_SINGLE) return 1;
+    if (r->group_moves == CR_GROUP_WHOLE) return 13;
+    return 1 << free;
+}
+
+/* _laws.source_card: the available card at a source for the player to act, or -1. */
+static int source_card(const cr_rules *r, const cr_state *s, const int *off, int source) {
+    int p = s->to_act;
+    if (source == CR_SRC_RESERVE) {
+        int pile = CR_PILE_RESERVE + p;
+        return s->len[pile] && s->reserve_up[p] ? top_at(s, off, pile) : -1;
+    }
+    if (source == CR_SRC_HAND) return s->turned == NONE ? -1 : s->turned;
+    if (source == CR_SRC_WASTE) {
+        int pile = CR_PILE_WASTE + p;
+        return s->len[pile] && r->own_waste_playable ? top_at(s, off, pile) : -1;
+    }
+    if (source < 8) {
+        int pile = CR_PILE_HOUSE + source;
+        return s->len[pile] ? top_at(s, off, pile) : -1;
+    }
+    return -1;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The end of a deal (crapette.outcome) */
+
+int cr_winner(const cr_state *s) {
+    int holder = s->turned != NONE ? cr_turn_player(s) : -1;
+    for (int p = 0; p < 2; p++) {
+        if (!s->len[CR_PILE_RESERVE + p] && !s->len[CR_PILE_HAND + p] &&
+            !s->len[CR_PILE_WASTE + p] && p != holder)
+            return p;
+    }
+    return -1;
+}
+
+int cr_is_over(const cr_rules *r, const cr_state *s) {
+    return cr_winner(s) >= 0 || (s->passes[0] == 2 && s->passes[1] == 2) ||
+           s->moves_made >= r->move_cap;
+}
+
+void cr_counts(const cr_rules *r, const cr_state *s, int64_t *counts) {
+    int holder = s->turned != NONE ? cr_turn_player(s) : -1;
+    for (int p = 0; p < 2; p++) {
+        counts[p] = r->reserve_points * s->len[CR_PILE_RESERVE + p] +
+                    r->hand_points * (s->len[CR_PILE_HAND + p] + s->len[CR_PILE_WASTE + p] +
+                                      (holder == p));
+    }
+}
+
+int cr_outcome(const cr_rules *r, const cr_state *s, int *winner, int64_t *scores) {
+    if (!cr_is_over(r, s)) return CR_RUNNING;
+    int won = cr_winner(s);
+    int64_t counts[2];
+    cr_counts(r, s, counts);
+    *winner = won;
+    if (won >= 0) {
+        scores[won] = r->win_bonus + counts[1 - won];
+        scores[1 - won] = 0;
+        return CR_WIN;
+    }
+    int64_t diff = counts[1] - counts[0];
+    scores[0] = diff > 0 ? diff : 0;
+    scores[1] = diff < 0 ? -diff : 0;
+    return s->passes[0] == 2 && s->passes[1] == 2 ? CR_STALEMATE : CR_MOVE_CAP;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The priorities (crapette._laws.violation) */
+
+static int fill_remedy(const cr_state *s, int house, uint16_t *remedy) {
+    if (s->reserve_up[s->to_act] == 0) {
+        remedy[0] = CR_MOVE_REVEAL;
+        remedy[1] = (uint16_t)MOVE(CR_SRC_RESERVE, house);
+        return 2;
+    }
+    remedy[0] = (uint16_t)MOVE(CR_SRC_RESERVE, house);
+    return 1;
+}
+
+int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remedy, int *n) {
+    uint16_t spare[2];
+    int count = 0;
+    if (!remedy) remedy = spare;
+    if (!n) n = &count;
+    *n = 0;
+    const cr_move_info *m = &cr_move_table[move];
+    int action = m->action;
+    if (action == CR_ACT_REVEAL || action == CR_ACT_CALL_STOP || action == CR_ACT_LET_STAND)
+        return CR_VIOLATION_NONE;
+    int off[CR_NPILES + 1];
+    offsets_of(s, off);
+    int p = s->to_act;
+    int play = action == CR_ACT_PLAY;
+    int to_foundation = play && m->target == CR_TGT_FOUNDATION;
+    /* _foundation_sources: the first available card that fits a foundation, in source order */
+    static const uint8_t sources[11] = {CR_SRC_RESERVE, CR_SRC_HAND, CR_SRC_WASTE, 0, 1, 2, 3, 4, 5, 6, 7};
+    int first = -1;
+    for (int i = 0; i < 11; i++) {
+        int card = source_card(r, s, off, sources[i]);
+        if (card >= 0 && foundation_pile(s, off, card) >= 0) {
+            first = sources[i];
+            break;
+        }
+    }
+    if (r->priority == CR_PRIORITY_PAGAT && first == CR_SRC_RESERVE) {
+        if (move != R_TO_F) {
+            remedy[0] = (uint16_t)R_TO_F;
+            *n = 1;
+            return CR_VIOLATION_RESERVE;
+        }
+        return CR_VIOLATION_NONE;
+    }
+    if (first >= 0 && !to_foundation) {
+        remedy[0] = (uint16_t)MOVE(first, CR_TGT_FOUNDATION);
+        *n = 1;
+        return CR_VIOLATION_FOUNDATION;
+    }
+    if (r->priority == CR_PRIORITY_SERBIAN && play &&
+        (m->target == CR_TGT_OPP_RESERVE || m->target == CR_TGT_OPP_WASTE)) {
+        int card = source_card(r, s, off, m->source);
+        if (card >= 0) {
+            for (int h = 0; h < 8; h++) {
+                int pile = CR_PILE_HOUSE + h;
+                if (s->len[pile] && cr_takes[top_at(s, off, pile)] == cr_kind[card]) {
+                    remedy[0] = (uint16_t)MOVE(m->source, h);
+                    *n = 1;
+                    return CR_VIOLATION_ORDER;
+                }
+            }
+        }
+    }
+    int reserve = s->len[CR_PILE_RESERVE + p] > 0;
+    if (r->house_filling == CR_FILL_BEFORE_HAND && action == CR_ACT_DRAW && reserve) {
+        for (int h = 0; h < 8; h++) {
+            if (!s->len[CR_PILE_HOUSE + h]) {
+                *n = fill_remedy(s, h, remedy);
+                return CR_VIOLATION_FILLING;
+            }
+        }
+    }
+    if (r->house_filling == CR_FILL_IMMEDIATE && reserve && !to_foundation && s->emptied) {
+        int fills = play && m->source == CR_SRC_RESERVE && m->target < 8 &&
+                    ((s->emptied >> m->target) & 1u);
+        if (!fills) {
+            *n = fill_remedy(s, lowest_bit(s->emptied), remedy);
+            return CR_VIOLATION_FILLING;
+        }
+    }
+    return CR_VIOLATION_NONE;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Move generation (crapette._movegen.legal_moves) */
+
+static int seen_has(const cr_seen *sn, uint64_t key) {
+    if (!((sn->filter >> (key & 63)) & 1u)) return 0;
+    if (sn->index) {
+        uint32_t i = (uint32_t)key & sn->mask;
+        for (;;) {
+            uint32_t v = sn->index[i];
+            if (!v) return 0;
+            if (sn->keys[v - 1] == key) return v - 1 < sn->size;
+            i = (i + 1) & sn->mask;
+        }
+    }
+    for (uint32_t i = 0; i < sn->size; i++)
+        if (sn->keys[i] == key) return 1;
+    return 0;
+}
+
+/* TO_HOUSES[source][mask]: the single-card moves from source to the houses in mask. */
+static inline int to_houses(int source, unsigned mask, uint16_t *out, int n) {
+    for (int t = 0; mask; t++, mask >>= 1) {
+        if ((mask & 1u) && t != source) out[n++] = (uint16_t)MOVE(source, t);
+    }
+    return n;
+}
+
+typedef struct gen {
+    const cr_state *s;
+    const int *off;
+    const unsigned *takers;
+    unsigned empty;
+    const cr_seen *seen; /* NULL: no layout but the current one was seen */
+    uint64_t key;        /* the current layout key (when seen) */
+    int most_built, most_empty;
+} gen;
+
+/* _movegen._group_moves: the moves of the top 1..n cards of house `source` (whose top two
+   cards form a run) to other houses, in (target, count) order. */
+static int group_moves(const gen *g, int source, uint16_t *out, int n) {
+    const cr_state *s = g->s;
+    int pile = CR_PILE_HOUSE + source;
+    int size = s->len[pile];
+    const uint8_t *cards = s->cards + g->off[pile]; /* bottom first */
+#define FROM_TOP(i) cards[size - (i)]
+    int limit = size < g->most_built ? size : g->most_built;
+    int run = 2;
+    while (run < limit && cr_takes[FROM_TOP(run + 1)] == cr_kind[FROM_TOP(run)]) run++;
+    unsigned targets = g->empty;
+    int sizes[8] = {0};
+    for (int count = 1; count <= run; count++) {
+        unsigned mask = g->takers[cr_kind[FROM_TOP(count)]];
+        if (mask) {
+            targets |= mask;
+            for (int t = 0; t < 8; t++)
+                if ((mask >> t) & 1u) sizes[t] = count;
+        }
+    }
+    int to_empty = run < g->most_empty ? run : g->most_empty;
+    uint64_t lifted[14];
+    if (g->seen) {
+        /* the layout key with the top c cards lifted off the source */
+        uint64_t key = g->key;
+        lifted[0] = key;
+        for (int c = 1; c <= run; c++) {
+            key ^= zkey(source, size - c, FROM_TOP(c));
+            lifted[c] = key;
+        }
+    }
+    for (int t = 0; t < 8; t++) {
+        if (!((targets >> t) & 1u)) continue;
+        int base = MOVE(source, t);
+        int lo, hi;
+        if ((g->empty >> t) & 1u) {
+            lo = 1;
+            hi = to_empty;
+        } else {
+            lo = hi = sizes[t];
+        }
+        int dst = s->len[CR_PILE_HOUSE + t];
+        for (int count = lo; count <= hi; count++) {
+            if (g->seen) {
+                uint64_t key = lifted[count];
+                for (int i = 0; i < count; i++)
+                    key ^= zkey(t, dst + i, cards[size - count + i]);
+                if (seen_has(g->seen, key)) continue;
+            }
+            out[n++] = (uint16_t)(base + count - 1);
+        }
+    }
+#undef FROM_TOP
+    return n;
+}
+
+int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, uint16_t *out) {
+    if (s->moves_made >= r->move_cap || (s->passes[0] == 2 && s->passes[1] == 2)) return 0;
+    const uint8_t *len = s->len;
+    if (((!len[CR_PILE_RESERVE] && !len[CR_PILE_HAND] && !len[CR_PILE_WASTE]) ||
+         (!len[CR_PILE_RESERVE + 1] && !len[CR_PILE_HAND + 1] && !len[CR_PILE_WASTE + 1])) &&
+        cr_winner(s) >= 0)
+        return 0;
+    if (s->stop) {
+        out[0] = CR_MOVE_CALL_STOP;
+        out[1] = CR_MOVE_LET_STAND;
+        return 2;
+    }
+    int enforced = r->stop == CR_STOP_ENFORCED;
+    int reserve_first = enforced && r->priority == CR_PRIORITY_PAGAT;
+    int immediate = enforced && r->house_filling == CR_FILL_IMMEDIATE;
+    int fill_before_hand = enforced && r->house_filling == CR_FILL_BEFORE_HAND;
+    int tableau_first = enforced && r->priority == CR_PRIORITY_SERBIAN;
+    int off[CR_NPILES + 1];
+    offsets_of(s, off);
+    int p = s->to_act;
+    int reserve_pile = CR_PILE_RESERVE + p, waste_pile = CR_PILE_WASTE + p;
+    int reserve = len[reserve_pile];
+    int up = s->reserve_up[p];
+    uint64_t fmask = foundation_mask(s, off);
+
+    int n = 0;
+    int nfound = 0;
+    uint16_t found[11];
+    int osrc[3], ocard[3], nothers = 0;
+    if (reserve && up) {
+        int card = top_at(s, off, reserve_pile);
+        if (fits_mask(fmask, card)) {
+            if (reserve_first) {
+                out[0] = (uint16_t)R_TO_F;
+                return 1;
+            }
+            found[nfound++] = (uint16_t)R_TO_F;
+        }
+        osrc[nothers] = CR_SRC_RESERVE;
+        ocard[nothers++] = card;
+    }
+    if (s->turned != NONE) {
+        if (fits_mask(fmask, s->turned)) found[nfound++] = (uint16_t)MOVE(CR_SRC_HAND, CR_TGT_FOUNDATION);
+        osrc[nothers] = CR_SRC_HAND;
+        ocard[nothers++] = s->turned;
+    }
+    if (len[waste_pile] && r->own_waste_playable) {
+        int card = top_at(s, off, waste_pile);
+        if (fits_mask(fmask, card)) found[nfound++] = (uint16_t)MOVE(CR_SRC_WASTE, CR_TGT_FOUNDATION);
+        osrc[nothers] = CR_SRC_WASTE;
+        ocard[nothers++] = card;
+    }
+    unsigned takers[27] = {0};
+    unsigned empty = 0;
+    for (int h = 0; h < 8; h++) {
+        int pile = CR_PILE_HOUSE + h;
+        if (len[pile]) {
+            int t = top_at(s, off, pile);
+            if (fits_mask(fmask, t)) found[nfound++] = (uint16_t)MOVE(h, CR_TGT_FOUNDATION);
+            takers[cr_takes[t]] |= BIT(h);
+        } else {
+            empty |= BIT(h);
+        }
+    }
+    int reveal = reserve && !up;
+
+    if (enforced) {
+        if (nfound) {
+            memcpy(out, found, sizeof(uint16_t) * (size_t)nfound);
+            n = nfound;
+            if (reveal) out[n++] = CR_MOVE_REVEAL;
+            return n;
+        }
+        if (immediate && reserve && s->emptied) {
+            if (reveal) {
+                out[0] = CR_MOVE_REVEAL;
+                return 1;
+            }
+            for (int h = 0; h < 8; h++)
+                if ((s->emptied >> h) & 1u) out[n++] = (uint16_t)MOVE(CR_SRC_RESERVE, h);
+            return n;
+        }
+    }
+
+    int opp = 1 - p;
+    int opp_reserve = CR_PILE_RESERVE + opp, opp_waste = CR_PILE_WASTE + opp;
+    const uint64_t *loads = cr_loads[r->load_wrap ? 1 : 0];
+    uint64_t reserve_loads =
+        len[opp_reserve] && s->reserve_up[opp] ? loads[cr_face[top_at(s, off, opp_reserve)]] : 0;
+    uint64_t waste_loads = len[opp_waste] ? loads[cr_face[top_at(s, off, opp_waste)]] : 0;
+    uint64_t loadable = reserve_loads | waste_loads;
+
+    for (int i = 0; i < nothers; i++) {
+        int source = osrc[i], card = ocard[i];
+        if (nfound && fits_mask(fmask, card)) out[n++] = (uint16_t)MOVE(source, CR_TGT_FOUNDATION);
+        unsigned builds = takers[cr_kind[card]];
+        if (builds | empty) n = to_houses(source, builds | empty, out, n);
+        int face = cr_face[card];
+        if (((loadable >> face) & 1u) && !(tableau_first && builds)) {
+            if ((reserve_loads >> face) & 1u) out[n++] = (uint16_t)MOVE(source, CR_TGT_OPP_RESERVE);
+            if ((waste_loads >> face) & 1u) out[n++] = (uint16_t)MOVE(source, CR_TGT_OPP_WASTE);
+        }
+    }
+
+    gen g;
+    g.s = s;
+    g.off = off;
+    g.takers = takers;
+    g.empty = empty;
+    g.seen = seen && seen->size ? seen : NULL;
+    g.key = g.seen ? g.seen->current : 0;
+    int free = (int)popcount8(empty);
+    g.most_built = most_cards(r, free);
+    g.most_empty = free ? most_cards(r, free - 1) : most_cards(r, 0);
+    if (!r->load_any) loadable = 0;
+    for (int h = 0; h < 8; h++) {
+        int pile = CR_PILE_HOUSE + h;
+        int size = len[pile];
+        if (!size) continue;
+        const uint8_t *cards = s->cards + off[pile];
+        int card = cards[size - 1];
+        if (nfound && fits_mask(fmask, card)) out[n++] = (uint16_t)MOVE(h, CR_TGT_FOUNDATION);
+        int kind = cr_kind[card];
+        unsigned builds = takers[kind];
+        if (g.most_built > 1 && size > 1 && cr_takes[cards[size - 2]] == kind &&
+            (g.most_empty > 1 || takers[cr_kind[cards[size - 2]]])) {
+            n = group_moves(&g, h, out, n);
+        } else if (builds | empty) {
+            if (!g.seen) {
+                n = to_houses(h, builds | empty, out, n);
+            } else {
+                uint64_t key = g.key ^ zkey(h, size - 1, card);
+                unsigned mask = builds | empty;
+                for (int t = 0; t < 8; t++) {
+                    if (!((mask >> t) & 1u) || t == h) continue;
+                    uint64_t after = key ^ zkey(t, len[CR_PILE_HOUSE + t], card);
+                    if (!seen_has(g.seen, after)) out[n++] = (uint16_t)MOVE(h, t);
+                }
+            }
+        }
+        int face = cr_face[card];
+        if (((loadable >> face) & 1u) && !(tableau_first && builds)) {
+            if ((reserve_loads >> face) & 1u) out[n++] = (uint16_t)MOVE(h, CR_TGT_OPP_RESERVE);
+            if ((waste_loads >> face) & 1u) out[n++] = (uint16_t)MOVE(h, CR_TGT_OPP_WASTE);
+        }
+    }
+
+    if (reveal) out[n++] = CR_MOVE_REVEAL;
+    if (s->turned != NONE) {
+        out[n++] = CR_MOVE_DISCARD;
+    } else if (len[CR_PILE_HAND + p] || len[waste_pile]) {
+        if (!(fill_before_hand && empty && reserve)) out[n++] = CR_MOVE_DRAW;
+    } else {
+        out[n++] = CR_MOVE_END_TURN;
+    }
+    return n;
+}
+
+int cr_is_legal(const cr_rules *r, const cr_state *s, const cr_seen *seen, int move) {
+    uint16_t moves[CR_NMOVES];
+    int n = cr_legal_moves(r, s, seen, moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == move) return 1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Applying moves (crapette._engine) */
+
+static inline uint8_t pass_done(uint8_t mark) { return mark ? 2 : 1; }
+
+/* _engine._play: the plain transition for a move of the player to act. */
+static int play(const cr_rules *r, const cr_state *s, int move, cr_state *o,
+                const uint64_t *current, uint64_t *key) {
+    (void)r;
+    const cr_move_info *m = &cr_move_table[move];
+    int p = s->to_act;
+    *o = *s;
+    o->stop = 0;
+    o->moves_made = s->moves_made + 1;
+    int effect = CR_SEEN_CLEAR;
+    uint8_t buf[CR_NCARDS];
+    switch (m->action) {
+    case CR_ACT_PLAY: {
+        int source = m->source, target = m->target, count = m->count;
+        int a, b;
+        if (source < 8) {
+            a = CR_PILE_HOUSE + source;
+            if (count > s->len[a] || count < 1) return -1;
+        } else if (source == CR_SRC_RESERVE) {
+            a = CR_PILE_RESERVE + p;
+            if (!s->len[a]) return -1;
+        } else if (source == CR_SRC_HAND) {
+            if (s->turned == NONE) return -1;
+            a = -1;
+        } else if (source == CR_SRC_WASTE) {
+            a = CR_PILE_WASTE + p;
+            if (!s->len[a]) return -1;
+        } else {
+            return -1;
+        }
+        if (target == CR_TGT_FOUNDATION) {
+            int off[CR_NPILES + 1];
+            offsets_of(s, off);
+            int card = a < 0 ? s->turned : s->cards[off[a] + s->len[a] - 1];
+            int i = foundation_pile(s, off, card);
+            if (i < 0) return -1;
+            b = CR_PILE_FOUNDATION + i;
+        } else if (target < 8) {
+            b = CR_PILE_HOUSE + target;
+        } else if (target == CR_TGT_OPP_RESERVE) {
+            b = CR_PILE_RESERVE + (1 - p);
+        } else if (target == CR_TGT_OPP_WASTE) {
+            b = CR_PILE_WASTE + (1 - p);
+        } else {
+            return -1;
+        }
+        if (source < 8 && target < 8) {
+            /* house to house: the layout key moves with the cards */
+            int size = s->len[a], depth = size - count, dst = s->len[b];
+            uint64_t k = current ? *current : cr_houses_key(s);
+            int from = cr_pile_offset(s, a) + depth;
+            for (int i = 0; i < count; i++) {
+                int card = s->cards[from + i];
+                k ^= zkey(source, depth + i, card) ^ zkey(target, dst + i, card);
+            }
+            move_block(o, a, b, count);
+            o->emptied = (uint8_t)(s->emptied & ~BIT(target));
+            if (!depth) o->emptied |= (uint8_t)BIT(source);
+            if (key) *key = k;
+            return CR_SEEN_ADD;
+        }
+        if (a >= 0) {
+            if (source < 8 && count == s->len[a]) o->emptied |= (uint8_t)BIT(source);
+            move_block(o, a, b, count);
+        } else {
+            buf[0] = s->turned;
+            put_top(o, b, buf, 1);
+            o->turned = NONE;
+        }
+        if (source == CR_SRC_RESERVE) {
+            int up = s->reserve_up[p];
+            o->reserve_up[p] = (uint8_t)(up > 1 ? up - 1 : (o->len[a] ? 1 : 0));
+        }
+        if (target < 8) o->emptied &= (uint8_t)~BIT(target);
+        if (target == CR_TGT_OPP_RESERVE) o->reserve_up[1 - p] = (uint8_t)(o->reserve_up[1 - p] + 1);
+        if (source >= 8) o->passes[0] = o->passes[1] = 0;
+        break;
+    }
+    case CR_ACT_DRAW: {
+        int hand = CR_PILE_HAND + p, waste = CR_PILE_WASTE + p;
+        if (s->turned != NONE) return -1;
+        if (!s->len[hand]) {
+            int w = s->len[waste];
+            if (!w) return -1;
+            take_top(o, waste, w, buf);
+            for (int i = 0, j = w - 1; i < j; i++, j--) {
+                uint8_t t = buf[i];
+                buf[i] = buf[j];
+                buf[j] = t;
+            }
+            put_top(o, hand, buf, w);
+            o->passes[p] = pass_done(s->passes[p]);
+        }
+        take_top(o, hand, 1, buf);
+        o->turned = buf[0];
+        break;
+    }
+    case CR_ACT_DISCARD:
+        if (s->turned == NONE) return -1;
+        buf[0] = s->turned;
+        put_top(o, CR_PILE_WASTE + p, buf, 1);
+        o->turned = NONE;
+        o->to_act = (uint8_t)(1 - p);
+        break;
+    case CR_ACT_END_TURN:
+        o->passes[p] = pass_done(s->passes[p]);
+        o->to_act = (uint8_t)(1 - p);
+        break;
+    case CR_ACT_REVEAL:
+        o->reserve_up[p] = 1;
+        break;
+    default:
+        return -1; /* Stop! decisions never reach here */
+    }
+    if (o->to_act != p) o->emptied = 0;
+    return effect;
+}
+
+/* _engine._pass_turn: the offender's turn ends after a Stop! call; a still-turned hand card
+   goes back on top of the offender's hand and the caller acts in a new turn. */
+static void pass_turn(cr_state *o, int offender, int caller, uint32_t moves_made) {
+    if (o->turned != NONE) {
+        uint8_t card = o->turned;
+        put_top(o, CR_PILE_HAND + offender, &card, 1);
+    }
+    o->turned = NONE;
+    o->to_act = (uint8_t)caller;
+    o->stop = 0;
+    o->moves_made = moves_made;
+    o->emptied = 0;
+}
+
+/* _engine._decide_stop */
+static int decide_stop(const cr_rules *r, const cr_state *s, const cr_state *prior, int move,
+                       cr_state *o) {
+    uint32_t moves_made = s->moves_made + 1;
+    int action = cr_move_table[move].action;
+    if (action == CR_ACT_LET_STAND) {
+        *o = *s;
+        o->to_act = (uint8_t)cr_stop_resume(s);
+        o->stop = 0;
+        o->moves_made = moves_made;
+        return CR_SEEN_KEEP;
+    }
+    if (action != CR_ACT_CALL_STOP) return -1;
+    int caller = s->to_act, offender = cr_stop_offender(s);
+    if (r->stop == CR_STOP_UNDO) {
+        if (!prior || prior->stop) return -1;
+        uint16_t remedy[2];
+        int nr = 0;
+        if (cr_violation(r, prior, cr_stop_move(s), remedy, &nr) == CR_VIOLATION_NONE) return -1;
+        cr_state a = *prior, b;
+        for (int i = 0; i < nr; i++) {
+            if (play(r, &a, remedy[i], &b, NULL, NULL) < 0) return -1;
+            a = b;
+        }
+        *o = a;
+        pass_turn(o, offender, caller, moves_made);
+        return CR_SEEN_CLEAR;
+    }
+    *o = *s;
+    int from = CR_PILE_HAND + caller;
+    if (!o->len[from]) from = CR_PILE_WASTE + caller;
+    if (o->len[from]) {
+        int penalty = take_bottom(o, from);
+        put_bottom(o, CR_PILE_HAND + offender, penalty);
+    }
+    pass_turn(o, offender, caller, moves_made);
+    return CR_SEEN_CLEAR;
+}
+
+int cr_apply(const cr_rules *r, const cr_state *s, const cr_state *prior, int move, cr_state *out,
+             const uint64_t *current, uint64_t *key) {
+    if (move < 0 || move >= CR_NMOVES) return -1;
+    if (s->stop) return decide_stop(r, s, prior, move, out);
+    if (r->stop != CR_STOP_ENFORCED && cr_violation(r, s, move, NULL, NULL) != CR_VIOLATION_NONE) {
+        int effect = play(r, s, move, out, current, key);
+        if (effect < 0 || cr_winner(out) >= 0) return effect;
+        int resume = out->to_act;
+        out->to_act = (uint8_t)(1 - s->to_act);
+        out->stop = (uint16_t)((move + 1) | (s->to_act << 12) | (resume << 13));
+        return effect;
+    }
+    return play(r, s, move, out, current, key);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Dealing (crapette.deal) */
+
+uint64_t cr_rng_next(uint64_t *rng) {
+    uint64_t z = (*rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+uint64_t cr_rng_below(uint64_t *rng, uint64_t n) {
+    /* Rng.below: rejection below the largest multiple of n that fits in 64 bits */
+    uint64_t rem = (UINT64_MAX % n + 1) % n; /* 2**64 mod n */
+    for (;;) {
+        uint64_t x = cr_rng_next(rng);
+        if (rem == 0 || x < 0 - rem) return x % n;
+    }
+}
+
+static void shuffle(uint8_t *cards, int n, uint64_t *rng) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)cr_rng_below(rng, (uint64_t)(i + 1));
+        uint8_t t = cards[i];
+        cards[i] = cards[j];
+        cards[j] = t;
+    }
+}
+
+void cr_deal(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1, int starter,
+             cr_state *out) {
+    const uint8_t *packs[2] = {pack0, pack1};
+    int n = r->reserve_size;
+    memset(out, 0, sizeof *out);
+    /* piles in order: foundations (empty), houses 0..3 from pack 0 and 4..7 from pack 1,
+       the reserves, the hands (the rest, reversed: the next card of the order on top) */
+    int o = 0;
+    for (int p = 0; p < 2; p++)
+        for (int h = 0; h < 4; h++) {
+            out->cards[o++] = packs[p][n + h];
+            out->len[CR_PILE_HOUSE + p * 4 + h] = 1;
+        }
+    for (int p = 0; p < 2; p++) {
+        memcpy(out->cards + o, packs[p], (size_t)n);
+        o += n;
+        out->len[CR_PILE_RESERVE + p] = (uint8_t)n;
+    }
+    for (int p = 0; p < 2; p++) {
+        int rest = 52 - n - 4;
+        for (int i = 0; i < rest; i++) out->cards[o++] = packs[p][51 - i];
+        out->len[CR_PILE_HAND + p] = (uint8_t)rest;
+    }
+    out->turned = NONE;
+    uint8_t up = r->reserve_face_up ? 1 : 0;
+    out->reserve_up[0] = out->reserve_up[1] = up;
+    out->passes[0] = out->passes[1] = 1;
+    if (starter < 0) {
+        /* deal.first_player */
+        int pairs[52][2];
+        int npairs = 0;
+        if (r->first_player == CR_FIRST_CUT) {
+            for (int i = 51; i >= 0; i--) {
+                pairs[npairs][0] = pack0[i];
+                pairs[npairs++][1] = pack1[i];
+            }
+        } else {
+            pairs[npairs][0] = pack0[n - 1];
+            pairs[npairs++][1] = pack1[n - 1];
+            int outward = r->first_player == CR_FIRST_RESERVE ? 4 : 1;
+            for (int i = 0; i < outward; i++) {
+                pairs[npairs][0] = pack0[n + i];
+                pairs[npairs++][1] = pack1[n + i];
+            }
+        }
+        starter = 0;
+        for (int i = 0; i < npairs; i++) {
+            int a = cr_rank[pairs[i][0]], b = cr_rank[pairs[i][1]];
+            if (a != b) {
+                starter = a < b ? 0 : 1;
+                break;
+            }
+        }
+    }
+    out->to_act = (uint8_t)starter;
+}
+
+void cr_new_game(const cr_rules *r, uint64_t seed, cr_state *out) {
+    uint64_t rng = seed;
+    uint8_t pack0[52], pack1[52];
+    for (int i = 0; i < 52; i++) {
+        pack0[i] = (uint8_t)i;
+        pack1[i] = (uint8_t)(52 + i);
+    }
+    shuffle(pack0, 52, &rng);
+    shuffle(pack1, 52, &rng);
+    int starter = -1;
+    if (r->first_player == CR_FIRST_CUT) {
+        /* deal.cut: each player cuts a random card of their own pack; a tie is cut again */
+        for (;;) {
+            int a = cr_rank[pack0[cr_rng_below(&rng, 52)]];
+            int b = cr_rank[pack1[cr_rng_below(&rng, 52)]];
+            if (a != b) {
+                starter = a < b ? 0 : 1;
+                break;
+            }
+        }
+    }
+    cr_deal(r, pack0, pack1, starter, out);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The greedy ranking (crapette.bots._greedy) */
+
+enum { POINTLESS = -100, VIOLATION = -10000, SHUFFLE = -1 };
+
+typedef struct lookahead {
+    int own[3], nown;
+    int loads[2], nloads;
+    int wrap;
+} lookahead;
+
+static void lookahead_of(const cr_rules *r, const cr_state *s, const int *off, lookahead *a) {
+    int p = s->to_act;
+    a->nown = a->nloads = 0;
+    a->wrap = r->load_wrap;
+    int pile = CR_PILE_RESERVE + p;
+    if (s->len[pile] && s->reserve_up[p]) a->own[a->nown++] = top_at(s, off, pile);
+    if (s->turned != NONE) a->own[a->nown++] = s->turned;
+    pile = CR_PILE_WASTE + p;
+    if (s->len[pile] && r->own_waste_playable) a->own[a->nown++] = top_at(s, off, pile);
+    if (r->load_any) {
+        int q = 1 - p;
+        pile = CR_PILE_RESERVE + q;
+        if (s->len[pile] && s->reserve_up[q]) a->loads[a->nloads++] = top_at(s, off, pile);
+        pile = CR_PILE_WASTE + q;
+        if (s->len[pile]) a->loads[a->nloads++] = top_at(s, off, pile);
+    }
+}
+
+/* _LookAhead.gain */
+static int gain_of(const cr_state *s, const int *off, const lookahead *a, int source, int count,
+                   int target) {
+    int pile = CR_PILE_HOUSE + source;
+    int exposed = s->cards[off[pile] + s->len[pile] - count - 1];
+    int gain = 0;
+    for (int i = 0; i < a->nown; i++)
+        if (cr_takes[exposed] == cr_kind[a->own[i]]) gain++;
+    if (foundation_pile(s, off, exposed) >= 0) gain += 2;
+    int covered = CR_PILE_HOUSE + target;
+    if (s->len[covered]) {
+        int t = top_at(s, off, covered);
+        for (int i = 0; i < a->nown; i++)
+            if (cr_takes[t] == cr_kind[a->own[i]]) gain--;
+    } else {
+        gain--;
+    }
+    for (int i = 0; i < a->nloads; i++)
+        if (fits_load(a->loads[i], exposed, a->wrap)) gain++;
+    return gain;
+}
+
+/* _base_score */
+static int base_score(const cr_state *s, int move) {
+    const cr_move_info *m = &cr_move_table[move];
+    if (m->action != CR_ACT_PLAY) {
+        if (m->action == CR_ACT_REVEAL) return 1000;
+        if (m->action == CR_ACT_DRAW) return 100;
+        return 0;
+    }
+    int source = m->source, target = m->target;
+    const uint8_t *len = s->len;
+    if (target == CR_TGT_FOUNDATION) {
+        if (source == CR_SRC_RESERVE) return 960;
+        if (source == CR_SRC_HAND) return 950;
+        if (source > CR_SRC_HAND) return 940;
+        return len[CR_PILE_HOUSE + source] == 1 ? 930 : 920;
+    }
+    if (source == CR_SRC_RESERVE) {
+        if (target == CR_TGT_OPP_RESERVE) return 820;
+        if (target == CR_TGT_OPP_WASTE) return 800;
+        return len[CR_PILE_HOUSE + target] ? 700 : 600;
+    }
+    if (source >= CR_SRC_HAND) {
+        if (target == CR_TGT_OPP_RESERVE) return 660;
+        if (target == CR_TGT_OPP_WASTE) return 650;
+        if (len[CR_PILE_HOUSE + target]) return 550;
+        return len[CR_PILE_RESERVE + s->to_act] ? 350 : 450;
+    }
+    int empties = len[CR_PILE_HOUSE + source] == m->count;
+    if (target >= CR_TGT_OPP_RESERVE)
+        return 500 + (empties ? 30 : 0) + (target == CR_TGT_OPP_RESERVE ? 10 : 0);
+    if (empties && len[CR_PILE_HOUSE + target]) return 450;
+    if (empties) return POINTLESS;
+    return SHUFFLE;
+}
+
+void cr_greedy_scores(const cr_rules *r, const cr_state *s, const uint16_t *moves, int n,
+                      int32_t *scores) {
+    int callable = r->stop != CR_STOP_ENFORCED;
+    int off[CR_NPILES + 1];
+    int ahead_ready = 0;
+    lookahead ahead;
+    memset(&ahead, 0, sizeof ahead);
+    for (int i = 0; i < n; i++) {
+        int move = moves[i];
+        int score = base_score(s, move);
+        if (score == SHUFFLE) {
+            if (!ahead_ready) {
+                offsets_of(s, off);
+                lookahead_of(r, s, off, &ahead);
+                ahead_ready = 1;
+            }
+            const cr_move_info *m = &cr_move_table[move];
+            int gain = gain_of(s, off, &ahead, m->source, m->count, m->target);
+            score = gain > 0 ? 400 + 10 * gain : POINTLESS;
+        }
+        if (callable && cr_violation(r, s, move, NULL, NULL) != CR_VIOLATION_NONE) score += VIOLATION;
+        scores[i] = score;
+    }
+}
+
+int cr_greedy_move(const cr_rules *r, const cr_state *s, const uint16_t *moves, int n,
+                   uint64_t *rng) {
+    if (n == 1) return moves[0];
+    if (s->stop) {
+        /* bots.base.call_helps */
+        int helps = r->stop == CR_STOP_CARD || cr_stop_resume(s) == cr_stop_offender(s);
+        return helps ? CR_MOVE_CALL_STOP : CR_MOVE_LET_STAND;
+    }
+    int32_t scores[CR_NMOVES];
+    cr_greedy_scores(r, s, moves, n, scores);
+    int32_t top = scores[0];
+    for (int i = 1; i < n; i++)
+        if (scores[i] > top) top = scores[i];
+    int best = 0, first = -1;
+    for (int i = 0; i < n; i++)
+        if (scores[i] == top) {
+            if (first < 0) first = i;
+            best++;
+        }
+    if (best == 1) return moves[first];
+    uint64_t pick = cr_rng_below(rng, (uint64_t)best);
+    for (int i = 0; i < n; i++)
+        if (scores[i] == top && pick-- == 0) return moves[i];
+    return moves[first]; /* not reached */
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Key sets and play-outs */
+
+void cr_keyset_init(cr_keyset *k, uint64_t *keys, uint32_t *index, uint32_t capacity) {
+    k->keys = keys;
+    k->index = index;
+    k->capacity = capacity;
+    k->size = 0;
+    k->filter = 0;
+    memset(index, 0, sizeof(uint32_t) * 2 * (size_t)capacity);
+}
+
+void cr_keyset_clear(cr_keyset *k) {
+    uint32_t mask = 2 * k->capacity - 1;
+    for (uint32_t j = 0; j < k->size; j++) {
+        uint32_t i = (uint32_t)k->keys[j] & mask;
+        while (k->index[i] != j + 1) i = (i + 1) & mask;
+        k->index[i] = 0;
+    }
+    k->size = 0;
+    k->filter = 0;
+}
+
+int cr_keyset_has(const cr_keyset *k, uint64_t key) {
+    cr_seen sn = cr_keyset_seen(k);
+    return seen_has(&sn, key);
+}
+
+int cr_keyset_add(cr_keyset *k, uint64_t key) {
+    if (k->size >= k->capacity) return -1;
+    uint32_t mask = 2 * k->capacity - 1;
+    uint32_t i = (uint32_t)key & mask;
+    while (k->index[i]) i = (i + 1) & mask;
+    k->keys[k->size++] = key;
+    k->index[i] = k->size;
+    k->filter |= 1ull << (key & 63);
+    return 0;
+}
+
+cr_seen cr_keyset_seen(const cr_keyset *k) {
+    cr_seen sn;
+    sn.keys = k->keys;
+    sn.index = k->index;
+    sn.mask = 2 * k->capacity - 1;
+    sn.size = k->size;
+    sn.filter = k->filter;
+    sn.current = k->size ? k->keys[k->size - 1] : 0;
+    return sn;
+}
+
+int cr_game_start(cr_game *g, const cr_rules *r, const cr_state *s, const cr_state *prior,
+                  const cr_seen *seen) {
+    (void)r;
+    g->state = *s;
+    if (prior) g->prior = *prior;
+    else memset(&g->prior, 0, sizeof g->prior);
+    g->nmoves = 0;
+    g->key_known = 0;
+    cr_keyset_clear(&g->seen);
+    if (seen && seen->size) {
+        g->key = seen->current;
+        g->key_known = 1;
+        for (uint32_t i = 0; i < seen->size; i++) {
+            /* the first `size` keys of a log hold each key once */
+            if (cr_keyset_add(&g->seen, seen->keys[i]) < 0) return -1;
+        }
+    }
+    return 0;
+}
+
+int cr_game_list(cr_game *g, const cr_rules *r) {
+    cr_seen sn = cr_keyset_seen(&g->seen);
+    sn.current = g->key;
+    g->nmoves = cr_legal_moves(r, &g->state, g->seen.size ? &sn : NULL, g->moves);
+    return g->nmoves;
+}
+
+int cr_game_play(cr_game *g, const cr_rules *r, int move) {
+    cr_state next;
+    uint64_t key = 0;
+    const uint64_t *current = g->key_known ? &g->key : NULL;
+    int effect = cr_apply(r, &g->state, &g->prior, move, &next, current, &key);
+    if (effect < 0) return -2;
+    if (next.stop && !g->state.stop) g->prior = g->state;
+    if (effect == CR_SEEN_ADD) {
+        /* _engine._extend: the first house move of a turn logs the turn's layout too */
+        if (!g->seen.size) {
+            uint64_t first = current ? *current : cr_houses_key(&g->state);
+            if (key != first) {
+                if (cr_keyset_add(&g->seen, first) < 0 || cr_keyset_add(&g->seen, key) < 0) return -1;
+            }
+        } else if (!cr_keyset_has(&g->seen, key)) {
+            if (cr_keyset_add(&g->seen, key) < 0) return -1;
+        }
+        g->key = key;
+        g->key_known = 1;
+    } else if (effect == CR_SEEN_CLEAR) {
+        cr_keyset_clear(&g->seen);
+        g->key_known = 0;
+    }
+    g->state = next;
+    return 0;
+}
+
+int64_t cr_evaluate(const cr_rules *r, const cr_state *s, int p) {
+    int64_t counts[2];
+    cr_counts(r, s, counts);
+    int64_t value = counts[1 - p] - counts[p];
+    int won = cr_winner(s);
+    if (won >= 0) value += won == p ? 100 : -100;
+    return value;
+}
+
+int cr_play_out(cr_game *g, const cr_rules *r, int p, uint64_t *rng, int turns, int64_t *value,
+                int64_t *played, int64_t *scored) {
+    int seen_opponent = cr_turn_player(&g->state) != p;
+    int64_t back = 0, moves = 0, listed = 0, cap = 400 * (int64_t)turns;
+    while (moves < cap) {
+        int n = cr_game_list(g, r);
+        if (!n) break;
+        listed += n;
+        int move = cr_greedy_move(r, &g->state, g->moves, n, rng);
+        int err = cr_game_play(g, r, move);
+        if (err) return err;
+        moves++;
+        if (cr_turn_player(&g->state) != p) {
+            seen_opponent = 1;
+        } else if (seen_opponent) {
+            seen_opponent = 0;
+            if (++back >= turns) break;
+        }
+    }
+    *value = cr_evaluate(r, &g->state, p);
+    *played = moves;
+    *scored = listed;
+    return 0;
+}
+
+int cr_play_deal(cr_game *g, const cr_rules *r, const int *policies, uint64_t *rng,
+                 uint16_t *record, int64_t record_cap, cr_result *out) {
+    int32_t turns = 1;
+    int64_t played = 0;
+    out->starter = g->state.to_act;
+    for (;;) {
+        int n = cr_game_list(g, r);
+        if (!n) break;
+        int p = g->state.to_act;
+        int move;
+        if (policies[p] == CR_POLICY_GREEDY) {
+            move = cr_greedy_move(r, &g->state, g->moves, n, &rng[p]);
+        } else {
+            move = g->moves[cr_rng_below(&rng[p], (uint64_t)n)];
+        }
+        int before = cr_turn_player(&g->state);
+        int err = cr_game_play(g, r, move);
+        if (err) return err;
+        if (record && played < record_cap) record[played] = (uint16_t)move;
+        played++;
+        turns += cr_turn_player(&g->state) != before;
+    }
+    int winner = -1;
+    out->reason = cr_outcome(r, &g->state, &winner, out->scores);
+    out->winner = winner;
+    out->turns = turns;
+    out->moves = g->state.moves_made;
+    return 0;
+}

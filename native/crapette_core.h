@@ -1,0 +1,276 @@
+/*
+ * crapette core: the rules of Russian Bank (Crapette) in plain C11.
+ *
+ * The native engine behind the Python library (the extension module crapette._core) and
+ * the WebAssembly build of the JavaScript package. It implements exactly what the Python
+ * reference engine implements (crapette._movegen, crapette._engine, crapette._laws,
+ * crapette.outcome, crapette.deal, crapette.bots._greedy), and the tests prove the two
+ * equal move for move.
+ *
+ * Design rules: standard C11 and <stdint.h>/<string.h> only; no global mutable state (every
+ * table is const), so any number of threads may use it; no allocation and no I/O: a caller
+ * passes every buffer. A state is a plain struct of 140 bytes that can be copied with
+ * memcpy and compared with cr_state_equal.
+ *
+ * Conventions: moves are indices into the fixed move table (crapette.moves.ALL_MOVES, see
+ * tables.h); pile codes are those of crapette.moves (houses 0..7, RESERVE 8, HAND 9,
+ * WASTE 10, FOUNDATION 11, OPP_RESERVE 12, OPP_WASTE 13); cards are 0..103
+ * (pack * 52 + suit * 13 + rank - 1).
+ */
+#ifndef CRAPETTE_CORE_H
+#define CRAPETTE_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tables.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CR_NCARDS 104
+#define CR_NPILES 22
+#define CR_NO_CARD 0xFF
+
+/* Pile numbers of cr_state.len / cards: foundations 0..7, houses 8..15, reserves 16 + p,
+   hands 18 + p, wastes 20 + p. */
+enum {
+    CR_PILE_FOUNDATION = 0,
+    CR_PILE_HOUSE = 8,
+    CR_PILE_RESERVE = 16,
+    CR_PILE_HAND = 18,
+    CR_PILE_WASTE = 20
+};
+
+/* Move sources and targets (crapette.moves). */
+enum {
+    CR_SRC_RESERVE = 8,
+    CR_SRC_HAND = 9,
+    CR_SRC_WASTE = 10,
+    CR_TGT_FOUNDATION = 11,
+    CR_TGT_OPP_RESERVE = 12,
+    CR_TGT_OPP_WASTE = 13
+};
+
+/* Actions, in the order of crapette.moves.Action. */
+enum {
+    CR_ACT_PLAY = 0,
+    CR_ACT_REVEAL,
+    CR_ACT_DRAW,
+    CR_ACT_DISCARD,
+    CR_ACT_END_TURN,
+    CR_ACT_CALL_STOP,
+    CR_ACT_LET_STAND
+};
+
+/* Rule options (crapette.rules.Ruleset; the match options live above the engine). */
+enum { CR_FIRST_RESERVE = 0, CR_FIRST_RESERVE_FIRST_HOUSE, CR_FIRST_CUT };
+enum { CR_GROUP_SINGLE = 0, CR_GROUP_SUPERMOVE, CR_GROUP_WHOLE };
+enum { CR_FILL_BEFORE_HAND = 0, CR_FILL_IMMEDIATE, CR_FILL_NONE };
+enum { CR_PRIORITY_PAGAT = 0, CR_PRIORITY_SERBIAN };
+enum { CR_STOP_ENFORCED = 0, CR_STOP_UNDO, CR_STOP_CARD };
+
+typedef struct cr_rules {
+    int32_t reserve_size;       /* 1..48 */
+    uint8_t reserve_face_up;    /* bool */
+    uint8_t first_player;       /* CR_FIRST_* */
+    uint8_t own_waste_playable; /* bool */
+    uint8_t load_any;           /* bool: load_from == "any" */
+    uint8_t load_wrap;          /* bool */
+    uint8_t group_moves;        /* CR_GROUP_* */
+    uint8_t house_filling;      /* CR_FILL_* */
+    uint8_t priority;           /* CR_PRIORITY_* */
+    uint8_t stop;               /* CR_STOP_* */
+    int64_t move_cap;
+    int64_t win_bonus;
+    int64_t reserve_points;
+    int64_t hand_points;
+} cr_rules;
+
+/* One position. Every pile is a run of bytes in cards[], piles in pile-number order, each
+   bottom first; bytes after the last pile are 0. stop is 0, or a pending Stop! decision:
+   1 + move | offender << 12 | resume << 13 (cr_stop_* read it); the position before the
+   violation (the "prior") is kept by the caller. */
+typedef struct cr_state {
+    uint8_t cards[CR_NCARDS];
+    uint8_t len[CR_NPILES];
+    uint8_t turned;        /* CR_NO_CARD or the turned hand card */
+    uint8_t to_act;        /* 0 or 1 */
+    uint8_t reserve_up[2]; /* face-up cards at the top of each reserve */
+    uint8_t passes[2];     /* the stalemate rule's marks, 0..2 */
+    uint8_t emptied;       /* houses emptied this turn and still empty */
+    uint8_t pad;           /* 0 */
+    uint16_t stop;
+    uint32_t moves_made;
+} cr_state;
+
+/* The layout keys seen this turn (the no-cycle rule): key k is seen when it is one of the
+   first `size` keys. With an index (open addressing over positions + 1, 0 for an empty
+   slot, `mask` + 1 slots, keys hashed by their low bits) the test is a lookup; without one
+   (index == NULL) a scan. `filter` has bit (k & 63) set for every key k of the log (a
+   superset of the first `size`), so most keys that were not seen are told at once.
+   `current` is the layout key of the state itself (one of them). A NULL cr_seen (or size
+   0) means only the current layout was seen. */
+typedef struct cr_seen {
+    const uint64_t *keys;
+    const uint32_t *index;
+    uint32_t mask;
+    uint32_t size;
+    uint64_t filter;
+    uint64_t current;
+} cr_seen;
+
+/* How cr_apply changed the layouts seen: cleared (a move that cannot be undone), kept (a
+   Stop! decision that lets the turn go on), or one layout added (a house-to-house move:
+   *key is the new layout key). */
+enum { CR_SEEN_CLEAR = 0, CR_SEEN_KEEP = 1, CR_SEEN_ADD = 2 };
+
+/* Outcome reasons. */
+enum { CR_RUNNING = 0, CR_WIN, CR_STALEMATE, CR_MOVE_CAP };
+
+/* Violation kinds (crapette._laws.VIOLATION_KINDS, 1-based; 0: none). */
+enum { CR_VIOLATION_NONE = 0, CR_VIOLATION_RESERVE, CR_VIOLATION_FOUNDATION, CR_VIOLATION_ORDER,
+       CR_VIOLATION_FILLING };
+
+/* --- reading a state ------------------------------------------------------------------ */
+
+/* The offset in cards[] of pile `pile`. */
+int cr_pile_offset(const cr_state *s, int pile);
+/* The number of cards in the piles (the turned card not counted). */
+int cr_total(const cr_state *s);
+/* The Zobrist key of the house layout (crapette._tables.houses_key). */
+uint64_t cr_houses_key(const cr_state *s);
+/* The Zobrist key of `card` at `depth` of house `house` (any depth). */
+uint64_t cr_zobrist_key(int house, int depth, int card);
+/* Whether two states are equal (every field; the prior and the layouts seen are the
+   caller's). */
+int cr_state_equal(const cr_state *a, const cr_state *b);
+/* The player whose turn it is (the offender's side resumes after a Stop! decision). */
+int cr_turn_player(const cr_state *s);
+static inline int cr_stop_move(const cr_state *s) { return (s->stop & 0x0FFF) - 1; }
+static inline int cr_stop_offender(const cr_state *s) { return (s->stop >> 12) & 1; }
+static inline int cr_stop_resume(const cr_state *s) { return (s->stop >> 13) & 1; }
+
+/* Why the bytes of a state cannot be a cr_state the engine may read (lengths beyond the
+   card array, a bad card, a player other than 0 or 1, ...): 0 when they can. Every entry
+   point assumes a state that passes this check; bindings run it on decoded input. */
+int cr_state_check(const cr_state *s);
+
+/* --- the rules ------------------------------------------------------------------------ */
+
+/* The legal moves of the player to act, in move-index order (crapette.legal_moves); out
+   must hold CR_NMOVES entries. Returns their number (0: the deal is over). */
+int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, uint16_t *out);
+/* Whether `move` is legal (the same as being one of cr_legal_moves). */
+int cr_is_legal(const cr_rules *r, const cr_state *s, const cr_seen *seen, int move);
+/* The state after `move` (trusted to be legal) into *out (which may not be s); prior is
+   the state before the violation when s->stop is set (NULL otherwise); current is the
+   layout key of s if the caller knows it (NULL: computed when needed). Returns CR_SEEN_*
+   (or -1 for a move that cannot be made at all); for CR_SEEN_ADD *key is the new layout
+   key. A result with a new pending Stop! decision has the caller keep s as its prior. */
+int cr_apply(const cr_rules *r, const cr_state *s, const cr_state *prior, int move, cr_state *out,
+             const uint64_t *current, uint64_t *key);
+/* The priority rule `move` breaks (CR_VIOLATION_*), with the missed compulsory moves in
+   remedy[0..*n) (at most 2). */
+int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remedy, int *n);
+
+/* The winner (0 or 1) or -1; whether the deal is over; the outcome (CR_RUNNING while it
+   runs) with the scores; the stalemate counts of both players. */
+int cr_winner(const cr_state *s);
+int cr_is_over(const cr_rules *r, const cr_state *s);
+int cr_outcome(const cr_rules *r, const cr_state *s, int *winner, int64_t *scores);
+void cr_counts(const cr_rules *r, const cr_state *s, int64_t *counts);
+
+/* --- dealing --------------------------------------------------------------------------- */
+
+/* SplitMix64 (crapette.deal.Rng): the next 64-bit value, and a uniform value below n > 0. */
+uint64_t cr_rng_next(uint64_t *rng);
+uint64_t cr_rng_below(uint64_t *rng, uint64_t n);
+/* The deal of crapette.new_game(rules, seed=seed) (the seed taken modulo 2**64). */
+void cr_new_game(const cr_rules *r, uint64_t seed, cr_state *out);
+/* Deal from two pack orders (crapette.deal): starter -1 applies the first-player rule. */
+void cr_deal(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1, int starter,
+             cr_state *out);
+
+/* --- the greedy bot and play-outs ------------------------------------------------------ */
+
+/* The greedy score of each of moves[0..n) (crapette.bots.greedy.ranked_scores). */
+void cr_greedy_scores(const cr_rules *r, const cr_state *s, const uint16_t *moves, int n,
+                      int32_t *scores);
+/* The greedy bot's move among the legal moves[0..n), ties broken by *rng as
+   crapette.bots.greedy.greedy_move breaks them. */
+int cr_greedy_move(const cr_rules *r, const cr_state *s, const uint16_t *moves, int n,
+                   uint64_t *rng);
+
+/* A set of layout keys for play-outs: the caller gives room for `capacity` keys (a power
+   of two) and an index of 2 * capacity slots. */
+typedef struct cr_keyset {
+    uint64_t *keys;
+    uint32_t *index;
+    uint32_t capacity;
+    uint32_t size;
+    uint64_t filter;
+} cr_keyset;
+void cr_keyset_init(cr_keyset *k, uint64_t *keys, uint32_t *index, uint32_t capacity);
+void cr_keyset_clear(cr_keyset *k);
+/* Add a key (not already in the set); -1 when the set is full. */
+int cr_keyset_add(cr_keyset *k, uint64_t key);
+int cr_keyset_has(const cr_keyset *k, uint64_t key);
+/* The keys as a cr_seen. */
+cr_seen cr_keyset_seen(const cr_keyset *k);
+
+/* The work space of a play-out: the current and prior states, the layouts seen this turn
+   (with the key of the turn's starting layout), the legal moves. */
+typedef struct cr_game {
+    cr_state state;
+    cr_state prior;
+    cr_keyset seen;
+    uint64_t key;  /* the layout key of state, when key_known */
+    int key_known;
+    uint16_t moves[CR_NMOVES];
+    int nmoves;
+} cr_game;
+
+/* Start a play-out from `s` with its layouts seen (`seen` may be NULL: only the current
+   one); prior as for cr_apply. -1 if the keys do not fit. */
+int cr_game_start(cr_game *g, const cr_rules *r, const cr_state *s, const cr_state *prior,
+                  const cr_seen *seen);
+/* List the legal moves into g->moves (returns their number), and play one of them. */
+int cr_game_list(cr_game *g, const cr_rules *r);
+/* -1 if the layouts seen outgrow the key set (the caller retries with more room). */
+int cr_game_play(cr_game *g, const cr_rules *r, int move);
+
+/* Policies of cr_play_deal. */
+enum { CR_POLICY_RANDOM = 0, CR_POLICY_GREEDY = 1 };
+
+/* What one played deal gives. */
+typedef struct cr_result {
+    int32_t starter;
+    int32_t winner; /* -1: none */
+    int32_t reason; /* CR_WIN, CR_STALEMATE or CR_MOVE_CAP */
+    int32_t turns;
+    int64_t scores[2];
+    int64_t moves;
+} cr_result;
+
+/* Play a deal from g's state to its end, player p following policies[p] with the
+   generator rng[p] (the Python bots' RandomBot / GreedyBot of those seeds); the moves are
+   written to record[0..record_cap) when record is not NULL. -1: the key set is too small. */
+int cr_play_deal(cr_game *g, const cr_rules *r, const int *policies, uint64_t *rng,
+                 uint16_t *record, int64_t record_cap, cr_result *out);
+
+/* The greedy play-out of crapette.bots.search.play_out: both players greedy from g's state
+   to the end of the opponent's `turns`-th next turn (at most 400 * turns moves), scored for
+   player p (crapette.bots.search.evaluate). Returns 0, or -1 if the key set is too small. */
+int cr_play_out(cr_game *g, const cr_rules *r, int p, uint64_t *rng, int turns, int64_t *value,
+                int64_t *played, int64_t *scored);
+
+/* The crapette.bots.search.evaluate value of a state for player p. */
+int64_t cr_evaluate(const cr_rules *r, const cr_state *s, int p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
