@@ -1,18 +1,28 @@
 """The reference web page in a real browser: Playwright driving Debian's Chromium against
 ``crapette serve``'s app on a loopback port.
 
+Whole deals against the greedy bot are played as a person plays them: by dragging cards on
+the desktop layout and by taps on the phone layout, in several languages; keyboard-only
+play, the hint on the table, the paced motion, the result panel (its figures against the
+API's outcome), Undo once the deal is over, and axe-core (from npm, ``tests/browser``) on
+every state tested. Long deals run with the motion off and short seeded deals.
+
 Skipped only when Chromium (or Playwright) is missing and ``CI`` is not set: CI installs
-Chromium (``.ci/run``), so there a missing browser is a failure.
+Chromium and axe-core (``.ci/run``), so there a missing browser or axe-core is a failure.
+Set ``CRAPETTE_SCREENSHOTS=1`` to write the screenshots into ``docs/pictures/web/``.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import socket
 import threading
 import time
 from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -36,27 +46,58 @@ from crapette.web import MemoryStore, create_app  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 ARGS = [
+    "--headless",
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
     "--disable-component-update",
-    "--no-first-run",
     "--disable-sync",
+    "--no-first-run",
     "--disable-quic",
 ]
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+ROOT = Path(__file__).resolve().parent.parent
+AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = os.environ.get("CRAPETTE_SCREENSHOTS")
-"""Set to write the screenshots into docs/ (else they go to a temporary folder)."""
+"""Set to write the screenshots into docs/pictures/web/ (else they go to a temporary folder)."""
 DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 1080, "height": 2340}
-HANDSET = {
-    "viewport": {"width": 412, "height": 892},  # 1080x2340 device pixels at 2.625 per px
-    "device_scale_factor": 2.625,
-    "is_mobile": True,
-    "has_touch": True,
+PHONES = {
+    "390x844": {
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": 3,
+        "is_mobile": True,
+        "has_touch": True,
+    },
+    "412x892": {
+        "viewport": {"width": 412, "height": 892},  # 1080x2340 device pixels at 2.625 per px
+        "device_scale_factor": 2.625,
+        "is_mobile": True,
+        "has_touch": True,
+    },
 }
-"""A real phone of 1080x2340 pixels: its browser lays the page out 412 CSS pixels wide."""
-WAIT_MS = 15_000
+LANGUAGES = {
+    "en": "en-US",
+    "fr": "fr-FR",
+    "de": "de-DE",
+    "ru": "ru-RU",
+    "be": "be-BY",
+    "sr-Latn": "sr-Latn-RS",
+    "sr-Cyrl": "sr-RS",
+    "ms": "ms-MY",
+}
+"""Each page language and a browser locale that chooses it."""
+SHORT_DEALS = (108, 133, 115)
+"""Seeds of classic deals that the greedy hint and the greedy bot finish in 28, 29 and 37 of
+the player's moves."""
+WAIT_MS = 20_000
+QUIET = {"speed": "off"}
+"""Page settings for long played deals: no motion."""
+
+
+def catalogue(code: str) -> dict[str, Any]:
+    """A language's messages, as the package serves them."""
+    path = resources.files("crapette.web") / "static" / "i18n" / f"{code}.json"
+    data: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    return data
 
 
 def _free_port() -> int:
@@ -96,10 +137,51 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    """axe-core's script (``npm ci`` in tests/browser installs it)."""
+    if not AXE.exists():
+        if IN_CI:
+            pytest.fail(f"axe-core is missing: run npm ci in {AXE.parents[2]}")
+        pytest.skip("axe-core is not installed (npm ci in tests/browser)")
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    if SHOTS:
+        folder = ROOT / "docs" / "pictures" / "web"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+    return tmp_path
+
+
+def new_context(
+    browser: Browser,
+    lang: str = "en",
+    *,
+    phone: str | None = None,
+    settings: dict[str, Any] | None = None,
+    guide: bool = False,
+    **extra: Any,
+) -> BrowserContext:
+    """A browser context whose browser language chooses ``lang``, with the page's settings
+    preset in its storage (``guide``: show the first-deal guide)."""
+    options: dict[str, Any] = dict(PHONES[phone]) if phone else {"viewport": DESKTOP}
+    ctx = browser.new_context(locale=LANGUAGES[lang], **options, **extra)
+    ctx.set_default_timeout(WAIT_MS)
+    stored = json.dumps(settings or {})
+    done = "" if guide else "localStorage.setItem('crapette:guide-done', '1');"
+    ctx.add_init_script(
+        f"if (!localStorage.getItem('crapette:settings'))"
+        f" localStorage.setItem('crapette:settings', {json.dumps(stored)}); {done}"
+    )
+    return ctx
+
+
 @pytest.fixture
 def context(browser: Browser) -> Iterator[BrowserContext]:
-    ctx = browser.new_context(viewport=DESKTOP)
-    ctx.set_default_timeout(WAIT_MS)
+    ctx = new_context(browser, settings=QUIET)
     yield ctx
     ctx.close()
 
@@ -109,20 +191,23 @@ def game_of(page: Page) -> dict[str, Any]:
     return data
 
 
-def start_game(page: Page, base: str, preset: str, opponent: str, seed: int) -> dict[str, Any]:
+def start_game(
+    page: Page, base: str, preset: str, opponent: str, seed: int, length: str = "deal"
+) -> dict[str, Any]:
     page.goto(base + "/")
     page.wait_for_selector("#preset option[value='classic']", state="attached")
     page.select_option("#preset", preset)
     page.select_option("#opponent", opponent)
+    page.select_option("#length", length)
     page.fill("#seed", str(seed))
     page.click("#btn-new")
-    page.wait_for_function("() => window.crapette.game && window.crapette.game.svg")
+    page.wait_for_function("() => window.crapette.game && window.crapette.idle")
     return game_of(page)
 
 
 def wait_change(page: Page, version: int) -> dict[str, Any]:
     page.wait_for_function(
-        "v => window.crapette.game && window.crapette.game.version !== v && !window.crapette.busy",
+        "v => window.crapette.game && window.crapette.game.version !== v && window.crapette.idle",
         arg=version,
     )
     return game_of(page)
@@ -130,52 +215,25 @@ def wait_change(page: Page, version: int) -> dict[str, Any]:
 
 def wait_my_turn(page: Page, version: int) -> dict[str, Any]:
     """The page's game once it changed from ``version`` and is back with the player (the
-    bot's reply arrives move by move over the WebSocket) or the deal ended."""
+    bot's reply arrives move by move) or the deal ended."""
     page.wait_for_function(
         """v => { const g = window.crapette.game;
-                  return g && g.version !== v && !window.crapette.busy
+                  return g && g.version !== v && window.crapette.idle
                          && (g.your_turn || g.status !== "playing"); }""",
         arg=version,
     )
     return game_of(page)
 
 
-def click_pile(page: Page, name: str) -> None:
-    """A real click on the pile's hit area (the renderer's ``rect.hit``)."""
-    page.locator(f"#board .pile[data-pile='{name}'] > rect.hit").click(force=True)
-
-
-def click_move(page: Page, game: dict[str, Any], move: dict[str, Any]) -> None:
-    """Make ``move`` by clicks on the table (a house card is clicked as the card itself)."""
-    seat = game["seat"]
-    action = move["action"]
-    if action == "draw":
-        click_pile(page, f"K{seat}")
-    elif action == "discard":
-        click_pile(page, "T")
-        click_pile(page, f"W{seat}")
-    elif action in ("end", "reveal"):
-        page.click("#btn-discard") if action == "end" else click_pile(page, f"R{seat}")
-    elif action == "play":
-        source = move["from"]
-        if source.startswith("H"):
-            house = game["view"]["houses"][int(source[1:]) - 1]
-            card = house[-move["count"]]
-            page.locator(f"#board .pile[data-pile='{source}'] [data-card='{card}']").dispatch_event(
-                "click"
-            )
-        else:
-            click_pile(page, source)
-        target = move["to"]
-        click_pile(page, "F1" if target == "F" else target)
-    else:  # a Stop! decision
-        page.click("#btn-call-stop" if action == "stop" else "#btn-let-stand")
-
-
-def hint(base: str, game: dict[str, Any], token: str) -> dict[str, Any]:
-    r = httpx.get(
-        f"{base}/api/games/{game['game_id']}/hint",
+def api(base: str, page: Page, method: str, tail: str = "", **body: Any) -> dict[str, Any]:
+    """A call of the page's seat to the JSON API (with the page's token)."""
+    game_id = page.evaluate("() => window.crapette.id")
+    token = page.evaluate("() => window.crapette.token")
+    r = httpx.request(
+        method,
+        f"{base}/api/games/{game_id}{tail}",
         headers={"Authorization": f"Bearer {token}"},
+        json=body or None,
         timeout=30,
     )
     r.raise_for_status()
@@ -183,43 +241,368 @@ def hint(base: str, game: dict[str, Any], token: str) -> dict[str, Any]:
     return data
 
 
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    return DOCS if SHOTS else tmp_path
+def hinted(base: str, page: Page, game: dict[str, Any]) -> dict[str, Any]:
+    """The legal move the greedy hint chooses."""
+    chosen = api(base, page, "GET", "/hint")
+    return next(m for m in game["legal_moves"] if m["code"] == chosen["code"])
 
 
-def test_a_whole_deal_against_the_greedy_bot_by_clicks(
-    context: BrowserContext, server: str, shots: Path
-) -> None:
-    page = context.new_page()
-    game = start_game(page, server, "classic", "greedy", 7)
-    token = page.evaluate("() => window.crapette.token")
-    deadline = time.monotonic() + 300
-    clicks = 0
-    for _ in range(1500):
+def center(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).last.bounding_box()
+    assert box is not None, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def pile_selector(name: str) -> str:
+    return f"#board .pile[data-pile='{'F' if name == 'F' else name}']"
+
+
+def drag(page: Page, source: tuple[float, float], target: tuple[float, float]) -> None:
+    """A mouse drag: press, move in steps (the card follows), release over the target."""
+    page.mouse.move(*source)
+    page.mouse.down()
+    page.mouse.move(source[0] + 8, source[1] + 8, steps=2)
+    page.mouse.move(*target, steps=6)
+    page.mouse.up()
+
+
+def card_center(page: Page, game: dict[str, Any], pile: str, count: int) -> tuple[float, float]:
+    cards = page.locator(f"#board .card[data-pile='{pile}']")
+    total = cards.count()
+    assert total >= count, (pile, count, total)
+    box = cards.nth(total - count).bounding_box()
+    assert box is not None
+    # a house card under others is picked by its visible edge
+    visible = 0.5 if count == 1 else 0.15
+    if pile.startswith("H") and count > 1:
+        left = box["x"] < page.locator(pile_selector(pile)).bounding_box()["x"] + 5  # type: ignore[index]
+        x = box["x"] + box["width"] * (0.85 if left else visible)
+    else:
+        x = box["x"] + box["width"] * visible
+    return x, box["y"] + box["height"] / 2
+
+
+def play_by_drag(page: Page, game: dict[str, Any], move: dict[str, Any]) -> None:
+    """Make ``move`` with the mouse: a click on the hand to turn a card, drags for the rest."""
+    seat = game["seat"]
+    action = move["action"]
+    if action == "draw":
+        page.mouse.click(*center(page, pile_selector(f"K{seat}")))
+    elif action == "discard":
+        drag(page, card_center(page, game, "T", 1), center(page, pile_selector(f"W{seat}")))
+    elif action == "play":
+        source = card_center(page, game, move["from"], move["count"])
+        drag(page, source, center(page, pile_selector(move["to"])))
+    elif action == "reveal":
+        page.mouse.click(*center(page, pile_selector(f"R{seat}")))
+    elif action == "end":
+        page.click("#btn-discard")
+    else:
+        page.click("#btn-call-stop" if action == "stop" else "#btn-let-stand")
+
+
+def tap_at(page: Page, point: tuple[float, float]) -> None:
+    page.touchscreen.tap(*point)
+
+
+def play_by_taps(page: Page, game: dict[str, Any], move: dict[str, Any]) -> None:
+    """Make ``move`` by taps: the card, then where it goes (the hand alone to turn a card)."""
+    seat = game["seat"]
+    action = move["action"]
+    if action == "draw":
+        tap_at(page, center(page, pile_selector(f"K{seat}")))
+    elif action == "discard":
+        tap_at(page, card_center(page, game, "T", 1))
+        tap_at(page, center(page, pile_selector(f"W{seat}")))
+    elif action == "play":
+        tap_at(page, card_center(page, game, move["from"], move["count"]))
+        tap_at(page, center(page, pile_selector(move["to"])))
+    elif action == "reveal":
+        tap_at(page, center(page, pile_selector(f"R{seat}")))
+    elif action == "end":
+        page.tap("#btn-discard")
+    else:
+        page.tap("#btn-call-stop" if action == "stop" else "#btn-let-stand")
+
+
+def check_axe(page: Page, axe_source: str, state: str) -> None:
+    """axe-core on the page as it is: no serious or critical violation."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=axe_source)
+    found = page.evaluate(
+        """async () => {
+             const r = await axe.run(document, {resultTypes: ["violations"]});
+             return r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
+               .map(v => ({id: v.id, impact: v.impact, help: v.help,
+                           nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}));
+           }"""
+    )
+    assert found == [], f"axe-core in state {state!r}: {found}"
+
+
+def check_result_panel(base: str, page: Page) -> dict[str, Any]:
+    """The result panel is open and its figures are the API's outcome."""
+    page.wait_for_selector("#result-dialog[open]")
+    truth = api(base, page, "GET")
+    outcome = truth["outcome"]
+    assert outcome is not None
+    me, opp = truth["seat"], 1 - truth["seat"]
+
+    def cell(row: str, side: str) -> int:
+        value = page.get_attribute(
+            f"#result-table tr[data-row='{row}'] td[data-side='{side}']", "data-value"
+        )
+        assert value is not None
+        return int(value)
+
+    for side, p in (("you", me), ("opp", opp)):
+        tally = outcome["tally"][p]
+        assert cell("reserve", side) == tally["reserve"]
+        assert cell("hand", side) == tally["hand"] + tally["waste"]
+        assert cell("count", side) == tally["count"]
+        assert cell("score", side) == outcome["scores"][p]
+        bonus = outcome["points"]["win_bonus"] if outcome["winner"] == p else 0
+        assert cell("bonus", side) == bonus
+    winner = outcome["winner"]
+    if winner is not None:  # the winner's score is the bonus and the loser's count
+        loser = 1 - winner
+        assert outcome["scores"][winner] == 30 + outcome["tally"][loser]["count"]
+    totals = truth["match"]["totals"]
+    text = page.inner_text("#result-match")
+    assert str(totals[me]) in text and str(totals[opp]) in text
+    return truth
+
+
+def play_whole_deal(
+    base: str, page: Page, way: str, shots: Path, name: str, axe_source: str
+) -> dict[str, Any]:
+    """Play the deal on the page to its end with the greedy hint's moves, by drags or taps;
+    screenshots at the start, mid-deal and the end panel; axe-core at each."""
+    game = game_of(page)
+    page.screenshot(path=str(shots / f"{name}-start.png"), scale="css")
+    check_axe(page, axe_source, f"{name} start")
+    deadline = time.monotonic() + 120
+    made = 0
+    for _ in range(400):
         assert time.monotonic() < deadline, "the deal took too long"
         if game["status"] != "playing":
             break
         assert game["your_turn"]
-        chosen = hint(server, game, token)
-        move = next(m for m in game["legal_moves"] if m["code"] == chosen["code"])
-        click_move(page, game, move)
-        clicks += 1
+        move = hinted(base, page, game)
+        (play_by_drag if way == "drag" else play_by_taps)(page, game, move)
+        made += 1
         game = wait_my_turn(page, game["version"])
-        assert "Refused" not in page.inner_text("#message"), page.inner_text("#message")
-        if clicks == 12:
-            page.screenshot(path=str(shots / "web-table.png"))
+        assert page.get_attribute("#message", "data-kind") != "error", page.inner_text("#message")
+        if made == 12:
+            page.screenshot(path=str(shots / f"{name}-mid.png"), scale="css")
+            if name == "en":  # the picture at the top of docs/web.md
+                page.screenshot(
+                    path=str(shots.parent.parent / "web-table.png" if SHOTS else shots / "t.png")
+                )
+            check_axe(page, axe_source, f"{name} mid-deal")
     assert game["status"] in ("deal_over", "over"), "the deal did not end"
-    assert game["outcome"] is not None
-    assert "Deal over" in page.inner_text("#status")
-    assert clicks > 10
-    with page.expect_download() as download:
-        page.click("#btn-record")
-    record = parse_record(Path(download.value.path()).read_text(encoding="utf-8"))
-    assert record.headers["Result"] == game["outcome"]["text"]
+    assert made > 10
+    truth = check_result_panel(base, page)
+    page.screenshot(path=str(shots / f"{name}-end.png"), scale="css")
+    check_axe(page, axe_source, f"{name} end panel")
+    return truth
 
 
-def test_an_illegal_drop_is_refused_with_a_message(context: BrowserContext, server: str) -> None:
+# ---------------------------------------------------------------------------- whole deals
+
+
+def test_a_whole_deal_by_drag_and_drop_on_the_desktop(
+    browser: Browser, server: str, shots: Path, axe_source: str
+) -> None:
+    ctx = new_context(browser, "en", settings=QUIET)
+    try:
+        page = ctx.new_page()
+        start_game(page, server, "classic", "greedy", SHORT_DEALS[0])
+        assert page.evaluate("() => document.documentElement.lang") == "en"
+        truth = play_whole_deal(server, page, "drag", shots, "en", axe_source)
+        assert "win" in page.inner_text("#result-title").lower()
+        # once the deal is over, Undo is disabled, and refused by the page itself
+        page.click("#btn-result-close")
+        assert page.is_disabled("#btn-undo")
+        sent: list[str] = []
+        page.on("request", lambda r: sent.append(r.url) if "/undo" in r.url else None)
+        page.evaluate(
+            "() => { const b = document.querySelector('#btn-undo');"
+            " b.disabled = false; b.click(); }"
+        )
+        page.wait_for_function("() => document.querySelector('#message').dataset.kind === 'error'")
+        assert "Nothing to take back" in page.inner_text("#message")
+        assert sent == [] and game_of(page)["version"] == truth["version"]
+        # the deal's record (the developer panel keeps it)
+        page.click("#btn-settings")
+        page.check("#dev")
+        with page.expect_download() as download:
+            page.click("#btn-record")
+        record = parse_record(Path(download.value.path()).read_text(encoding="utf-8"))
+        assert record.headers["Result"] == truth["outcome"]["text"]
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "phone", "seed"),
+    [("fr", "390x844", SHORT_DEALS[1]), ("ru", "412x892", SHORT_DEALS[2])],
+)
+def test_a_whole_deal_by_taps_on_a_phone(
+    browser: Browser, server: str, shots: Path, axe_source: str, lang: str, phone: str, seed: int
+) -> None:
+    ctx = new_context(browser, lang, phone=phone, settings=QUIET)
+    try:
+        page = ctx.new_page()
+        start_game(page, server, "classic", "greedy", seed)
+        assert page.evaluate("() => document.documentElement.lang") == lang
+        assert page.input_value("#language") == lang
+        check_phone_layout(page, PHONES[phone]["viewport"]["width"])
+        play_whole_deal(server, page, "taps", shots, f"{lang}-phone", axe_source)
+        if phone == "412x892":  # a phone's own layout, in docs/web.md
+            page.click("#btn-result-close")
+            page.screenshot(
+                path=str(shots.parent.parent / "web-handset.png" if SHOTS else shots / "h.png")
+            )
+    finally:
+        ctx.close()
+
+
+def check_phone_layout(page: Page, width: int) -> None:
+    """Designed for the phone: nothing overflows sideways, every card the player taps is at
+    least 44 CSS px wide, every label at least 12 px, the buttons at least 44 px tall."""
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    narrow = page.evaluate(
+        "() => [...document.querySelectorAll('#board .card')]"
+        ".map(e => e.getBoundingClientRect().width).filter(w => w < 44)"
+    )
+    assert narrow == []
+    small = page.evaluate(
+        "() => [...document.querySelectorAll('#board .plabel, #board .card .idx, #turn, #message')]"
+        ".map(e => parseFloat(getComputedStyle(e).fontSize)).filter(s => s < 12)"
+    )
+    assert small == []
+    short = page.evaluate(
+        "() => [...document.querySelectorAll('#controls button')].filter(b => !b.hidden)"
+        ".map(b => b.getBoundingClientRect().height).filter(h => h < 44)"
+    )
+    assert short == []
+    box = page.locator("#board").bounding_box()
+    assert box is not None and box["width"] > 0.95 * width - 16
+
+
+@pytest.mark.parametrize("lang", ["de", "be", "sr-Latn", "sr-Cyrl", "ms"])
+def test_every_language_at_the_start_mid_deal_and_the_end(
+    browser: Browser, server: str, shots: Path, axe_source: str, lang: str
+) -> None:
+    """The page in each language chosen by the browser (the deal played over the API, the
+    page following it): the start, mid-deal and the result panel, with axe-core on each."""
+    ctx = new_context(browser, lang, settings=QUIET)
+    try:
+        page = ctx.new_page()
+        length = "match" if lang == "de" else "deal"  # German: a match, on to its next deal
+        game = start_game(page, server, "classic", "greedy", SHORT_DEALS[0], length)
+        assert page.evaluate("() => document.documentElement.lang") == lang
+        english = catalogue("en")
+        assert page.inner_text("#turn") != english["turn.yours"]
+        page.screenshot(path=str(shots / f"{lang}-start.png"), scale="css")
+        check_axe(page, axe_source, f"{lang} start")
+        for made in range(200):
+            if game["status"] != "playing":
+                break
+            move = hinted(server, page, game)
+            game = api(
+                server, page, "POST", "/moves", move=move["notation"], version=game["version"]
+            )
+            if made == 11:
+                page.wait_for_function(
+                    "v => window.crapette.game.version === v", arg=game["version"]
+                )
+                page.wait_for_function("() => window.crapette.idle")
+                page.screenshot(path=str(shots / f"{lang}-mid.png"), scale="css")
+                check_axe(page, axe_source, f"{lang} mid-deal")
+        assert game["status"] != "playing"
+        truth = check_result_panel(server, page)
+        page.screenshot(path=str(shots / f"{lang}-end.png"), scale="css")
+        check_axe(page, axe_source, f"{lang} end panel")
+        if length == "match":
+            assert truth["status"] == "deal_over" and truth["match"]["target"] == 300
+            assert page.is_visible("#btn-result-next")
+            page.click("#btn-result-next")
+            page.wait_for_function(
+                "() => window.crapette.game.match.deal === 2 && window.crapette.idle"
+            )
+            assert not page.is_visible("#result-dialog")
+            second = game_of(page)
+            assert second["status"] == "playing" and second["outcome"] is None
+            assert page.is_enabled("#btn-resign")
+    finally:
+        ctx.close()
+
+
+# ---------------------------------------------------------------------------- pieces of play
+
+
+def test_keyboard_only_play(browser: Browser, server: str, axe_source: str) -> None:
+    """Tab over the piles, Enter to pick and Enter to drop; each move is announced."""
+    ctx = new_context(browser, "en", settings=QUIET)
+    try:
+        page = ctx.new_page()
+        game = start_game(page, server, "classic", "greedy", SHORT_DEALS[0])
+        made = 0
+        for _ in range(30):
+            if made >= 4 or game["status"] != "playing":
+                break
+            move = hinted(server, page, game)
+            seat = game["seat"]
+            if move["action"] == "play" and move["count"] == 1:
+                keys = [move["from"], move["to"]]
+            elif move["action"] == "draw":
+                keys = [f"K{seat}"]
+            elif move["action"] == "discard":
+                keys = ["T", f"W{seat}"]
+            else:
+                pytest.fail(f"unexpected hint {move}")
+            for i, pile in enumerate(keys):
+                tab_to(page, pile)
+                label = page.get_attribute(pile_selector(pile), "aria-label") or ""
+                first = label.split(",")[0]
+                assert label and not re.fullmatch(r"[HRWKFT]\d?", first), (
+                    label
+                )  # a name, not a code
+                page.keyboard.press("Enter")
+                if i == 0 and len(keys) > 1:
+                    assert page.get_attribute(pile_selector(pile), "aria-pressed") == "true"
+                    assert page.locator("#board .pile.target").count() >= 1
+            game = wait_my_turn(page, game["version"])
+            made += 1
+            page.wait_for_function("() => document.querySelector('#announce').textContent !== ''")
+            # the message line follows the announcement once the replies have been shown
+            page.wait_for_function(
+                "() => document.querySelector('#message').textContent.startsWith('You ')",
+                timeout=15_000,
+            )
+        assert made >= 3
+        check_axe(page, axe_source, "keyboard play")
+    finally:
+        ctx.close()
+
+
+def tab_to(page: Page, pile: str) -> None:
+    """Press Tab until the pile has the focus (a bounded number of times)."""
+    for _ in range(80):
+        if (
+            page.evaluate("() => document.activeElement && document.activeElement.dataset.pile")
+            == pile
+        ):
+            return
+        page.keyboard.press("Tab")
+    pytest.fail(f"Tab never reached the pile {pile}")
+
+
+def test_an_illegal_drop_is_refused_in_the_players_words(
+    context: BrowserContext, server: str
+) -> None:
     page = context.new_page()
     game = start_game(page, server, "classic", "greedy", 12)
     houses = game["view"]["houses"]
@@ -231,59 +614,139 @@ def test_an_illegal_drop_is_refused_with_a_message(context: BrowserContext, serv
         if i != j and houses[i] and houses[j] and (f"H{i + 1}", f"H{j + 1}") not in legal
     )
     before = game["version"]
-    top = houses[int(pair[0][1:]) - 1][-1]
-    page.locator(f"#board .pile[data-pile='{pair[0]}'] [data-card='{top}']").dispatch_event("click")
-    assert "selected" in (
-        page.locator(f"#board .pile[data-pile='{pair[0]}']").get_attribute("class") or ""
-    )
-    click_pile(page, pair[1])
-    page.wait_for_function("() => document.querySelector('#message').textContent.includes('Refus')")
-    assert "error" in (page.locator("#message").get_attribute("class") or "")
-    assert pair[0] in page.inner_text("#message")
+    page.mouse.click(*card_center(page, game, pair[0], 1))
+    assert page.get_attribute(pile_selector(pair[0]), "aria-pressed") == "true"
+    page.mouse.click(*center(page, pile_selector(pair[1])))
+    page.wait_for_function("() => document.querySelector('#message').dataset.kind === 'error'")
+    text = page.inner_text("#message")
+    assert text.startswith("Not allowed:"), text
+    assert "alternating colours" in text or "foundation" in text, text
     assert game_of(page)["version"] == before
 
 
-def test_drag_and_drop_plays_a_move(context: BrowserContext, server: str) -> None:
+def test_the_hint_is_shown_on_the_table(context: BrowserContext, server: str) -> None:
     page = context.new_page()
     game = start_game(page, server, "classic", "greedy", 5)
-    for _ in range(50):  # find a position where a play move is offered
-        plays = [m for m in game["legal_moves"] if m["action"] == "play" and m["count"] == 1]
-        if plays:
-            break
-        click_move(page, game, game["legal_moves"][0])
-        game = wait_change(page, game["version"])
-        assert game["status"] == "playing"
-    move = plays[0]
-    source = page.locator(f"#board .pile[data-pile='{move['from']}'] > rect.hit")
-    target_name = "F1" if move["to"] == "F" else move["to"]
-    target = page.locator(f"#board .pile[data-pile='{target_name}'] > rect.hit")
-    source.drag_to(target, force=True)
-    after = wait_change(page, game["version"])
-    assert f"You played {move['notation']}" in page.inner_text("#message")
-    assert after["version"] > game["version"]
+    move = hinted(server, page, game)
+    page.click("#btn-hint")
+    page.wait_for_selector("#board .pile.hint")
+    lit = page.evaluate(
+        "() => [...document.querySelectorAll('#board .pile.hint')].map(e => e.dataset.pile)"
+    )
+    if move["action"] == "play":
+        assert set(lit) == {move["from"], move["to"]}
+    else:
+        assert lit
+    assert page.inner_text("#message").startswith("Hint:")
+
+
+def test_moves_slide_one_by_one_at_the_chosen_pace(browser: Browser, server: str) -> None:
+    """With motion on, every version of the game is shown in turn (each of the bot's moves),
+    each with its card sliding; with prefers-reduced-motion the page starts with motion off."""
+    ctx = new_context(browser, "en", settings={"speed": "fast"})
+    try:
+        page = ctx.new_page()
+        game = start_game(page, server, "classic", "greedy", SHORT_DEALS[0])
+        page.evaluate(
+            """() => { window.seen = []; const s = window.crapette;
+                       const old = Object.getOwnPropertyDescriptor(s, 'game');
+                       let value = s.game;
+                       Object.defineProperty(s, 'game', {
+                         get() { return value; },
+                         set(v) { value = v; window.seen.push(v.version); } }); }"""
+        )
+        page.evaluate(
+            """() => { window.slides = 0; const orig = Element.prototype.animate;
+                       Element.prototype.animate = function (...a) { window.slides++;
+                         return orig.apply(this, a); }; }"""
+        )
+        for _ in range(40):  # play until the bot has had a turn
+            move = hinted(server, page, game)
+            before = game["version"]
+            play_by_drag(page, game, move)
+            game = wait_my_turn(page, before)
+            if game["version"] > before + 2:
+                break
+        seen = page.evaluate("() => window.seen")
+        run = seen[seen.index(before + 1) :] if before + 1 in seen else seen
+        assert run == list(range(before + 1, game["version"] + 1)), seen
+        assert page.evaluate("() => window.slides") >= len(run) - 1
+    finally:
+        ctx.close()
+    calm = new_context(browser, "en", reduced_motion="reduce")
+    try:
+        page = calm.new_page()
+        page.goto(server + "/")
+        page.wait_for_selector("#preset option[value='classic']", state="attached")
+        assert page.input_value("#speed") == "off"
+    finally:
+        calm.close()
+
+
+def test_the_rules_and_the_guide_are_in_the_page(
+    browser: Browser, server: str, axe_source: str
+) -> None:
+    """The rules summary (building rules, the preset's priorities, scoring) and the first-deal
+    guide come with the page, in the chosen language: no outside link."""
+    ctx = new_context(browser, "fr", settings=QUIET, guide=True)
+    outside: list[str] = []
+    try:
+        page = ctx.new_page()
+        page.on(
+            "request", lambda r: outside.append(r.url) if not r.url.startswith(server) else None
+        )
+        start_game(page, server, "serbian", "greedy", 3)
+        assert page.is_visible("#guide")
+        french = catalogue("fr")
+        assert french["guide.step.piles"] in page.inner_text("#guide")
+        page.click("#btn-rules")
+        page.wait_for_selector("#rules-dialog[open]")
+        body = page.inner_text("#rules-body")
+        for key in (
+            "rules.build.house",
+            "rules.priority.serbian.order",
+            "rules.stop.card",
+            "rules.filling.none",
+        ):
+            assert french[key] in body, key
+        assert french["rules.priority.reserve"] not in body  # not a rule of the Serbian preset
+        check_axe(page, axe_source, "rules dialog")
+        assert page.locator("#rules-dialog a[href^='http']").count() == 0
+        assert outside == []
+    finally:
+        ctx.close()
+
+
+def test_the_language_switcher(context: BrowserContext, server: str) -> None:
+    page = context.new_page()
+    start_game(page, server, "classic", "greedy", 5)
+    assert page.inner_text("#turn") == "Your turn"
+    page.select_option("#language", "sr-Cyrl")
+    page.wait_for_function("() => document.documentElement.lang === 'sr-Cyrl'")
+    serbian = catalogue("sr-Cyrl")
+    assert page.inner_text("#turn") == serbian["turn.yours"]
+    page.reload()
+    page.wait_for_function("() => window.crapette.game")
+    assert page.evaluate("() => document.documentElement.lang") == "sr-Cyrl"
 
 
 def test_invite_stop_decision_and_a_phone_sized_second_player(
-    browser: Browser, context: BrowserContext, server: str, shots: Path
+    browser: Browser, context: BrowserContext, server: str, shots: Path, axe_source: str
 ) -> None:
     host = context.new_page()
     start_game(host, server, "pagat", "human", 3)
     link = host.input_value("#invite-link")
     assert "invite=" in link
-    phone = browser.new_context(viewport=PHONE)
-    phone.set_default_timeout(WAIT_MS)
+    phone = new_context(browser, "en", phone="412x892", settings=QUIET)
     try:
         guest = phone.new_page()
         guest.goto(link)
-        guest.wait_for_function("() => window.crapette.game && window.crapette.game.svg")
+        guest.wait_for_function("() => window.crapette.game && window.crapette.idle")
         host.wait_for_function("() => window.crapette.game.status !== 'waiting'")
-        assert "opponent joined" in host.inner_text("#message")  # not the invite prompt
         mine, theirs = game_of(host), game_of(guest)
         assert (mine["seat"], theirs["seat"]) == (0, 1)
-        assert theirs["view"]["player"] == 1 and theirs["svg"] != mine["svg"]
-        assert guest.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
-        box = guest.locator("#board svg").bounding_box()
-        assert box is not None and box["width"] > 900
+        assert theirs["view"]["player"] == 1
+        check_phone_layout(guest, 412)
         tokens = {
             0: host.evaluate("() => window.crapette.token"),
             1: guest.evaluate("() => window.crapette.token"),
@@ -312,9 +775,13 @@ def test_invite_stop_decision_and_a_phone_sized_second_player(
         assert offender >= 0, "no violation came up"
         caller = pages[1 - offender]
         caller.wait_for_selector("#stop-dialog[open]")
-        assert "Stop" in caller.inner_text("#stop-dialog")
+        caller.wait_for_function("() => window.crapette.idle")
+        assert "priority" in caller.inner_text("#stop-dialog")
+        check_axe(caller, axe_source, "Stop! prompt")
         if offender == 1:
-            host.screenshot(path=str(shots / "web-stop.png"))
+            host.screenshot(
+                path=str(shots.parent.parent / "web-stop.png" if SHOTS else shots / "s.png")
+            )
         version = game_of(caller)["version"]
         caller.click("#btn-call-stop")
         after = wait_change(caller, version)
@@ -325,43 +792,8 @@ def test_invite_stop_decision_and_a_phone_sized_second_player(
         if offended["version"] == version:
             offended = wait_change(pages[offender], version)
         assert offended["version"] == after["version"] and not offended["your_turn"]
-        guest.screenshot(path=str(shots / "web-phone.png"))
+        guest.screenshot(
+            path=str(shots.parent.parent / "web-phone.png" if SHOTS else shots / "p.png")
+        )
     finally:
         phone.close()
-
-
-def test_a_handset_plays_by_taps(browser: Browser, server: str, shots: Path) -> None:
-    """On a phone's own layout width (412 CSS pixels, touch): nothing overflows sideways,
-    the table spans the width, and moves are made by taps."""
-    handset = browser.new_context(**HANDSET)  # type: ignore[arg-type]
-    handset.set_default_timeout(WAIT_MS)
-    try:
-        page = handset.new_page()
-        game = start_game(page, server, "classic", "greedy", 9)
-        token = page.evaluate("() => window.crapette.token")
-        width = HANDSET["viewport"]["width"]  # type: ignore[index]
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
-        box = page.locator("#board svg").bounding_box()
-        assert box is not None and box["width"] > 0.85 * width
-        for _ in range(6):
-            chosen = hint(server, game, token)
-            move = next(m for m in game["legal_moves"] if m["code"] == chosen["code"])
-            seat = game["seat"]
-            if move["action"] == "draw":
-                taps = [f"K{seat}"]
-            elif move["action"] == "discard":
-                taps = ["T", f"W{seat}"]
-            elif move["action"] == "play" and move["count"] == 1:
-                taps = [move["from"], "F1" if move["to"] == "F" else move["to"]]
-            else:
-                break
-            for name in taps:
-                page.locator(f"#board .pile[data-pile='{name}'] > rect.hit").tap(force=True)
-            game = wait_my_turn(page, game["version"])
-            assert "Refused" not in page.inner_text("#message"), page.inner_text("#message")
-            if game["status"] != "playing":
-                break
-        assert game["view"]["moves_made"] > 0
-        page.screenshot(path=str(shots / "web-handset.png"))
-    finally:
-        handset.close()

@@ -19,6 +19,7 @@ import crapette
 from crapette.bots import BOT_NAMES
 from crapette.errors import WebError
 from crapette.records import GameRecord, format_record
+from crapette.rules import OPTIONS
 from crapette.text import describe_move
 from crapette.web._manager import BACKLOG, GameManager, Updates
 from crapette.web._models import (
@@ -96,7 +97,8 @@ def game_routes(games: GameManager) -> APIRouter:
 
     @router.get("/api/presets", tags=["rules"])
     def presets() -> dict[str, Any]:
-        """The rules presets (name and canonical string) and the bot names."""
+        """The rules presets (name, canonical string and every option's value) and the bot
+        names."""
         return {
             "presets": [
                 {
@@ -105,6 +107,7 @@ def game_routes(games: GameManager) -> APIRouter:
                     "match_target": r.match_target,
                     "match_deals": r.match_deals,
                     "callable_stop": r.callable_stop,
+                    "options": {key: getattr(r, key) for key in OPTIONS},
                 }
                 for n, r in crapette.PRESETS.items()
             ],

@@ -18,8 +18,10 @@ __all__ = [
     "MovesPayload",
     "OutcomeInfo",
     "PlayerInfo",
+    "PointsInfo",
     "ReserveView",
     "StopInfo",
+    "TallyInfo",
     "ViewPayload",
 ]
 
@@ -91,8 +93,33 @@ class ViewPayload(BaseModel):
     moves_made: int
 
 
+class TallyInfo(BaseModel):
+    """A player's cards left at the end of a deal, by pile, and what they count."""
+
+    model_config = _Closed
+    reserve: int
+    hand: int
+    """Hand cards, a turned hand card included."""
+    waste: int
+    count: int
+    """``reserve`` times the reserve points plus ``hand + waste`` times the hand points."""
+
+
+class PointsInfo(BaseModel):
+    """The scoring options the deal was counted with."""
+
+    model_config = _Closed
+    reserve: int
+    """Points per reserve card (2)."""
+    hand: int
+    """Points per hand or waste card (1)."""
+    win_bonus: int
+    """The bonus the winner scored (30; 0 when nobody won)."""
+
+
 class OutcomeInfo(BaseModel):
-    """How the deal ended."""
+    """How the deal ended: the winner's score is ``win_bonus`` plus the loser's count; with
+    no winner the lower count scores the difference."""
 
     model_config = _Closed
     winner: int | None
@@ -100,6 +127,9 @@ class OutcomeInfo(BaseModel):
     reason: Literal["win", "stalemate", "move_cap", "resigned"]
     """``resigned``: the loser resigned during the deal (it is then the opponent's win)."""
     text: str
+    tally: list[TallyInfo]
+    """Each player's cards left, by pile (index: player)."""
+    points: PointsInfo
 
 
 class DealInfo(BaseModel):

@@ -587,7 +587,7 @@ class Game:
             "view": _view_json(view, state),
             "legal_moves": legal,
             "last_moves": self._recent(seat),
-            "outcome": _outcome_json(result),
+            "outcome": _outcome_json(result, state),
             "match": self._match_json(),
             "can_undo": self.can_undo(seat),
             "ended": self.ended,
@@ -771,14 +771,37 @@ def _their(text: str) -> str:
     return text.replace("your opponent's", "\0").replace("your ", "their ").replace("\0", "your")
 
 
-def _outcome_json(result: crapette.Outcome | None) -> dict[str, Any] | None:
+def _outcome_json(result: crapette.Outcome | None, state: GameState) -> dict[str, Any] | None:
     if result is None:
         return None
+    rules = state.rules
     return {
         "winner": result.winner,
         "scores": list(result.scores),
         "reason": result.reason,
         "text": format_result(result),
+        "tally": [_tally(state, p) for p in (0, 1)],
+        "points": {
+            "reserve": rules.reserve_points,
+            "hand": rules.hand_points,
+            "win_bonus": rules.win_bonus if result.winner is not None else 0,
+        },
+    }
+
+
+def _tally(state: GameState, player: int) -> dict[str, int]:
+    """A player's cards left at the end of a deal, by pile, and what they count (docs/rules.md,
+    "The end of a deal and the score"; a turned hand card counts as a hand card): the
+    figures a result panel shows beside the scores."""
+    rules = state.rules
+    reserve = len(state.reserves[player])
+    hand = len(state.hands[player]) + (state.turned is not None and state.turn_player == player)
+    waste = len(state.wastes[player])
+    return {
+        "reserve": reserve,
+        "hand": hand,
+        "waste": waste,
+        "count": rules.reserve_points * reserve + rules.hand_points * (hand + waste),
     }
 
 

@@ -1,32 +1,686 @@
-// The reference web page: the table drawn by the server's SVG renderer (crapette.svg.board
-// with interactive=True: <g class="pile" data-pile="H3">, face-up cards carry data-card),
-// click a source pile (or card) then a target pile; the server checks every move.
-import { api, ApiError, follow } from "./api.js";
+// The reference web page: a card table in the player's language. The table is drawn from
+// the backend's payloads (table.js); the player moves cards by dragging them, by tapping a
+// card then where it goes, or from the keyboard (Tab over the piles, Enter to pick and to
+// drop). Every move, the player's and the opponent's, slides into place at the chosen pace.
+// The page decides nothing of the rules: legal moves, whose turn it is, the end of a deal and
+// its score all come from the backend (api.js).
+import { createBackend } from "./api.js";
+import * as cards from "./cards.js";
+import * as i18n from "./i18n.js";
+import * as refusals from "./refusals.js";
+import * as sound from "./sound.js";
+import { rulesBody, guideItems } from "./rules.js";
+import { Table, pileCards } from "./table.js";
+import * as words from "./words.js";
 
+const { t } = i18n;
 const $ = (selector) => document.querySelector(selector);
-const ui = {
-  board: $("#board"),
-  message: $("#message"),
-  score: $("#score"),
-  status: $("#status"),
-  opponentMoves: $("#opponent-moves"),
-  legalMoves: $("#legal-moves"),
-  invite: $("#invite"),
-  inviteLink: $("#invite-link"),
-  stopDialog: $("#stop-dialog"),
-  stopText: $("#stop-text"),
-};
+
+const SPEEDS = { slow: [700, 420], normal: [420, 240], fast: [200, 90], off: [0, 0] };
+const GAP_WAIT_MS = 700; // how long a later version waits for the ones before it
+
+const settings = loadSettings();
+const backend = createBackend();
+const table = new Table($("#board"));
 
 const session = {
-  id: null, token: null, game: null, selected: null, socket: null, lastSeen: 0, busy: false,
-  drag: null, drawn: null,
+  game: null, // the payload on the table
+  busy: false, // a request is out or moves are being shown
+  selected: null, // {pile, depth}
+  hint: null, // a legal move entry
+  presets: [],
+  lastSeen: 0, // the number of the opponent's latest move shown
+  known: {}, // move number -> card, for the moves list
+  pending: null, // the player's move in flight: {version, move, rects, card}
+  resultShown: null,
+  drag: null,
+  unsubscribe: null,
+  get token() { return backend.token; },
+  get id() { return backend.gameId; },
+  get idle() { return !this.busy && queue.size === 0; },
 };
 window.crapette = session; // for the browser tests and the curious
 
-function say(text, isError = false) {
-  ui.message.textContent = text;
-  ui.message.classList.toggle("error", isError);
+// ---------------------------------------------------------------- settings
+
+function loadSettings() {
+  let saved = {};
+  try {
+    saved = JSON.parse(localStorage.getItem("crapette:settings") || "{}");
+  } catch {
+    saved = {};
+  }
+  const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  return {
+    speed: saved.speed || (reduce ? "off" : "normal"),
+    sound: Boolean(saved.sound),
+    dev: Boolean(saved.dev),
+    lang: saved.lang || null,
+  };
 }
+
+function saveSettings() {
+  localStorage.setItem("crapette:settings", JSON.stringify(settings));
+}
+
+function timing() {
+  return SPEEDS[settings.speed] || SPEEDS.normal;
+}
+
+// ---------------------------------------------------------------- messages
+
+function say(text, kind = "info") {
+  const message = $("#message");
+  message.textContent = text;
+  message.dataset.kind = kind;
+  if (kind === "error") {
+    $("#alert").textContent = text;
+    sound.play("refuse");
+  } else {
+    announce(text);
+  }
+}
+
+function announce(text) {
+  const live = $("#announce");
+  live.textContent = "";
+  // a new text node after a tick, so that the same words are announced again
+  setTimeout(() => (live.textContent = text), 30);
+}
+
+function refuse(error) {
+  say(refusals.explain(error), "error");
+}
+
+// ---------------------------------------------------------------- live updates, paced
+
+const queue = new Map(); // version -> payload, waiting to be shown
+let pumping = false;
+
+function receive(payload) {
+  if (!payload || payload.game_id !== backend.gameId) return;
+  const shown = session.game;
+  if (shown && shown.game_id === payload.game_id && payload.version <= shown.version) return;
+  queue.set(payload.version, payload);
+  pump();
+}
+
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  let gapSince = null;
+  try {
+    while (queue.size) {
+      const shownVersion = session.game && session.game.game_id === backend.gameId ? session.game.version : -1;
+      for (const v of [...queue.keys()]) if (v <= shownVersion) queue.delete(v);
+      if (!queue.size) break;
+      const [duration, pause] = timing();
+      const versions = [...queue.keys()].sort((a, b) => a - b);
+      if (!duration) {
+        const last = queue.get(versions.at(-1));
+        queue.clear();
+        show(last, 0);
+        continue;
+      }
+      const next = versions[0];
+      if (shownVersion >= 0 && next > shownVersion + 1) {
+        // a later version came first (the answer to a move, before the live updates of the
+        // moves in between): wait a little for those, then go on without them
+        gapSince = gapSince ?? performance.now();
+        if (performance.now() - gapSince < GAP_WAIT_MS) {
+          await sleep(40);
+          continue;
+        }
+      }
+      gapSince = null;
+      const payload = queue.get(next);
+      queue.delete(next);
+      await show(payload, duration);
+      if (queue.size) await sleep(pause);
+    }
+  } finally {
+    pumping = false;
+    refreshBusy();
+  }
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+let requests = 0;
+function refreshBusy() {
+  session.busy = requests > 0 || pumping || queue.size > 0;
+  document.body.dataset.busy = String(session.busy);
+}
+
+async function request(work) {
+  requests += 1;
+  refreshBusy();
+  try {
+    return await work();
+  } finally {
+    requests -= 1;
+    refreshBusy();
+  }
+}
+
+// ---------------------------------------------------------------- showing a payload
+
+/** The move that leads from the table's payload to `next`, with where its cards start. */
+function motionTo(next) {
+  const prev = session.game;
+  if (!prev || prev.game_id !== next.game_id || prev.match.deal !== next.match.deal) return null;
+  if (next.version !== prev.version + 1) return null;
+  const me = next.seat;
+  const pending = session.pending;
+  if (pending && pending.version === prev.version) {
+    const move = { ...pending.move, card: pending.card };
+    return { move, actor: "you", rects: pending.rects };
+  }
+  const fresh = next.last_moves.filter((m) => m.number > session.lastSeen);
+  if (fresh.length !== 1) return null;
+  const entry = fresh[0];
+  const action = words.actionOf(entry.move);
+  const move = { action, count: 1, card: entry.cards[0] || null };
+  if (action === "play") {
+    const ends = words.ends(entry);
+    Object.assign(move, ends);
+    const x = entry.move.match(/x(\d+)$/);
+    move.count = x ? Number(x[1]) : 1;
+  } else if (action === "draw") {
+    Object.assign(move, { from: `K${1 - me}`, to: "T", card: next.view.turned });
+  } else if (action === "discard") {
+    Object.assign(move, { from: "T", to: `W${1 - me}`, card: prev.view.turned });
+  } else if (action === "reveal") {
+    Object.assign(move, { from: `R${1 - me}`, to: `R${1 - me}`, card: next.view.reserves[1 - me].up.at(-1) });
+  }
+  if (move.card) session.known[entry.number] = move.card;
+  return { move, actor: "opp", rects: null };
+}
+
+function myMove(entry, game) {
+  // the player's legal move entry, with its card (the top of its source, or the turned one)
+  const move = { action: entry.action, from: entry.from, to: entry.to, count: entry.count || 1 };
+  const me = game.seat;
+  let card = null;
+  if (entry.action === "play") {
+    const list = pileCards(game.view, entry.from, game.turn_player);
+    card = list.at(-(entry.count || 1)) || null;
+  } else if (entry.action === "draw") {
+    Object.assign(move, { from: `K${me}`, to: "T" });
+  } else if (entry.action === "discard") {
+    Object.assign(move, { from: "T", to: `W${me}` });
+    card = game.view.turned;
+  } else if (entry.action === "reveal") {
+    Object.assign(move, { from: `R${me}`, to: `R${me}` });
+  }
+  return { move, card };
+}
+
+async function show(payload, duration) {
+  const motion = motionTo(payload);
+  let rects = null;
+  if (motion && motion.move.from && duration) {
+    rects = motion.rects || table.snapshot(motion.move.from, motion.move.count || 1);
+  }
+  const newGame = !session.game || session.game.game_id !== payload.game_id;
+  const prevStatus = newGame ? null : session.game.status;
+  const newDeal = !newGame && session.game.match.deal !== payload.match.deal;
+  if (newGame || newDeal) {
+    session.lastSeen = 0;
+    session.known = {};
+  }
+  if (session.pending && payload.version > session.pending.version) session.pending = null;
+  session.game = payload;
+  session.hint = null;
+  if (!payload.your_turn) session.selected = null;
+  table.render(payload);
+  if (motion && motion.move.action === "draw" && motion.actor === "you") {
+    motion.move.card = payload.view.turned;
+  }
+  updatePanel(payload);
+  mark();
+  if (motion) {
+    const text = words.describe(motion.move, motion.actor, payload.seat);
+    if (motion.actor === "opp") announce(text);
+    else say(text);
+    if (motion.move.to && duration) {
+      sound.play("card");
+      await table.slide(motion.move.to, rects, {
+        duration,
+        count: motion.move.count || 1,
+        card: motion.move.card,
+      });
+    }
+  } else if (!newGame) {
+    announceFresh(payload);
+  }
+  if (payload.last_moves.length) session.lastSeen = payload.last_moves.at(-1).number;
+  if (payload.your_turn && motion && motion.actor === "opp") sound.play("turn");
+  if (prevStatus === "waiting" && payload.status === "playing") say(t("say.joined.host"));
+  maybeShowResult(payload);
+}
+
+function announceFresh(payload) {
+  const fresh = payload.last_moves.filter((m) => m.number > session.lastSeen);
+  if (!fresh.length) return;
+  announce(fresh.map((entry) => describeEntry(entry, payload.seat)).join(" "));
+}
+
+function describeEntry(entry, me) {
+  const action = words.actionOf(entry.move);
+  const move = { action, card: entry.cards[0] || session.known[entry.number] || null, count: 1 };
+  if (action === "play") {
+    Object.assign(move, words.ends(entry));
+    const x = entry.move.match(/x(\d+)$/);
+    move.count = x ? Number(x[1]) : 1;
+  }
+  return words.describe(move, entry.seat === me ? "you" : "opp", me);
+}
+
+// ---------------------------------------------------------------- the panel
+
+function updatePanel(game) {
+  document.body.dataset.status = game.status;
+  document.body.dataset.version = String(game.version);
+  document.body.dataset.yourTurn = String(game.your_turn);
+  const me = game.seat;
+  const m = game.match;
+  $("#score").textContent = t("score.line", {
+    deal: m.deal,
+    you: m.totals[me],
+    opp: m.totals[1 - me],
+    format: words.matchWords(m),
+  });
+  $("#turn").textContent = turnText(game);
+  $("#rules-name").textContent = `${words.rulesName(game.rules)} · ${words.matchWords(m)}`;
+  const has = (action) => game.legal_moves.some((mv) => mv.action === action);
+  $("#btn-draw").disabled = !has("draw") && !has("reveal");
+  $("#btn-draw").textContent = has("reveal") && !has("draw") ? t("button.reveal") : t("button.draw");
+  $("#btn-discard").disabled = !(has("discard") || has("end"));
+  $("#btn-discard").textContent = has("end") ? t("button.end") : t("button.discard");
+  $("#btn-hint").disabled = !game.your_turn;
+  // Undo: only while the deal runs (the page refuses it once the deal is over, whatever the
+  // backend would say) and when the backend allows it
+  $("#btn-undo").disabled = !(game.can_undo && game.status === "playing");
+  $("#btn-resign").disabled = game.status === "over";
+  $("#btn-next").hidden = game.status !== "deal_over";
+  $("#btn-result").hidden = !(game.outcome || game.status === "over");
+  $("#opponent-moves").replaceChildren(
+    ...game.last_moves.map((entry) => {
+      const li = document.createElement("li");
+      li.value = entry.number;
+      li.textContent = describeEntry(entry, me);
+      li.classList.toggle("fresh", entry.number > session.lastSeen);
+      return li;
+    }),
+  );
+  const stop = game.view.stop;
+  const dialog = $("#stop-dialog");
+  if (stop && game.your_turn) {
+    const entry = game.last_moves.at(-1);
+    const text = entry ? describeEntry(entry, me) : stop.move;
+    $("#stop-text").textContent = t("stop.text", { move: text });
+    if (!dialog.open) dialog.showModal();
+  } else if (dialog.open) {
+    dialog.close();
+  }
+  const invite = loadSeat(game.game_id)?.invite;
+  $("#invite").hidden = !(invite && game.status === "waiting");
+  if (invite) $("#invite-link").value = `${location.origin}/?game=${game.game_id}&invite=${invite}`;
+  updateDev(game);
+}
+
+function turnText(game) {
+  if (game.status === "waiting") return t("turn.waiting");
+  if (game.status === "over") return game.ended ? t("turn.resigned") : t("turn.over");
+  if (game.status === "deal_over") return t("turn.dealover");
+  if (game.view.stop && !game.your_turn) return t("turn.stop.theirs");
+  if (game.view.stop) return t("turn.stop.yours");
+  return game.your_turn ? t("turn.yours") : t("turn.theirs");
+}
+
+function updateDev(game) {
+  $("#dev-panel").hidden = !settings.dev;
+  if (!settings.dev) return;
+  // the payload's own fields and codes, for developers (no words: nothing to translate)
+  const fields = {
+    game_id: game.game_id, seat: game.seat, version: game.version, rules: game.rules,
+    status: game.status, to_act: game.to_act, moves_made: game.view.moves_made,
+    last_moves: game.last_moves.map((m) => m.number + ":" + m.move),
+  };
+  $("#dev-info").textContent = JSON.stringify(fields, null, 1);
+  $("#legal-moves").replaceChildren(
+    ...game.legal_moves.map((move) => {
+      const li = document.createElement("li");
+      li.textContent = move.notation + " " + move.code;
+      return li;
+    }),
+  );
+}
+
+// ---------------------------------------------------------------- the result panel
+
+function maybeShowResult(game) {
+  const over = game.status === "deal_over" || game.status === "over";
+  if (!over) return;
+  const key = `${game.game_id}:${game.match.deal}:${game.status}`;
+  if (session.resultShown === key) return;
+  session.resultShown = key;
+  fillResult(game);
+  say($("#result-title").textContent);
+  const dialog = $("#result-dialog");
+  if (!dialog.open) dialog.showModal();
+  const me = game.seat;
+  const won = game.outcome ? game.outcome.winner : null;
+  sound.play(won === me ? "win" : won === null ? "turn" : "lose");
+}
+
+function cell(tag, text, attrs = {}) {
+  const node = document.createElement(tag);
+  node.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+function fillResult(game) {
+  const me = game.seat;
+  const opp = 1 - me;
+  const outcome = game.outcome;
+  const m = game.match;
+  let title;
+  if (outcome === null || outcome === undefined) title = game.ended ? resignedText(game) : t("result.over");
+  else if (outcome.winner === me) title = t("result.win");
+  else if (outcome.winner === opp) title = t("result.lose");
+  else title = t(outcome.reason === "move_cap" ? "result.cap" : "result.stalemate");
+  $("#result-title").textContent = title;
+  const head = $("#result-table thead");
+  const body = $("#result-table tbody");
+  head.replaceChildren();
+  body.replaceChildren();
+  let reasonText = "";
+  let scoreText = "";
+  if (outcome) {
+    const points = outcome.points;
+    const row = cell("tr", "");
+    row.replaceChildren(cell("td", ""), cell("th", t("result.you"), { scope: "col" }), cell("th", t("result.opp"), { scope: "col" }));
+    head.append(row);
+    const line = (label, key, values) => {
+      const tr = document.createElement("tr");
+      tr.dataset.row = key;
+      tr.append(cell("th", label, { scope: "row" }));
+      for (const [side, v] of [[me, values(me)], [opp, values(opp)]]) {
+        tr.append(cell("td", v.text, { "data-side": side === me ? "you" : "opp", "data-value": String(v.value) }));
+      }
+      body.append(tr);
+    };
+    const tally = outcome.tally;
+    line(t("result.row.reserve", { points: points.reserve }), "reserve", (p) => ({
+      value: tally[p].reserve,
+      text: t("result.times", { cards: tally[p].reserve, points: points.reserve, total: tally[p].reserve * points.reserve }),
+    }));
+    line(t("result.row.hand", { points: points.hand }), "hand", (p) => ({
+      value: tally[p].hand + tally[p].waste,
+      text: t("result.times.hand", {
+        hand: tally[p].hand, waste: tally[p].waste, points: points.hand,
+        total: (tally[p].hand + tally[p].waste) * points.hand,
+      }),
+    }));
+    line(t("result.row.count"), "count", (p) => ({ value: tally[p].count, text: t("result.number", { value: tally[p].count }) }));
+    line(t("result.row.bonus"), "bonus", (p) => {
+      const value = outcome.winner === p ? points.win_bonus : 0;
+      return { value, text: t("result.number", { value }) };
+    });
+    line(t("result.row.score"), "score", (p) => ({ value: outcome.scores[p], text: t("result.number", { value: outcome.scores[p] }) }));
+    const w = outcome.winner;
+    if (w !== null) {
+      reasonText = t(w === me ? "result.reason.win.you" : "result.reason.win.opp");
+      scoreText = t(w === me ? "result.sum.you" : "result.sum.opp", {
+        bonus: points.win_bonus, count: tally[1 - w].count, score: outcome.scores[w],
+      });
+    } else {
+      const low = tally[0].count <= tally[1].count ? 0 : 1;
+      reasonText = t(outcome.reason === "move_cap" ? "result.reason.cap" : "result.reason.stalemate");
+      scoreText = outcome.scores[low]
+        ? t(low === me ? "result.diff.you" : "result.diff.opp", {
+            high: tally[1 - low].count, low: tally[low].count, score: outcome.scores[low],
+          })
+        : t("result.diff.none");
+    }
+  }
+  $("#result-reason").textContent = reasonText;
+  $("#result-score").textContent = scoreText;
+  const parts = [t("result.totals", { you: m.totals[me], opp: m.totals[opp] }), words.matchWords(m)];
+  if (m.over) {
+    parts.push(m.winner === me ? t("result.match.win") : m.winner === opp ? t("result.match.lose") : t("result.match.draw"));
+  } else if (game.status === "deal_over") {
+    parts.push(t("result.match.next", { deal: m.deal + 1 }));
+  }
+  $("#result-match").textContent = parts.join(" · ");
+  $("#btn-result-next").hidden = game.status !== "deal_over";
+}
+
+function resignedText(game) {
+  const who = game.ended && game.ended.endsWith(String(game.seat)) ? "you" : "opp";
+  return t(`result.resigned.${who}`);
+}
+
+// ---------------------------------------------------------------- choosing moves
+
+function plays(pile) {
+  return (session.game?.legal_moves || []).filter((m) => m.action === "play" && m.from === pile);
+}
+
+function targetsOf(selected) {
+  const game = session.game;
+  const me = game.seat;
+  const out = new Set();
+  for (const m of plays(selected.pile)) {
+    if (selected.pile[0] !== "H" || m.count === selected.depth || selected.depth === 1) out.add(m.to);
+  }
+  if (selected.pile === "T" && game.legal_moves.some((m) => m.action === "discard")) out.add(`W${me}`);
+  return out;
+}
+
+function mark() {
+  const marks = new Map();
+  const add = (pile, c, depth) => {
+    const list = marks.get(pile) || [];
+    list.push(c);
+    if (depth) list.depth = depth;
+    marks.set(pile, list);
+  };
+  if (session.selected) {
+    add(session.selected.pile, "selected", session.selected.depth);
+    for (const pile of targetsOf(session.selected)) add(pile, "target");
+  }
+  const hint = session.hint;
+  if (hint) {
+    const me = session.game.seat;
+    if (hint.action === "play") {
+      add(hint.from, "hint");
+      add(hint.to, "hint");
+    } else if (hint.action === "draw") add(`K${me}`, "hint");
+    else if (hint.action === "discard") {
+      add("T", "hint");
+      add(`W${me}`, "hint");
+    } else if (hint.action === "reveal") add(`R${me}`, "hint");
+  }
+  table.mark(marks);
+}
+
+function ownSource(pile, me) {
+  return pile === "T" || pile === `R${me}` || pile === `W${me}` || pile[0] === "H";
+}
+
+/** A tap, click or Enter on a pile: pick a source, or drop the picked cards there. */
+function activate(pile, depth = 1, rects = null) {
+  const game = session.game;
+  if (!game || session.busy) return;
+  const me = game.seat;
+  if (!game.your_turn) {
+    say(game.status === "playing" || game.status === "waiting" ? t("say.wait") : t("say.over"), "error");
+    return;
+  }
+  if (game.view.stop) {
+    $("#stop-dialog").showModal();
+    return;
+  }
+  const selected = session.selected;
+  if (!selected) {
+    if (pile === `K${me}`) return act("draw");
+    if (pile === `R${me}` && game.legal_moves.some((m) => m.action === "reveal")) return act("reveal");
+    if (!ownSource(pile, me) || !pileCards(game.view, pile, game.turn_player).length) {
+      say(t("say.nothing"), "error");
+      return;
+    }
+    const size = pileCards(game.view, pile, game.turn_player).length;
+    session.selected = { pile, depth: Math.min(depth, size) };
+    mark();
+    const top = pileCards(game.view, pile, game.turn_player).at(-session.selected.depth);
+    const targets = targetsOf(session.selected);
+    say(targets.size ? t("say.picked", { card: top ? cards.short(top) : "" }) : t("say.picked.none", { card: top ? cards.short(top) : "" }));
+    return;
+  }
+  session.selected = null;
+  mark();
+  if (pile === selected.pile) {
+    say(t("say.cleared"));
+    return;
+  }
+  if (selected.pile === "T" && pile === `W${me}`) return act("discard", rects);
+  if (pile === `R${me}` || pile === `K${me}` || pile === "T") {
+    return activate(pile, depth); // another of your own piles: pick it instead
+  }
+  const candidates = plays(selected.pile).filter((m) => m.to === pile);
+  const move =
+    candidates.find((m) => m.count === selected.depth) ||
+    (selected.depth === 1 && candidates.length ? candidates.reduce((a, b) => (a.count >= b.count ? a : b)) : null);
+  if (move) return send(move, rects);
+  // not a legal move: the backend says why (in English; refusals.js puts it in words)
+  const source = selected.pile === `R${me}` ? "R" : selected.pile === `W${me}` ? "W" : selected.pile;
+  const target = pile === "F" ? "F" : pile === `R${1 - me}` ? "OR" : pile === `W${1 - me}` ? "OW" : pile;
+  const text = `${source}-${target}${selected.depth > 1 ? `x${selected.depth}` : ""}`;
+  return send({ action: "play", notation: text, from: selected.pile, to: pile, count: selected.depth, illegal: true }, null);
+}
+
+function act(action, rects = null) {
+  const game = session.game;
+  const entry = game.legal_moves.find((m) => m.action === action) || { action, notation: action, illegal: true };
+  return send(entry, rects);
+}
+
+async function send(entry, rects) {
+  const game = session.game;
+  if (!entry.illegal) {
+    const { move, card } = myMove(entry, game);
+    session.pending = { version: game.version, move, card, rects };
+  }
+  try {
+    const after = await request(() => backend.move(entry.notation, game.version));
+    receive(after);
+  } catch (error) {
+    session.pending = null;
+    refuse(error);
+    table.render(session.game);
+    mark();
+  }
+}
+
+// ---------------------------------------------------------------- pointer and keys
+
+function onPointerDown(event) {
+  const game = session.game;
+  if (!game || event.button > 0) return;
+  const point = table.local(event.clientX, event.clientY);
+  const hit = table.hit(point.x, point.y);
+  if (!hit) return;
+  session.drag = { ...hit, x0: event.clientX, y0: event.clientY, moving: false, id: event.pointerId };
+  const me = game.seat;
+  const movable = game.your_turn && !session.busy && ownSource(hit.pile, me) && hit.pile !== `K${me}`;
+  if (movable) {
+    $("#board").setPointerCapture(event.pointerId);
+    event.preventDefault();
+  }
+  session.drag.movable = movable;
+}
+
+function onPointerMove(event) {
+  const drag = session.drag;
+  if (!drag || !drag.movable || drag.id !== event.pointerId) return;
+  const dx = event.clientX - drag.x0;
+  const dy = event.clientY - drag.y0;
+  if (!drag.moving) {
+    if (Math.hypot(dx, dy) < 6) return;
+    const size = pileCards(session.game.view, drag.pile, session.game.turn_player).length;
+    if (!size) return;
+    drag.moving = true;
+    drag.depth = Math.min(drag.depth, size);
+    session.selected = { pile: drag.pile, depth: drag.depth };
+    drag.els = (table.cardEls[drag.pile] || []).slice(-drag.depth);
+    for (const el of drag.els) el.classList.add("dragging");
+    mark();
+  }
+  for (const el of drag.els) el.style.transform = `translate(${dx}px, ${dy}px)`;
+  const point = table.local(event.clientX, event.clientY);
+  const over = table.hit(point.x, point.y);
+  for (const el of Object.values(table.pileEls)) el.classList.toggle("over", Boolean(over && el.dataset.pile === over.pile));
+}
+
+function onPointerUp(event) {
+  const drag = session.drag;
+  session.drag = null;
+  if (!drag || drag.id !== event.pointerId) return;
+  for (const el of Object.values(table.pileEls)) el.classList.remove("over");
+  if (!drag.moving) {
+    activate(drag.pile, drag.depth);
+    return;
+  }
+  const point = table.local(event.clientX, event.clientY);
+  const over = table.hit(point.x, point.y);
+  const rects = drag.els.map((el) => el.getBoundingClientRect());
+  if (!over || over.pile === drag.pile) {
+    session.selected = null;
+    settleBack(drag.els);
+    mark();
+    return;
+  }
+  activate(over.pile, 1, rects);
+  if (session.pending === null || session.pending.rects !== rects) settleBack(drag.els);
+}
+
+function settleBack(els) {
+  const [duration] = timing();
+  for (const el of els) {
+    el.classList.remove("dragging");
+    const from = el.style.transform;
+    el.style.transform = "";
+    if (duration && from) el.animate([{ transform: from }, { transform: "none" }], { duration: duration / 2 });
+  }
+}
+
+function onKey(event) {
+  const el = event.target.closest && event.target.closest(".pile");
+  if (!el) return;
+  const pile = el.dataset.pile;
+  if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    activate(pile, 1);
+  } else if (event.key === "Escape") {
+    session.selected = null;
+    mark();
+    say(t("say.cleared"));
+  } else if (["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"].includes(event.key)) {
+    event.preventDefault();
+    const piles = [...$("#board").querySelectorAll(".pile")];
+    const i = piles.indexOf(el);
+    const step = event.key === "ArrowRight" || event.key === "ArrowDown" ? 1 : -1;
+    piles[(i + step + piles.length) % piles.length].focus();
+  }
+}
+
+// ---------------------------------------------------------------- game life
 
 function saveSeat(id, token, invite) {
   localStorage.setItem(`crapette:${id}`, JSON.stringify({ token, invite }));
@@ -40,273 +694,16 @@ function loadSeat(id) {
   }
 }
 
-// ---------------------------------------------------------------- moves from clicks
-
-// The notation of a move from the player's side: own piles are R, T, W; others absolute.
-function sourceText(pile, seat) {
-  if (pile === `R${seat}`) return "R";
-  if (pile === `W${seat}`) return "W";
-  return pile;
-}
-
-function targetText(pile) {
-  return pile.startsWith("F") ? "F" : pile;
-}
-
-function movesFrom(pile) {
-  const game = session.game;
-  return game.legal_moves.filter((m) => m.action === "play" && m.from === pile);
-}
-
-function sameTarget(move, pile) {
-  return move.to === targetText(pile);
-}
-
-function pileElements() {
-  return ui.board.querySelectorAll(".pile[data-pile]");
-}
-
-function highlight() {
-  for (const el of pileElements()) {
-    const name = el.dataset.pile;
-    el.classList.toggle("selected", session.selected?.pile === name);
-    const targets = session.selected ? movesFrom(session.selected.pile) : [];
-    el.classList.toggle("target", targets.some((m) => sameTarget(m, name)));
-  }
-}
-
-function groupCount(pile, cardElement) {
-  // how many cards a click on a house card picks up (that card and those above it)
-  if (!cardElement || !pile.startsWith("H")) return 1;
-  const house = session.game.view.houses[Number(pile.slice(1)) - 1];
-  const index = house.lastIndexOf(cardElement.dataset.card);
-  return index < 0 ? 1 : house.length - index;
-}
-
-function choose(pile, target, count) {
-  const candidates = movesFrom(pile).filter((m) => sameTarget(m, target));
-  return (
-    candidates.find((m) => m.count === count) ||
-    (candidates.length ? candidates.reduce((a, b) => (a.count >= b.count ? a : b)) : null)
-  );
-}
-
-async function onPileClick(event) {
-  const game = session.game;
-  if (!game || session.busy) return;
-  const element = event.currentTarget;
-  const pile = element.dataset.pile;
-  const card = event.target.closest("[data-card]");
-  const seat = game.seat;
-  if (!game.your_turn) {
-    say(game.status === "playing" ? "Wait for your opponent." : "The deal is over.", true);
-    return;
-  }
-  if (!session.selected) {
-    if (pile === `K${seat}`) return send("draw");
-    const offered = movesFrom(pile);
-    const mine = pile === "T" || pile === `R${seat}` || pile === `W${seat}` || pile.startsWith("H");
-    if (!offered.length && !mine) {
-      say(`Nothing to move from ${pile}.`, true);
-      return;
-    }
-    session.selected = { pile, count: groupCount(pile, card) };
-    highlight();
-    say(offered.length ? `Selected ${pile}: click where it goes.` : `${pile} has no legal move.`);
-    return;
-  }
-  const from = session.selected;
+async function open(first) {
+  history.replaceState(null, "", `/?game=${backend.gameId}`);
+  if (session.unsubscribe) session.unsubscribe();
+  queue.clear();
+  session.game = null;
   session.selected = null;
-  highlight();
-  if (pile === from.pile) {
-    say("Selection cleared.");
-    return;
-  }
-  if (from.pile === "T" && pile === `W${seat}`) return send("discard");
-  const move = choose(from.pile, pile, from.count);
-  const text = move
-    ? move.notation
-    : `${sourceText(from.pile, seat)}-${targetText(pile)}${from.count > 1 ? "x" + from.count : ""}`;
-  return send(text); // an illegal pair goes to the server too: its message says why
-}
-
-// Drag and drop: press on a source pile, release over a target pile. (A press and release
-// on the same pile is a click, handled above.)
-function onPointerDown(event) {
-  session.drag = {
-    pile: event.currentTarget.dataset.pile,
-    card: event.target.closest("[data-card]"),
-  };
-}
-
-function onPointerUp(event) {
-  const drag = session.drag;
-  session.drag = null;
-  if (!drag || !session.game) return;
-  const under = document.elementFromPoint(event.clientX, event.clientY);
-  const target = under && under.closest("#board .pile[data-pile]");
-  if (!target || target.dataset.pile === drag.pile || !session.game.your_turn) return;
-  session.selected = { pile: drag.pile, count: groupCount(drag.pile, drag.card) };
-  onPileClick({ currentTarget: target, target });
-}
-
-function findAction(action) {
-  return session.game?.legal_moves.find((m) => m.action === action);
-}
-
-async function send(text) {
-  const game = session.game;
-  session.busy = true;
-  try {
-    await api.play(session.id, session.token, text, game.version);
-    say(`You played ${text}.`);
-  } catch (error) {
-    say(error instanceof ApiError ? `Refused: ${error.message}` : String(error), true);
-  } finally {
-    session.busy = false;
-  }
-  await refresh();
-}
-
-// ---------------------------------------------------------------- drawing
-
-function render(game) {
-  const first = !session.game || session.game.game_id !== game.game_id;
-  // a reply that left the server before a live update already shown is stale
-  if (!first && game.version < session.game.version) return;
-  if (!first && session.game.status === "waiting" && game.status !== "waiting") {
-    say("Your opponent joined: the game has begun.");
-  }
-  session.game = game;
-  document.body.dataset.status = game.status;
-  document.body.dataset.version = String(game.version);
-  document.body.dataset.yourTurn = String(game.your_turn);
-  if (game.svg && game.svg !== session.drawn) {
-    // redraw only when the picture changed (a live update of the same version keeps the
-    // table, and whatever the player is pointing at, in place)
-    session.drawn = game.svg;
-    ui.board.innerHTML = game.svg;
-    for (const el of pileElements()) {
-      el.addEventListener("click", onPileClick);
-      el.addEventListener("pointerdown", onPointerDown);
-    }
-  }
-  highlight();
-  const m = game.match;
-  const length = m.deals === 1 && m.target === null ? "one deal"
-    : [m.target ? `to ${m.target}` : null, m.deals ? `${m.deals} deals` : null].filter(Boolean).join(", ");
-  ui.score.textContent =
-    `Deal ${m.deal} (${length}) · You ${m.totals[game.seat]} : ${m.totals[1 - game.seat]} Opponent`;
-  ui.status.textContent = statusText(game);
-  $("#btn-draw").disabled = !findAction("draw");
-  $("#btn-discard").disabled = !(findAction("discard") || findAction("end"));
-  $("#btn-hint").disabled = !game.your_turn;
-  $("#btn-undo").disabled = !game.can_undo;
-  $("#btn-resign").disabled = game.status === "over";
-  $("#btn-next").hidden = game.status !== "deal_over";
-  $("#btn-record").hidden = !(game.outcome || game.status === "over");
-  ui.legalMoves.replaceChildren(
-    ...game.legal_moves.map((move) => {
-      const li = document.createElement("li");
-      li.textContent = `${move.notation}: ${move.description}`;
-      return li;
-    }),
-  );
-  showOpponentMoves(game, first);
-  const stop = game.view.stop;
-  if (stop && game.your_turn) {
-    ui.stopText.textContent = `Your opponent played ${stop.move} (${stop.description}) against the priority rules.`;
-    if (!ui.stopDialog.open) ui.stopDialog.showModal();
-  } else if (ui.stopDialog.open) {
-    ui.stopDialog.close();
-  }
-  const invite = loadSeat(game.game_id)?.invite;
-  ui.invite.hidden = !(invite && game.status === "waiting");
-  if (invite) ui.inviteLink.value = `${location.origin}/?game=${game.game_id}&invite=${invite}`;
-}
-
-function statusText(game) {
-  if (game.status === "waiting") return "Waiting for the other player to join.";
-  if (game.status === "over") {
-    const w = game.match.winner;
-    if (game.ended) return `Game over: ${game.ended.replace(String(game.seat), "you")}.`;
-    const verdict = w === null ? "a draw" : w === game.seat ? "you win" : "you lose";
-    const deal = game.outcome ? `Deal over: ${game.outcome.text} (${game.outcome.reason}). ` : "";
-    return `${deal}Game over: ${verdict}.`;
-  }
-  if (game.outcome) return `Deal over: ${game.outcome.text} (${game.outcome.reason}).`;
-  if (game.view.stop && !game.your_turn) return "Your opponent decides whether to call Stop!";
-  return game.your_turn ? "Your move." : "Your opponent is playing.";
-}
-
-function showOpponentMoves(game, first) {
-  const fresh = game.last_moves.filter((m) => m.number > session.lastSeen);
-  ui.opponentMoves.replaceChildren(
-    ...game.last_moves.map((move) => {
-      const li = document.createElement("li");
-      li.value = move.number;
-      li.textContent = move.move + (move.cards.length ? ` (${move.cards.join(" ")})` : "");
-      li.classList.toggle("fresh", move.number > session.lastSeen);
-      return li;
-    }),
-  );
-  if (game.last_moves.length) session.lastSeen = game.last_moves.at(-1).number;
-  if (!first) animate(fresh);
-}
-
-async function animate(moves) {
-  // flash the source and target piles of each new opponent move, one after the other
-  for (const move of moves.slice(-8)) {
-    const piles = [move.from, move.to].filter(Boolean);
-    const elements = [...pileElements()].filter((el) =>
-      piles.some((p) => el.dataset.pile === p || (p === "F" && el.dataset.pile.startsWith("F"))),
-    );
-    for (const el of elements) el.classList.add("flash");
-    await new Promise((resolve) => setTimeout(resolve, 350));
-    for (const el of elements) el.classList.remove("flash");
-  }
-}
-
-// ---------------------------------------------------------------- game life
-
-async function refresh() {
-  if (!session.id) return;
-  try {
-    render(await api.game(session.id, session.token));
-  } catch (error) {
-    say(error.message, true);
-  }
-}
-
-async function open(id, token) {
-  session.id = id;
-  session.token = token;
-  session.lastSeen = 0;
-  session.selected = null;
-  history.replaceState(null, "", `/?game=${id}`);
-  if (session.socket) session.socket.close();
-  await refresh();
-  session.socket = follow(id, token, (game) => render(game));
-}
-
-async function newGame(event) {
-  event.preventDefault();
-  const spec = {
-    rules: $("#preset").value,
-    opponent: $("#opponent").value,
-  };
-  const seed = $("#seed").value;
-  if (seed !== "") spec.seed = Number(seed);
-  if ($("#length").value === "deal") delete spec.match;
-  else spec.match = matchOf($("#preset").value);
-  try {
-    const created = await api.create(spec);
-    saveSeat(created.game_id, created.token, created.invite);
-    say(created.invite ? "Send the invite link to your opponent." : "Your game has begun.");
-    await open(created.game_id, created.token);
-  } catch (error) {
-    say(error.message, true);
-  }
+  session.resultShown = null;
+  const payload = first || (await request(() => backend.state()));
+  show(payload, 0);
+  session.unsubscribe = backend.subscribe(receive);
 }
 
 function matchOf(preset) {
@@ -314,88 +711,254 @@ function matchOf(preset) {
   return { target: entry?.match_target ?? null, deals: entry?.match_deals ?? null };
 }
 
-async function start() {
-  const data = await api.presets();
-  session.presets = data.presets;
+async function newGame(event) {
+  if (event) event.preventDefault();
+  const spec = { rules: $("#preset").value, opponent: $("#opponent").value };
+  const seed = $("#seed").value;
+  if (seed !== "") spec.seed = Number(seed);
+  if ($("#length").value === "match") spec.match = matchOf(spec.rules);
+  try {
+    const created = await request(() => backend.create(spec));
+    saveSeat(created.game_id, created.token, created.invite);
+    const dialog = $("#result-dialog");
+    if (dialog.open) dialog.close();
+    await open(null);
+    say(created.invite ? t("say.invite") : t("say.started"));
+  } catch (error) {
+    refuse(error);
+  }
+}
+
+function fillPresets() {
+  const chosen = $("#preset").value;
   $("#preset").replaceChildren(
-    ...data.presets.map((p) => {
+    ...session.presets.map((p) => {
       const option = document.createElement("option");
       option.value = p.name;
-      option.textContent = p.name;
+      option.textContent = t(`preset.${p.name}`);
       return option;
     }),
   );
+  if (chosen) $("#preset").value = chosen;
+}
+
+function openRules() {
+  const game = session.game;
+  const rules = game ? game.rules : $("#preset").value || "classic";
+  const options = words.optionsOf(rules, session.presets);
+  const { preset } = words.parseRules(rules);
+  const match = game ? game.match : { ...matchOf(preset), ...($("#length").value === "deal" ? { target: null, deals: 1 } : {}) };
+  $("#rules-body").replaceChildren(rulesBody(options, words.rulesName(rules), match));
+  $("#rules-dialog").showModal();
+}
+
+function relabel() {
+  i18n.translate();
+  document.title = t("app.title");
+  $("#guide-steps").replaceChildren(...guideItems());
+  fillPresets();
+  if (session.game) {
+    table.render(session.game);
+    updatePanel(session.game);
+    mark();
+    if ($("#result-dialog").open) fillResult(session.game);
+  } else {
+    $("#turn").textContent = t("turn.none");
+    $("#score").textContent = t("score.none");
+  }
+  if ($("#rules-dialog").open) openRules();
+}
+
+function wire() {
+  const board = $("#board");
+  board.addEventListener("pointerdown", onPointerDown);
+  board.addEventListener("pointermove", onPointerMove);
+  board.addEventListener("pointerup", onPointerUp);
+  board.addEventListener("pointercancel", () => {
+    if (session.drag && session.drag.els) settleBack(session.drag.els);
+    session.drag = null;
+  });
+  board.addEventListener("keydown", onKey);
   $("#new-game").addEventListener("submit", newGame);
-  document.addEventListener("pointerup", onPointerUp);
-  $("#btn-draw").addEventListener("click", () => send("draw"));
-  $("#btn-discard").addEventListener("click", () => send(findAction("end") ? "end" : "discard"));
+  $("#btn-draw").addEventListener("click", () => {
+    const game = session.game;
+    if (game && game.legal_moves.some((m) => m.action === "reveal") && !game.legal_moves.some((m) => m.action === "draw")) act("reveal");
+    else if (game) act("draw");
+  });
+  $("#btn-discard").addEventListener("click", () => {
+    const game = session.game;
+    if (game) act(game.legal_moves.some((m) => m.action === "end") ? "end" : "discard");
+  });
   $("#btn-hint").addEventListener("click", async () => {
     try {
-      const hint = await api.hint(session.id, session.token);
-      say(`Hint: ${hint.notation}, ${hint.description}.`);
+      const hint = await request(() => backend.hint());
+      const game = session.game;
+      const entry = game.legal_moves.find((m) => m.code === hint.code);
+      if (!entry) return;
+      session.hint = entry;
+      mark();
+      const { move, card } = myMove(entry, game);
+      say(t("say.hint", { move: words.describe({ ...move, card: card || (entry.action === "discard" ? game.view.turned : null) }, "hint", game.seat) }));
     } catch (error) {
-      say(error.message, true);
+      refuse(error);
     }
   });
   $("#btn-undo").addEventListener("click", async () => {
-    try {
-      await api.undo(session.id, session.token, session.game.version);
-      say("Move taken back.");
-    } catch (error) {
-      say(error.message, true);
+    const game = session.game;
+    if (!game || game.status !== "playing" || !game.can_undo) {
+      say(t("say.noundo"), "error");
+      return;
     }
-    await refresh();
+    try {
+      const after = await request(() => backend.undo(game.version));
+      receive(after);
+      say(t("say.undone"));
+    } catch (error) {
+      refuse(error);
+    }
   });
-  $("#btn-resign").addEventListener("click", async () => {
-    if (!confirm("Resign this game?")) return;
-    await api.resign(session.id, session.token).catch((error) => say(error.message, true));
-    await refresh();
+  $("#btn-resign").addEventListener("click", () => $("#confirm-dialog").showModal());
+  $("#btn-confirm-no").addEventListener("click", () => $("#confirm-dialog").close());
+  $("#btn-confirm-yes").addEventListener("click", async () => {
+    $("#confirm-dialog").close();
+    try {
+      receive(await request(() => backend.resign()));
+    } catch (error) {
+      refuse(error);
+    }
   });
-  $("#btn-next").addEventListener("click", async () => {
-    await api.nextDeal(session.id, session.token, session.game.version)
-      .catch((error) => say(error.message, true));
-    session.lastSeen = 0;
-    await refresh();
+  const nextDeal = async () => {
+    const dialog = $("#result-dialog");
+    if (dialog.open) dialog.close();
+    try {
+      receive(await request(() => backend.nextDeal(session.game.version)));
+    } catch (error) {
+      refuse(error);
+    }
+  };
+  $("#btn-next").addEventListener("click", nextDeal);
+  $("#btn-result-next").addEventListener("click", nextDeal);
+  $("#btn-result-new").addEventListener("click", () => newGame(null));
+  $("#btn-result-close").addEventListener("click", () => $("#result-dialog").close());
+  $("#btn-result").addEventListener("click", () => {
+    fillResult(session.game);
+    $("#result-dialog").showModal();
   });
   $("#btn-record").addEventListener("click", async () => {
     try {
-      const text = await api.record(session.id, session.token, session.game.match.deal);
+      const text = await backend.record(session.game.match.deal);
       const link = document.createElement("a");
       link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
-      link.download = `crapette-${session.id}-deal${session.game.match.deal}.txt`;
+      link.download = `crapette-${backend.gameId}-deal${session.game.match.deal}.txt`;
       link.click();
       URL.revokeObjectURL(link.href);
     } catch (error) {
-      say(error.message, true);
+      refuse(error);
     }
   });
   for (const [button, callIt] of [["#btn-call-stop", true], ["#btn-let-stand", false]]) {
     $(button).addEventListener("click", async () => {
-      ui.stopDialog.close();
+      $("#stop-dialog").close();
       try {
-        await api.stop(session.id, session.token, callIt, session.game.version);
-        say(callIt ? "You called Stop!" : "You let it stand.");
+        receive(await request(() => backend.stop(callIt, session.game.version)));
+        say(callIt ? t("move.you.stop") : t("move.you.pass"));
       } catch (error) {
-        say(error.message, true);
+        refuse(error);
       }
-      await refresh();
     });
   }
+  $("#btn-rules").addEventListener("click", openRules);
+  $("#btn-rules-close").addEventListener("click", () => $("#rules-dialog").close());
+  $("#btn-settings").addEventListener("click", () => {
+    const box = $("#settings");
+    box.hidden = !box.hidden;
+    $("#btn-settings").setAttribute("aria-expanded", String(!box.hidden));
+  });
+  $("#speed").value = settings.speed;
+  $("#speed").addEventListener("change", () => {
+    settings.speed = $("#speed").value;
+    saveSettings();
+  });
+  $("#sound").checked = settings.sound;
+  sound.setEnabled(settings.sound);
+  $("#sound").addEventListener("change", () => {
+    settings.sound = $("#sound").checked;
+    sound.setEnabled(settings.sound);
+    saveSettings();
+    sound.play("card");
+  });
+  $("#dev").checked = settings.dev;
+  $("#dev").addEventListener("change", () => {
+    settings.dev = $("#dev").checked;
+    saveSettings();
+    if (session.game) updateDev(session.game);
+    else $("#dev-panel").hidden = !settings.dev;
+  });
+  $("#language").addEventListener("change", async () => {
+    settings.lang = $("#language").value;
+    saveSettings();
+    await i18n.use(settings.lang);
+    relabel();
+  });
+  $("#btn-guide-done").addEventListener("click", () => {
+    localStorage.setItem("crapette:guide-done", "1");
+    $("#guide").hidden = true;
+  });
+  let resizing = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => {
+      if (session.game) {
+        table.render(session.game);
+        mark();
+      }
+    }, 100);
+  });
+}
+
+async function start() {
   const params = new URLSearchParams(location.search);
+  await i18n.init(params.get("lang") || settings.lang);
+  await refusals.init();
+  $("#language").replaceChildren(
+    ...i18n.languages().map((l) => {
+      const option = document.createElement("option");
+      option.value = l.code;
+      option.textContent = l.name;
+      option.lang = l.code;
+      return option;
+    }),
+  );
+  $("#language").value = i18n.current();
+  const data = await backend.presets();
+  session.presets = data.presets;
+  wire();
+  relabel();
+  $("#guide").hidden = Boolean(localStorage.getItem("crapette:guide-done"));
+  document.body.classList.remove("loading");
   const id = params.get("game");
   const invite = params.get("invite");
   if (id && invite) {
     try {
-      const joined = await api.join(id, invite);
+      const joined = await request(() => backend.join(id, invite));
       saveSeat(id, joined.token, null);
-      say("You joined the game.");
-      return open(id, joined.token);
+      await open(null);
+      say(t("say.joined"));
+      return;
     } catch (error) {
-      say(`Could not join: ${error.message}`, true);
+      refuse(error);
     }
   }
   const seat = id ? loadSeat(id) : null;
-  if (id && seat) return open(id, seat.token);
+  if (id && seat) {
+    try {
+      const payload = await request(() => backend.resume(id, seat.token));
+      await open(payload);
+    } catch (error) {
+      refuse(error);
+    }
+    return;
+  }
   document.body.dataset.status = "none";
 }
 

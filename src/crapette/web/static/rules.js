@@ -1,0 +1,142 @@
+// The rules summary and the first-deal guide, built from the catalogue for the options of
+// the game (or of the preset chosen in the form): the building rules, the priorities of
+// those rules, the scoring. The texts follow docs/rules.md.
+import { t } from "./i18n.js";
+import { matchWords } from "./words.js";
+
+/** The guide's steps, in order (catalogue keys). */
+export const GUIDE_STEPS = [
+  "guide.step.piles",
+  "guide.step.move",
+  "guide.step.foundations",
+  "guide.step.houses",
+  "guide.step.hand",
+  "guide.step.load",
+  "guide.step.win",
+  "guide.step.hint",
+];
+
+function el(tag, text, className) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+function section(title, ...paragraphs) {
+  const part = el("section");
+  part.append(el("h3", title));
+  for (const item of paragraphs) {
+    if (Array.isArray(item)) {
+      const list = el(item.ordered ? "ol" : "ul");
+      for (const line of item) list.append(el("li", line));
+      part.append(list);
+    } else if (item) {
+      part.append(el("p", item));
+    }
+  }
+  return part;
+}
+
+function ordered(items) {
+  const list = items.filter(Boolean);
+  list.ordered = true;
+  return list;
+}
+
+/** The rules summary for `options` (every option's value) and `presetTitle` (in words),
+ * as DOM sections; `match` {target, deals} is the game's match format. */
+export function rulesSections(options, presetTitle, match) {
+  const o = options;
+  const reserve = o.reserve_size;
+  const parts = [];
+  parts.push(el("p", t("rules.intro", { preset: presetTitle }), "lead"));
+  parts.push(
+    section(
+      t("rules.h.table"),
+      t("rules.table.packs"),
+      o.reserve_face_up
+        ? t("rules.table.reserve", { count: reserve, down: reserve - 1 })
+        : t("rules.table.reserve.down", { count: reserve }),
+      t("rules.table.houses"),
+      t("rules.table.hand", { count: 52 - reserve - 4 }),
+      t("rules.table.foundations"),
+      o.first_player === "cut" ? t("rules.start.cut") : t("rules.start.reserve"),
+    ),
+  );
+  parts.push(
+    section(
+      t("rules.h.available"),
+      t("rules.available"),
+      o.own_waste_playable ? t("rules.available.waste.yes") : t("rules.available.waste.no"),
+      o.reserve_face_up ? null : t("rules.available.reveal"),
+    ),
+  );
+  parts.push(
+    section(
+      t("rules.h.building"),
+      [
+        t("rules.build.foundation"),
+        t("rules.build.house"),
+        t("rules.build.load"),
+        o.load_wrap ? t("rules.build.load.wrap") : t("rules.build.load.nowrap"),
+        o.load_from === "own" ? t("rules.build.load.own") : t("rules.build.load.any"),
+        t(`rules.groups.${o.group_moves}`),
+        t("rules.build.never"),
+      ],
+    ),
+  );
+  parts.push(
+    section(
+      t("rules.h.turn"),
+      ordered([t("rules.turn.compulsory"), t("rules.turn.draw"), t("rules.turn.discard")]),
+      t("rules.turn.empty"),
+      t("rules.turn.end"),
+      t("rules.turn.cycles"),
+    ),
+  );
+  const priorities = [];
+  if (o.priority === "serbian") {
+    priorities.push(t("rules.priority.serbian.foundation"), t("rules.priority.serbian.order"));
+  } else {
+    priorities.push(t("rules.priority.reserve"), t("rules.priority.foundation"));
+  }
+  priorities.push(t(`rules.filling.${o.house_filling}`));
+  parts.push(
+    section(
+      t("rules.h.priority", { preset: presetTitle }),
+      ordered(priorities),
+      t(`rules.stop.${o.stop}`),
+    ),
+  );
+  parts.push(
+    section(
+      t("rules.h.scoring"),
+      t("rules.score.win", { bonus: o.win_bonus, reserve: o.reserve_points, hand: o.hand_points }),
+      t("rules.score.stalemate", { reserve: o.reserve_points, hand: o.hand_points }),
+      t("rules.score.cap"),
+    ),
+  );
+  const matchText = [matchWords(match)];
+  if (match.target !== null) matchText.push(t("rules.match.target", { target: match.target }));
+  if (match.deals !== null && match.deals > 1) matchText.push(t("rules.match.deals", { count: match.deals }));
+  parts.push(section(t("rules.h.match"), ...matchText));
+  return parts;
+}
+
+/** The first-deal guide as a list of steps. */
+export function guideItems() {
+  return GUIDE_STEPS.map((key) => el("li", t(key)));
+}
+
+/** The whole rules dialog body: the guide, then the rules. */
+export function rulesBody(options, presetTitle, match) {
+  const body = document.createDocumentFragment();
+  const guide = el("section");
+  guide.append(el("h3", t("guide.title")));
+  const list = el("ol");
+  list.append(...guideItems());
+  guide.append(list);
+  body.append(guide, ...rulesSections(options, presetTitle, match));
+  return body;
+}

@@ -1,0 +1,364 @@
+// The card table, drawn from a payload's view in the DOM: every pile an element the player
+// can focus and name, every visible card an absolutely placed element, so that cards can
+// slide between piles (each move, the player's and the opponent's) and follow the pointer.
+//
+// Two layouts from the same piles: "wide" (a desktop window: the two columns of houses
+// fanned outward from the foundations, each player's hand, turned card, waste and reserve
+// in a row beside their column) and "tall" (a phone held upright: the same arrangement
+// with cards at least 44 CSS px wide, fans kept short, labels on their own lines). Pile names
+// are those of the payloads: H1..H8, R0/R1, W0/W1, K0/K1 (hands), T (the turned card) and
+// F (the foundations, one target: a move says only "to a foundation").
+import * as cards from "./cards.js";
+import { t } from "./i18n.js";
+
+const TALL_BELOW = 640; // CSS px: narrower boards get the phone layout
+
+/** The cards a pile shows, bottom to top: card texts, or null for a face-down card. */
+export function pileCards(view, name) {
+  const kind = name[0];
+  if (name === "T") return view.turned ? [view.turned] : [];
+  if (kind === "H") return view.houses[Number(name.slice(1)) - 1];
+  if (kind === "F") return view.foundations[Number(name.slice(1)) - 1];
+  const p = Number(name.slice(1));
+  if (kind === "R") {
+    const r = view.reserves[p];
+    return [...(r.down ? [null] : []), ...r.up];
+  }
+  if (kind === "W") return view.wastes[p];
+  if (kind === "K") return view.hands[p] ? [null] : [];
+  return [];
+}
+
+/** How many cards a pile holds (the figure its label shows). */
+export function pileSize(view, name) {
+  const kind = name[0];
+  const p = Number(name.slice(1));
+  if (kind === "R") return view.reserves[p].down + view.reserves[p].up.length;
+  if (kind === "K") return view.hands[p];
+  if (kind === "W") return view.wastes[p].length;
+  if (kind === "H") return view.houses[p - 1].length;
+  return 0;
+}
+
+function houseOrder(me) {
+  const opp = 1 - me;
+  const left = [0, 1, 2, 3].map((i) => `H${4 * opp + 1 + i}`); // nearest the top reserve first
+  const right = [0, 1, 2, 3].map((i) => `H${4 * me + 4 - i}`); // nearest my reserve last
+  return { left, right };
+}
+
+/** The pile names in the keyboard's focus order: your own piles, the houses, the
+ * foundations, then the opponent's piles you may load. */
+export function focusOrder(me) {
+  const opp = 1 - me;
+  const { left, right } = houseOrder(me);
+  return [`K${me}`, "T", `W${me}`, `R${me}`, ...right.slice().reverse(), ...left, "F", `R${opp}`, `W${opp}`];
+}
+
+/** The geometry of the table for a board `width` px wide and about `height` px tall. */
+export function layout(width, height, me) {
+  const tall = width < TALL_BELOW;
+  let w;
+  let g;
+  let pad;
+  if (tall) {
+    g = 4;
+    pad = 4;
+    w = Math.max(44, Math.min(60, Math.floor((width - 2 * pad - 3 * g) / 7.4)));
+  } else {
+    w = Math.floor(Math.max(52, Math.min(104, width / 9.8, (height - 40) / 9.2)));
+    g = Math.round(w * 0.13);
+    pad = g;
+  }
+  const h = Math.round(w * 1.4);
+  const label = 32; // two lines: the pile's name and its count
+  const cx = width / 2;
+  const colA = Math.round(cx - g / 2 - w);
+  const colB = Math.round(cx + g / 2);
+  const leftBase = colA - g - w;
+  const rightBase = colB + w + g;
+  const fanRoom = Math.max(0, leftBase - pad); // room for a fan beside each column
+  const rowGap = tall ? 6 : Math.round(h * 0.1);
+  const top = pad + label;
+  const housesTop = top + h + (tall ? 10 : 2 * g);
+  const rowY = (i) => housesTop + i * (h + rowGap);
+  const bottom = rowY(3) + h + (tall ? 10 : 2 * g);
+  const opp = 1 - me;
+  const { left, right } = houseOrder(me);
+  const piles = {};
+  left.forEach((name, i) => (piles[name] = { x: leftBase, y: rowY(i), fan: -1 }));
+  right.forEach((name, i) => (piles[name] = { x: rightBase, y: rowY(i), fan: 1 }));
+  for (let i = 0; i < 8; i++) {
+    piles[`F${i + 1}`] = { x: i % 2 ? colB : colA, y: rowY(Math.floor(i / 2)), fan: 0 };
+  }
+  piles[`R${opp}`] = { x: leftBase, y: top, fan: -1, labelAbove: true };
+  piles[`W${opp}`] = { x: colA, y: top, fan: 0, labelAbove: true };
+  piles[`K${opp}`] = { x: rightBase, y: top, fan: 0, labelAbove: true };
+  piles[`K${me}`] = { x: leftBase, y: bottom, fan: 0 };
+  piles[`W${me}`] = { x: colB, y: bottom, fan: 0 };
+  piles[`R${me}`] = { x: rightBase, y: bottom, fan: 1 };
+  const turned = { mine: { x: colA, y: bottom }, theirs: { x: colB, y: top } };
+  return {
+    tall, w, h, g, pad, width, fanRoom, piles, turned,
+    height: bottom + h + label + pad,
+    foundations: { x: colA, y: rowY(0), w: colB + w - colA, h: rowY(3) + h - rowY(0) },
+  };
+}
+
+/** Where each card of a pile lies: [{x, y}] bottom to top. */
+function positions(geo, pile, count, kind) {
+  const out = [];
+  if (!count) return out;
+  const step = kind === "H" ? 0.34 : kind === "R" ? 0.24 : 0;
+  const room = geo.fanRoom - 4;
+  let offset = Math.round(geo.w * step);
+  if (count > 1 && offset * (count - 1) > room) offset = Math.max(2, Math.floor(room / (count - 1)));
+  for (let i = 0; i < count; i++) {
+    const shift = kind === "H" || kind === "R" ? i * offset * pile.fan : 0;
+    out.push({ x: pile.x + shift, y: pile.y });
+  }
+  return out;
+}
+
+export class Table {
+  constructor(board) {
+    this.board = board;
+    this.geo = null;
+    this.view = null;
+    this.seat = 0;
+    this.rects = {}; // pile name -> {x, y, w, h} (board coordinates), hit areas
+    this.cardEls = {}; // pile name -> [card elements] bottom to top
+    this.pileEls = {};
+  }
+
+  /** The pile under a point of the board (board coordinates), or null; for a house, also
+   * how many cards from the top the point picks: {pile, depth}. */
+  hit(x, y) {
+    let found = null;
+    for (const [name, r] of Object.entries(this.rects)) {
+      if (x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h) {
+        found = name;
+        if (name !== "F") break;
+      }
+    }
+    if (!found) return null;
+    let depth = 1;
+    if (found[0] === "H") {
+      const els = this.cardEls[found] || [];
+      for (let i = els.length - 1; i >= 0; i--) {
+        const p = els[i].pos;
+        if (x >= p.x && x <= p.x + this.geo.w && y >= p.y && y <= p.y + this.geo.h) {
+          depth = els.length - i;
+          break;
+        }
+      }
+    }
+    return { pile: found, depth };
+  }
+
+  /** Board coordinates of a client point. */
+  local(clientX, clientY) {
+    const box = this.board.getBoundingClientRect();
+    return { x: clientX - box.left, y: clientY - box.top };
+  }
+
+  /** Where the top `count` cards of `pile` lie now (client coordinates), for a slide. */
+  snapshot(pile, count = 1) {
+    const els = this.cardEls[pile] || [];
+    const picked = els.slice(Math.max(0, els.length - count));
+    if (picked.length) return picked.map((el) => el.getBoundingClientRect());
+    const r = this.rects[pile];
+    if (!r) return [];
+    const box = this.board.getBoundingClientRect();
+    return [{ left: box.left + r.x, top: box.top + r.y }];
+  }
+
+  /** Draw `payload`'s view (the seat's side at the bottom). */
+  render(payload) {
+    const view = payload.view;
+    this.view = view;
+    this.seat = payload.seat;
+    const me = payload.seat;
+    const width = this.board.clientWidth;
+    // room for the message line and the buttons below the board
+    const top = this.board.getBoundingClientRect().top + window.scrollY;
+    const avail = Math.max(420, window.innerHeight - top - 100);
+    const geo = layout(width, avail, me);
+    this.geo = geo;
+    const board = this.board;
+    board.style.height = `${geo.height}px`;
+    board.style.setProperty("--w", `${geo.w}px`);
+    board.style.setProperty("--h", `${geo.h}px`);
+    board.classList.toggle("tall", geo.tall);
+    for (const el of board.querySelectorAll(".card, .slot, .plabel")) el.remove();
+    this.rects = {};
+    this.cardEls = {};
+    const turnPlayer = payload.turn_player;
+    const turnedAt = turnPlayer === me ? geo.turned.mine : geo.turned.theirs;
+    const all = { ...geo.piles, T: { ...turnedAt, fan: 0 } };
+    let z = 1;
+    for (const [name, pile] of Object.entries(all)) {
+      const kind = name[0];
+      const list = pileCards(view, name);
+      const owner = kind === "K" || kind === "R" || kind === "W" ? Number(name[1]) : me;
+      const slot = document.createElement("div");
+      slot.className = `slot slot-${kind}`;
+      place(slot, pile.x, pile.y);
+      board.append(slot);
+      const shown = kind === "W" || kind === "F" ? list.slice(-2) : list;
+      const where = positions(geo, pile, shown.length, kind);
+      const els = shown.map((code, i) => {
+        const el = cards.element(code, owner);
+        el.dataset.pile = name;
+        el.pos = where[i];
+        place(el, where[i].x, where[i].y);
+        el.style.zIndex = String(z++);
+        board.append(el);
+        return el;
+      });
+      this.cardEls[name] = els;
+      const xs = [pile.x, ...where.map((p) => p.x)];
+      const x0 = Math.min(...xs);
+      const x1 = Math.max(...xs) + geo.w;
+      if (kind !== "F") this.rects[name] = { x: x0, y: pile.y, w: x1 - x0, h: geo.h };
+      if (kind === "K" || kind === "R" || kind === "W") {
+        const tag = document.createElement("div");
+        tag.className = `plabel${pile.labelAbove ? " above" : ""}`;
+        tag.setAttribute("aria-hidden", "true");
+        const mine = owner === me ? "mine" : "theirs";
+        const size = pileSize(view, name);
+        tag.innerHTML = `<span>${t(`pile.short.${kindName(kind)}`)}</span> <b>${t("pile.count", { count: size })}</b>`;
+        tag.dataset.side = mine;
+        tag.style.left = `${pile.x - geo.g / 2}px`;
+        tag.style.width = `${geo.w + geo.g}px`;
+        tag.style.top = pile.labelAbove ? `${pile.y - 32}px` : `${pile.y + geo.h + 1}px`;
+        board.append(tag);
+      }
+    }
+    const f = geo.foundations;
+    this.rects.F = { x: f.x, y: f.y, w: f.w, h: f.h };
+    this.cardEls.F = [];
+    for (let i = 1; i <= 8; i++) this.cardEls.F.push(...this.cardEls[`F${i}`]);
+    this.updatePiles(payload);
+  }
+
+  /** The focusable pile elements: placed over their piles, named in the chosen language. */
+  updatePiles(payload) {
+    const me = payload.seat;
+    const order = focusOrder(me);
+    const board = this.board;
+    const wanted = new Set(order);
+    for (const [name, el] of Object.entries(this.pileEls)) {
+      if (!wanted.has(name)) {
+        el.remove();
+        delete this.pileEls[name];
+      }
+    }
+    let previous = null;
+    for (const name of order) {
+      let el = this.pileEls[name];
+      if (!el) {
+        el = document.createElement("div");
+        el.className = "pile";
+        el.dataset.pile = name;
+        el.tabIndex = 0;
+        el.setAttribute("role", "button");
+        this.pileEls[name] = el;
+      }
+      // keep the DOM order the focus order (without moving the focused element needlessly)
+      const next = previous ? previous.nextElementSibling : board.firstElementChild;
+      if (next !== el) board.insertBefore(el, previous ? previous.nextElementSibling : board.firstChild);
+      previous = el;
+      const rect = this.rects[name] || { x: 0, y: 0, w: 0, h: 0 };
+      el.style.left = `${rect.x}px`;
+      el.style.top = `${rect.y}px`;
+      el.style.width = `${rect.w}px`;
+      el.style.height = `${rect.h}px`;
+      el.setAttribute("aria-label", this.describe(name, payload));
+    }
+  }
+
+  /** A pile's accessible name: what it is, how many cards, the card on top. */
+  describe(name, payload) {
+    const view = payload.view;
+    const me = payload.seat;
+    const kind = name[0];
+    if (name === "F") {
+      const tops = view.foundations.filter((p) => p.length).map((p) => cards.name(p.at(-1)));
+      return tops.length
+        ? t("pile.foundations.some", { cards: tops.join(", ") })
+        : t("pile.foundations.empty");
+    }
+    if (name === "T") {
+      return view.turned ? t("pile.turned.card", { card: cards.name(view.turned) }) : t("pile.turned.none");
+    }
+    const list = pileCards(view, name);
+    const top = list.length ? list.at(-1) : null;
+    const size = pileSize(view, name);
+    let base;
+    if (kind === "H") base = t("pile.house", { number: Number(name.slice(1)) });
+    else {
+      const side = Number(name[1]) === me ? "mine" : "theirs";
+      base = t(`pile.${kindName(kind)}.${side}`);
+    }
+    const parts = [base, t("pile.cards", { count: size })];
+    if (top) parts.push(t("pile.top", { card: cards.name(top) }));
+    else if (size && kind === "R") parts.push(t("pile.facedown"));
+    return parts.join(", ");
+  }
+
+  /** Light piles: a Map pile name -> class list ("selected", "target", "hint"). */
+  mark(marks) {
+    for (const [name, el] of Object.entries(this.pileEls)) {
+      const classes = marks.get(name) || [];
+      for (const c of ["selected", "target", "hint"]) el.classList.toggle(c, classes.includes(c));
+      if (classes.includes("selected")) el.setAttribute("aria-pressed", "true");
+      else el.removeAttribute("aria-pressed");
+    }
+    for (const els of Object.values(this.cardEls)) {
+      for (const el of els) el.classList.remove("picked");
+    }
+    for (const [name, classes] of marks) {
+      const depth = classes.depth || 1;
+      if (classes.includes("selected")) {
+        for (const el of (this.cardEls[name] || []).slice(-depth)) el.classList.add("picked");
+      }
+    }
+  }
+
+  /** Slide the top `count` cards of `to` in from `from` (client rects of where they were),
+   * over `duration` ms; resolves when done. For the foundations, the card `card` is found
+   * on whichever foundation took it. */
+  async slide(to, fromRects, { duration, count = 1, card = null }) {
+    if (!duration || !fromRects || !fromRects.length) return;
+    let els;
+    if (to === "F") {
+      els = card ? this.cardEls.F.filter((el) => el.dataset.card === card).slice(-1) : [];
+    } else {
+      els = (this.cardEls[to] || []).slice(-count);
+    }
+    const runs = els.map((el, i) => {
+      const from = fromRects[Math.min(i, fromRects.length - 1)];
+      const now = el.getBoundingClientRect();
+      const dx = from.left - now.left;
+      const dy = from.top - now.top;
+      if (!dx && !dy) return null;
+      el.classList.add("moving");
+      const run = el.animate(
+        [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
+        { duration, easing: "cubic-bezier(.2,.7,.3,1)" },
+      );
+      return run.finished.catch(() => {}).then(() => el.classList.remove("moving"));
+    });
+    await Promise.all(runs.filter(Boolean));
+  }
+}
+
+function kindName(kind) {
+  return { R: "reserve", W: "waste", K: "hand", H: "house", T: "turned" }[kind];
+}
+
+function place(el, x, y) {
+  el.style.left = `${x}px`;
+  el.style.top = `${y}px`;
+}

@@ -1,0 +1,208 @@
+"""The web page's message catalogues and what the page reads from the server (no browser).
+
+Every language has every key of the English catalogue, with the same placeholders and valid
+plural forms; no user-visible text lives in the page's code (its HTML and JavaScript); every
+key the code names exists; every reason the rules engine gives for refusing a move is
+matched by a pattern of ``i18n/reasons.json``, so the page can say it in the player's
+language; and the outcome's tally, which the result panel shows, adds up to the scores.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+from typing import Any
+
+import pytest
+
+import crapette
+from crapette.deal import Rng
+from crapette.moves import ALL_MOVES, listed
+
+pytest.importorskip("fastapi")
+
+from crapette.web.session import Game, WebError, _outcome_json
+
+STATIC = resources.files("crapette.web") / "static"
+I18N = STATIC / "i18n"
+LANGUAGES = [entry["code"] for entry in json.loads((I18N / "languages.json").read_text("utf-8"))]
+PLURALS = {
+    "en": {"one", "other"},
+    "fr": {"one", "many", "other"},
+    "de": {"one", "other"},
+    "ru": {"one", "few", "many", "other"},
+    "be": {"one", "few", "many", "other"},
+    "sr-Latn": {"one", "few", "other"},
+    "sr-Cyrl": {"one", "few", "other"},
+    "ms": {"other"},
+}
+"""The CLDR plural categories of each language (what Intl.PluralRules can answer)."""
+
+
+def catalogue(code: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((I18N / f"{code}.json").read_text("utf-8"))
+    return data
+
+
+def placeholders(message: Any) -> set[str]:
+    texts = message.values() if isinstance(message, dict) else [message]
+    return {name for text in texts for name in re.findall(r"\{(\w+)\}", text)}
+
+
+def test_the_seven_languages_are_offered() -> None:
+    assert LANGUAGES == ["en", "fr", "de", "ru", "be", "sr-Latn", "sr-Cyrl", "ms"]
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_every_language_has_every_key_with_its_placeholders(code: str) -> None:
+    english = catalogue("en")
+    other = catalogue(code)
+    assert sorted(set(english) - set(other)) == [], "missing keys"
+    assert sorted(set(other) - set(english)) == [], "keys English does not have"
+    for key, message in other.items():
+        assert message, key
+        if isinstance(message, dict):
+            assert "other" in message, key
+            assert set(message) <= PLURALS[code], (key, set(message))
+        else:
+            assert isinstance(message, str), key
+        # a translation names the same pieces (a plural form may leave out the count)
+        assert placeholders(message) - {"count"} <= placeholders(english[key]) | {"count"}, key
+        assert placeholders(english[key]) - {"count"} <= placeholders(message), key
+
+
+def _literals(source: str) -> list[str]:
+    """The string literals of a JavaScript source (quotes and template literals)."""
+    source = re.sub(r"^\s*//.*$", "", source, flags=re.M)
+    source = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
+    found = re.findall(
+        r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`((?:[^`\\]|\\.)*)`', source
+    )
+    return [next(part for part in parts if part) for parts in found if any(parts)]
+
+
+TECHNICAL = {
+    # CSS class lists, selectors and values, a media query, URLs: no words for a player
+    ".card, .slot, .plabel",
+    "#result-table thead",
+    "#result-table tbody",
+    "card back p${owner}",
+    'card face ${red ? "red" : "black"}',
+    "slot slot-${kind}",
+    "translate(${dx}px, ${dy}px)",
+    "translate(0, 0)",
+    "(prefers-reduced-motion: reduce)",
+    "/record?deal=${deal}",
+    "${location.origin}/?game=${game.game_id}&invite=${invite}",
+    "${source}-${target}${selected.depth > 1 ? ",
+}
+
+
+def test_no_user_visible_string_lives_in_the_code() -> None:
+    """The page's code holds no words: each literal is a catalogue key, an identifier, a
+    selector, markup or a format of placeholders and punctuation (or one of the technical
+    strings above)."""
+    words = re.compile(r"[^\W\d_]{2,}")
+    offenders: list[tuple[str, str]] = []
+    for path in sorted(STATIC.iterdir()):
+        if not path.name.endswith(".js"):
+            continue
+        for literal in _literals(path.read_text("utf-8")):
+            if literal in TECHNICAL:
+                continue
+            bare = re.sub(r"\$\{[^}]*\}", "", literal)
+            bare = re.sub(r"<[^>]*>", "", bare)  # markup: its words come from t()
+            if " " not in bare.strip() or not words.search(bare):
+                continue
+            offenders.append((path.name, literal))
+    assert offenders == []
+
+
+def test_the_html_holds_no_words_and_names_only_known_keys() -> None:
+    html = (STATIC / "index.html").read_text("utf-8")
+    english = catalogue("en")
+    keys = re.findall(r'data-i18n(?:-label|-title|-placeholder)?="([^"]+)"', html)
+    assert keys and sorted(set(keys) - set(english)) == []
+    # (the title holds the package's name until the page sets it from the catalogue)
+    assert re.search(r"<title>crapette</title>", html)
+    body = re.sub(r"<(script|style|title)[^>]*>.*?</\1>", "", html, flags=re.S)
+    text = re.sub(r"<[^>]*>", " ", body)
+    assert re.findall(r"[A-Za-z]{2,}", text) == []
+
+
+def test_every_key_the_code_names_exists() -> None:
+    english = catalogue("en")
+    named: set[str] = set()
+    for path in STATIC.iterdir():
+        if path.name.endswith(".js"):
+            named |= set(re.findall(r'\bt\(\s*"([\w.]+)"', path.read_text("utf-8")))
+    named |= {entry["key"] for entry in json.loads((I18N / "reasons.json").read_text("utf-8"))}
+    assert named and sorted(named - set(english)) == []
+
+
+def _reason_patterns() -> list[re.Pattern[str]]:
+    entries = json.loads((I18N / "reasons.json").read_text("utf-8"))
+    return [re.compile(entry["pattern"]) for entry in entries]
+
+
+@pytest.mark.parametrize("preset", list(crapette.PRESETS))
+def test_every_refusal_reason_of_the_engine_has_words(preset: str) -> None:
+    """Play random deals and try every move that is not legal, as the page sends it: the
+    server's refusal message matches a pattern of reasons.json."""
+    patterns = _reason_patterns()
+    rules = crapette.Ruleset.preset(preset).replace(match_target=None, match_deals=1)
+    unmatched: set[str] = set()
+    tried = 0
+    for seed in range(3):
+        game, _, _ = Game.create("t", rules, seed=seed, opponent="random", seat=0)
+        rng = Rng(seed)
+        for _ in range(150):
+            if game.status() != "playing":
+                break
+            state = game.state
+            seat = state.to_act
+            legal = crapette.legal_moves(state)
+            for move in ALL_MOVES[:: 7 if seed else 3]:
+                if listed(move, legal):
+                    continue
+                tried += 1
+                try:
+                    game.parse(seat, crapette.format_move(move), None)
+                except WebError as error:
+                    if not any(p.search(error.message) for p in patterns):
+                        unmatched.add(error.message)
+            move = legal[rng.below(len(legal))]
+            game.match = game.match.play(move)
+    assert tried > 100
+    assert sorted(unmatched) == []
+
+
+def test_the_tally_adds_up_to_the_scores() -> None:
+    """The counts by pile the result panel shows give the outcome's scores: the winner's is
+    the bonus plus the loser's count; with no winner the lower count scores the difference."""
+    ended = 0
+    for seed in range(12):
+        state = crapette.new_game(seed=seed)
+        rng = Rng(seed)
+        while crapette.outcome(state) is None:
+            moves = crapette.legal_moves(state)
+            state = crapette.apply_unchecked(state, moves[rng.below(len(moves))])
+        result = crapette.outcome(state)
+        data = _outcome_json(result, state)
+        assert data is not None and result is not None
+        tally, points = data["tally"], data["points"]
+        for p in (0, 1):
+            t = tally[p]
+            assert t["reserve"] == len(state.reserves[p])
+            assert t["count"] == 2 * t["reserve"] + t["hand"] + t["waste"]
+        if result.winner is not None:
+            loser = 1 - result.winner
+            assert data["scores"][result.winner] == points["win_bonus"] + tally[loser]["count"]
+            assert points["win_bonus"] == 30
+        else:
+            assert points["win_bonus"] == 0
+            diff = tally[1]["count"] - tally[0]["count"]
+            assert data["scores"] == [max(diff, 0), max(-diff, 0)]
+        ended += 1
+    assert ended == 12
