@@ -24,7 +24,13 @@ from typing import Any, Final, TypeAlias
 import crapette
 from crapette.errors import WebError
 from crapette.web._models import CreateGame
-from crapette.web.session import _MAX_SEED, Game, _check_opponent, _parse_rules
+from crapette.web.session import (
+    _MAX_SEED,
+    Game,
+    _check_opponent,
+    _chosen_secret,
+    _parse_rules,
+)
 from crapette.web.store import GameStore
 
 __all__ = ["GameManager"]
@@ -201,6 +207,9 @@ class GameManager:
         assert not isinstance(seed, str)  # the request model reads a string as its int
         self.maybe_sweep()
         self._check_room()
+        # a drawn seed gets a secret key for the bots; a chosen one, a key of its own
+        # (its chooser knows every card: the game replays the same bot moves, for tests)
+        key = None if seed is None else _chosen_secret(seed)
         seed = seed if seed is not None else secrets.randbelow(_MAX_SEED + 1)
         game, token, invite = Game.create(
             secrets.token_urlsafe(12),
@@ -209,6 +218,7 @@ class GameManager:
             opponent=opponent,
             seat=spec.seat,
             undo=spec.undo,
+            secret=key,
         )
         with self._create_lock:  # the count and the insert together: the cap holds
             self._check_room()

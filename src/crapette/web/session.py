@@ -6,11 +6,12 @@ Nothing here knows about HTTP: ``crapette.web.app`` maps requests onto these met
 ``crapette.observe`` (what that seat sees), never from the full state.
 
 Secrets: the match seed (every card of every deal follows from it) is shown only once the
-game is over, and no bot's randomness is derived from it. Each game holds a 256-bit key
-(``Game.secret``, drawn with ``secrets``, kept in the store and never sent); a bot seat's
-generator is seeded with an HMAC-SHA256 of the game id, the deal and the move number under
-that key, so the seed revealed after a match predicts none of the bots' choices, and
-nothing a seat receives is a function of the key's bits below 256. A bot is built once per
+game is over, and no bot's randomness is derived from it. Each game dealt from a seed the
+server drew holds a 256-bit key (``Game.secret``, drawn with ``secrets``, kept in the store
+and never sent); a bot seat's generator is seeded with an HMAC-SHA256 of the deal, the
+seat and the move number under that key, so the seed revealed after a match predicts none
+of the bots' choices. (A game dealt from a seed its creator chose is keyed by that seed,
+so that it replays the same bot moves: its creator knows every card anyway.) A bot is built once per
 deal and kept across its moves, with the hooks of ``crapette.bots.play_deal``
 (``on_deal_start``, ``on_opponent_move``); a bot rebuilt after a restart is shown the deal
 so far. The hint is the greedy bot seeded with the move number: a function of the seat's
@@ -110,6 +111,13 @@ def _token_matches(token: str, digest: str | None) -> bool:
 def _new_secret() -> str:
     """A game's key for its bots' randomness: 256 bits from ``secrets``, as hex."""
     return secrets.token_hex(32)
+
+
+def _chosen_secret(seed: int) -> str:
+    """The key of a game dealt from a seed its creator chose: a function of the seed, so
+    that such a game (a test, a demonstration) plays the same bot moves each time. Its
+    creator knows every card already; nothing is kept from them."""
+    return hashlib.sha256(f"crapette: a chosen seed|{seed}".encode()).hexdigest()
 
 
 def _parse_rules(text: str) -> Ruleset:
@@ -237,9 +245,11 @@ class Game:
         opponent: str,
         seat: int,
         undo: bool = True,
+        secret: str | None = None,
     ) -> tuple[Game, str, str | None]:
         """A new game; returns it, the creator's token and the invite token (human
-        opponent) or ``None``."""
+        opponent) or ``None``. ``secret`` is the key of its bots' randomness (default: 256
+        new random bits)."""
         token = secrets.token_urlsafe(32)
         invite = secrets.token_urlsafe(24) if opponent == "human" else None
         mine = Seat("human", "human", token_hash=_hash_token(token))
@@ -250,6 +260,8 @@ class Game:
         seats = [mine, other] if seat == 0 else [other, mine]
         match = new_match(rules, seed=seed)
         game = cls(game_id, rules, seed, seats, match, match.state, undo=undo)
+        if secret is not None:
+            game.secret = secret
         game.run_bots()
         return game, token, invite
 
@@ -436,9 +448,9 @@ class Game:
         return bot
 
     def _bot_seed(self, seat: int) -> int:
-        """A bot's seed: 64 bits of HMAC-SHA256 under ``secret`` of the game id, the deal,
-        the seat and the move number at which the bot is built."""
-        message = f"bot|{self.id}|{self.match.number}|{seat}|{self.state.moves_made}"
+        """A bot's seed: 64 bits of HMAC-SHA256 under ``secret`` of the deal, the seat and
+        the move number at which the bot is built."""
+        message = f"bot|{self.match.number}|{seat}|{self.state.moves_made}"
         digest = hmac.new(bytes.fromhex(self.secret), message.encode(), hashlib.sha256)
         return int.from_bytes(digest.digest()[:8], "big")
 
