@@ -104,7 +104,9 @@ class NativeCoreHook(BuildHookInterface):  # type: ignore[misc]
         if version == "editable":
             target = Path(self.root) / "src" / "crapette"
             for path in built:
-                shutil.copyfile(path, target / path.name)
+                fresh = target / (path.name + ".new")  # renamed over the old file: a running
+                shutil.copyfile(path, fresh)  # Python keeps its mapping of it
+                os.replace(fresh, target / path.name)
             shutil.rmtree(work, ignore_errors=True)
             self.app.display_info(f"crapette: built the native engine in place in {target}")
             return

@@ -1,27 +1,31 @@
-"""Speed benchmark of the engine, side by side with python-chess and across both builds.
+"""Speed benchmark of the engines, side by side with python-chess.
 
-Prints one table. Every figure is the median of ``--runs`` runs; the runs of the builds are
-interleaved (pure, compiled, pure, compiled, ...), each run a fresh subprocess, and every
-rate is CPU time of that process (``time.process_time``), so load from other processes on
-the machine matters less. Rows:
+Prints one table and the targets of issue 20 against it. Every figure is the median of
+``--runs`` runs; the runs of the engines are interleaved (python, native, python, native,
+...), each run a fresh subprocess, and every rate is CPU time of that process
+(``time.process_time``), so load from other processes on the machine matters less. Rows:
 
 * random self-play plies/s for every preset, with checked ``apply`` and with
   ``apply_unchecked``, next to python-chess random playouts measured in the same process
   (``ratio`` = crapette plies/s over chess plies/s of the same run, then the median);
 * ``legal_moves`` calls/s and checked ``apply`` calls/s over seeded mid-game positions;
-* simulator deals/s (one worker) of GreedyBot and RandomBot self-play;
+* simulator deals/s (one worker) of GreedyBot and RandomBot self-play (the native engine
+  plays them in its batch loop);
+* the native engine's batch of random play-outs (``crapette._core.play_deals``), plies/s;
+* the planner's CPU seconds per move at its default budget, against the greedy bot;
 * bytes per retained state in random play (tracemalloc);
 * apply time and bytes per retained state against the length of one turn: one long legal
   turn of king moves between houses (up to 2,000 house moves, every layout new, so the
   no-cycle rule allows each), timed at turn lengths 1, 10, 100, 1,000 and 2,000.
 
-The build columns: ``pure`` is the Python source (``CRAPETTE_PURE=1``); ``compiled`` runs the
-mypyc extension modules and appears when the installed crapette is a compiled wheel
-(``crapette.COMPILED``). Run::
+The engine columns: ``python`` is the Python engine (``CRAPETTE_PURE=1``); ``native`` the
+C core, when the installed crapette has it (``crapette.ENGINE``). Measure an installed
+package (``pip install .``, not an editable install, so that the build is the release
+build). Run::
 
-    pip install 'crapette[bench]'            # python-chess
-    python benchmarks/bench_speed.py          # about 2 minutes of CPU time
-    python benchmarks/bench_speed.py --quick  # a smoke run, under a minute
+    pip install '.[bench]'                    # python-chess
+    python benchmarks/bench_speed.py          # a few minutes of CPU time
+    python benchmarks/bench_speed.py --quick  # a smoke run
 
 Needs python-chess (``pip install chess``, or the ``bench`` extra).
 """
@@ -46,8 +50,25 @@ PRESETS = ("classic", "pagat", "g4a", "belarusian", "serbian")
 TURN_LENGTHS = (1, 10, 100, 1000, 2000)
 
 # Work per run (identical for both builds: fixed seeds and counts).
-FULL = {"deals": 8, "chess_games": 16, "positions": 60, "sim_greedy": 40, "sim_random": 8}
-QUICK = {"deals": 2, "chess_games": 4, "positions": 20, "sim_greedy": 6, "sim_random": 2}
+FULL = {
+    "deals": 8,
+    "chess_games": 16,
+    "positions": 60,
+    "sim_greedy": 40,
+    "sim_random": 8,
+    "batch_deals": 400,
+    "planner_deals": 2,
+}
+QUICK = {
+    "deals": 2,
+    "chess_games": 4,
+    "positions": 20,
+    "sim_greedy": 6,
+    "sim_random": 2,
+    "batch_deals": 40,
+    "planner_deals": 1,
+}
+NATIVE_SIM_GREEDY = 3000  # greedy deals of the simulator row with the native engine
 
 
 # -- the measurements (run inside a child process) ------------------------------------------
@@ -139,6 +160,43 @@ def bench_calls(count: int, seconds: float) -> dict[str, float]:
         "legal_moves calls/s": calls_per_second(generate, seconds),
         "apply calls/s": calls_per_second(apply_all, seconds),
     }
+
+
+def batch_playouts(deals: int) -> float:
+    """The native engine's batch loop: random play-outs of whole classic deals, plies per
+    CPU second (``crapette._core.play_deals`` with random policies)."""
+    import crapette
+    from crapette import _core
+
+    rules = crapette.Ruleset.preset("classic")
+    jobs = [(seed, 0, 0, seed, seed + 1) for seed in range(deals)]
+    start = time.process_time()
+    rows = _core.play_deals(rules, jobs, False)
+    elapsed = time.process_time() - start
+    return sum(row[5] for row in rows) / elapsed
+
+
+def planner_seconds(deals: int) -> float:
+    """CPU seconds per move of the planner at its default budget, against the greedy bot
+    (every move of its deals, forced ones included)."""
+    import crapette
+    from crapette.bots import GreedyBot, PlannerBot, play_deal
+
+    spent = [0.0, 0]
+
+    class Timed(PlannerBot):
+        def choose(self, view: Any) -> Any:
+            start = time.process_time()
+            move = super().choose(view)
+            spent[0] += time.process_time() - start
+            spent[1] += 1
+            return move
+
+    for seed in range(deals):
+        pair = (Timed(seed), GreedyBot(seed + 1))
+        bots = pair if seed % 2 == 0 else (pair[1], pair[0])
+        play_deal(crapette.new_game(seed=1000 + seed), bots)
+    return spent[0] / spent[1]
 
 
 def bench_simulator(greedy: int, random_deals: int) -> dict[str, float]:
@@ -285,7 +343,8 @@ def child(quick: bool) -> dict[str, float]:
     import crapette
 
     work = QUICK if quick else FULL
-    out: dict[str, float] = {"COMPILED": float(getattr(crapette, "COMPILED", False))}
+    native = getattr(crapette, "ENGINE", "python") == "native"
+    out: dict[str, float] = {"NATIVE": float(native)}
     chess_rate = chess_playouts(work["chess_games"])
     out["python-chess random playouts plies/s"] = chess_rate
     for preset in PRESETS:
@@ -295,7 +354,12 @@ def child(quick: bool) -> dict[str, float]:
             out[f"{name} plies/s"] = rate
             out[f"{name} x chess"] = rate / chess_rate
     out.update(bench_calls(work["positions"], 0.3 if quick else 1.0))
-    out.update(bench_simulator(work["sim_greedy"], work["sim_random"]))
+    greedy = NATIVE_SIM_GREEDY if native and not quick else work["sim_greedy"]
+    out.update(bench_simulator(greedy, work["sim_random"]))
+    out["native batch random play-outs plies/s"] = (
+        batch_playouts(work["batch_deals"]) if native else float("nan")
+    )
+    out["planner CPU s per move (default budget)"] = planner_seconds(work["planner_deals"])
     out["bytes per retained state (random play)"] = bytes_per_state(2 if quick else 4)
     out.update(bench_long_turn(1 if quick else 3))
     return out
@@ -315,34 +379,65 @@ def run_child(pure: bool, quick: bool, python: str = sys.executable) -> dict[str
     return dict(json.loads(result.stdout.strip().splitlines()[-1]))
 
 
-def installed_is_compiled() -> bool:
-    """Whether the crapette this interpreter imports is a compiled build."""
+def installed_engine() -> str:
+    """The engine the crapette this interpreter imports runs by default."""
     env = {k: v for k, v in os.environ.items() if k != "CRAPETTE_PURE"}
     result = subprocess.run(
-        [sys.executable, "-c", "import crapette; print(crapette.COMPILED)"],
+        [sys.executable, "-c", "import crapette; print(crapette.ENGINE)"],
         env=env,
         capture_output=True,
         text=True,
         check=True,
     )
-    return result.stdout.strip() == "True"
+    return result.stdout.strip()
 
 
 def fmt(value: float) -> str:
     """A figure with a sensible number of digits."""
+    if value != value:  # NaN: not measured by this engine
+        return "-"
     if value >= 1000:
         return f"{value:,.0f}"
     if value >= 10:
         return f"{value:.1f}"
-    return f"{value:.2f}"
+    if value >= 0.1:
+        return f"{value:.2f}"
+    return f"{value:.4f}"
+
+
+# The targets of issue 20: (row, the column it reads, the bound, whether higher is better).
+TARGETS = (
+    ("classic self-play apply_unchecked plies/s", "native", 1_000_000, True),
+    ("classic self-play apply_unchecked x chess", "native", 60, True),
+    ("classic self-play apply x chess", "native", 45, True),
+    ("native batch random play-outs plies/s", "native", 5_000_000, True),
+    ("simulator greedy deals/s", "native", 3000, True),
+    ("planner CPU s per move (default budget)", "native", 0.056 / 5, False),
+    ("bytes per retained state (random play)", "native", 200, False),
+)
+"""The planner's bound: a fifth of 0.056 s, its CPU time per move before the native engine."""
+
+
+def print_targets(medians: dict[str, dict[str, float]]) -> None:
+    """The targets, each against its measured figure."""
+    print()
+    print("| target | measured | |")
+    print("|---|---|---|")
+    for row, column, bound, higher in TARGETS:
+        if column not in medians:
+            continue
+        value = medians[column][row]
+        met = value >= bound if higher else value <= bound
+        sign = ">=" if higher else "<="
+        print(f"| {row} {sign} {fmt(bound)} | {fmt(value)} | {'met' if met else 'missed'} |")
 
 
 def main() -> None:
     """Run the benchmark and print the table (or, with ``--child``, one run as JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="runs per build (median)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per engine (median)")
     parser.add_argument("--quick", action="store_true", help="less work per run")
-    parser.add_argument("--pure-only", action="store_true", help="skip the compiled build")
+    parser.add_argument("--native-only", action="store_true", help="skip the Python engine")
     parser.add_argument(
         "--baseline",
         metavar="PYTHON",
@@ -357,39 +452,43 @@ def main() -> None:
 
     import crapette
 
-    builds = ["baseline"] if args.baseline else []
-    builds.append("pure")
-    if not args.pure_only and installed_is_compiled():
-        builds.append("compiled")
-    results: dict[str, list[dict[str, float]]] = {b: [] for b in builds}
+    engines = ["baseline"] if args.baseline else []
+    if not args.native_only:
+        engines.append("python")
+    if installed_engine() == "native":
+        engines.append("native")
+    results: dict[str, list[dict[str, float]]] = {b: [] for b in engines}
     for run in range(args.runs):
-        for build in builds:
-            print(f"run {run + 1}/{args.runs}: {build}", file=sys.stderr, flush=True)
-            if build == "baseline":
+        for engine in engines:
+            print(f"run {run + 1}/{args.runs}: {engine}", file=sys.stderr, flush=True)
+            if engine == "baseline":
                 values = run_child(False, args.quick, args.baseline)
-                values.pop("COMPILED")
+                values.pop("NATIVE", None)
+                values.pop("COMPILED", None)
             else:
-                values = run_child(build == "pure", args.quick)
-                assert bool(values.pop("COMPILED")) == (build == "compiled"), build
-            results[build].append(values)
-    rows = list(results["pure"][0])
-    medians = {b: {r: statistics.median(v[r] for v in results[b]) for r in rows} for b in builds}
+                values = run_child(engine == "python", args.quick)
+                assert bool(values.pop("NATIVE")) == (engine == "native"), engine
+            results[engine].append(values)
+    rows = list(results[engines[-1]][0])
+    medians = {
+        b: {r: statistics.median(v.get(r, float("nan")) for v in results[b]) for r in rows}
+        for b in engines
+    }
 
     import chess
 
     print(
         f"crapette {crapette.__version__}, python-chess {chess.__version__}, Python"
-        f" {sys.version.split()[0]}; median of {args.runs} interleaved runs per build,"
+        f" {sys.version.split()[0]}; median of {args.runs} interleaved runs per engine,"
         " CPU time"
     )
-    head = ["benchmark", *builds]
-    if "compiled" in builds:
-        head.append("compiled / pure")
+    ratio = "python" in engines and "native" in engines
+    head = ["benchmark", *engines] + (["native / python"] if ratio else [])
     lines = [head]
     for row in rows:
-        line = [row] + [fmt(medians[b][row]) for b in builds]
-        if "compiled" in builds:
-            line.append(f"{medians['compiled'][row] / medians['pure'][row]:.2f}x")
+        line = [row] + [fmt(medians[b][row]) for b in engines]
+        if ratio:
+            line.append(f"{medians['native'][row] / medians['python'][row]:.2f}x")
         lines.append(line)
     widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
     print("| " + " | ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)) + " |")
@@ -398,6 +497,7 @@ def main() -> None:
         figures = zip(line[1:], widths[1:], strict=True)
         cells = [line[0].ljust(widths[0])] + [c.rjust(w) for c, w in figures]
         print("| " + " | ".join(cells) + " |")
+    print_targets(medians)
 
 
 if __name__ == "__main__":

@@ -25,31 +25,50 @@ from collections.abc import Iterable
 from typing import Any
 
 import crapette as c
-from crapette.bots import get_bot
+from crapette.bots import get_bot, play_deal
 from crapette.match import deal_seed
 from crapette.simulation.stats import ratio_interval
-from crapette.views import observe
+
+
+class Timed:
+    """A bot whose every decision is timed (wall clock and process CPU time); its hooks
+    (``on_deal_start``, ``on_opponent_move``) are the wrapped bot's."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.name = getattr(bot, "name", type(bot).__name__)
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+
+    def choose(self, view: Any) -> Any:
+        t0, c0 = time.perf_counter(), time.process_time()
+        move = self.bot.choose(view)
+        self.wall.append(time.perf_counter() - t0)
+        self.cpu.append(time.process_time() - c0)
+        return move
+
+    def on_deal_start(self, view: Any) -> None:
+        hook = getattr(self.bot, "on_deal_start", None)
+        if hook is not None:
+            hook(view)
+
+    def on_opponent_move(self, move: Any, view: Any) -> None:
+        hook = getattr(self.bot, "on_opponent_move", None)
+        if hook is not None:
+            hook(move, view)
 
 
 def play(args: tuple[str, str, str, int, int]) -> dict[str, Any]:
-    """One deal: bot A (timed) against bot B."""
+    """One deal: bot A (timed) against bot B, through the one game loop
+    (``crapette.bots.play_deal``, which calls the bots' hooks as a game does)."""
     rules_text, a, b, seed, deal = args
     rules = c.Ruleset.from_string(rules_text)
     shuffle = deal_seed(seed, deal // 2)
     seat = deal % 2
-    bots = {seat: get_bot(a, shuffle ^ 0xA), 1 - seat: get_bot(b, shuffle ^ 0xB)}
-    state = c.new_game(rules, seed=shuffle)
-    wall: list[float] = []
-    cpu: list[float] = []
-    while not c.is_over(state):
-        p = state.to_act
-        view = observe(state, p)
-        t0, c0 = time.perf_counter(), time.process_time()
-        move = bots[p].choose(view)
-        if p == seat:
-            wall.append(time.perf_counter() - t0)
-            cpu.append(time.process_time() - c0)
-        state = c.apply_unchecked(state, move)
+    timed = Timed(get_bot(a, shuffle ^ 0xA))
+    bots = {seat: timed, 1 - seat: get_bot(b, shuffle ^ 0xB)}
+    state = play_deal(c.new_game(rules, seed=shuffle), (bots[0], bots[1]))
+    wall, cpu = timed.wall, timed.cpu
     result = c.outcome(state)
     assert result is not None
     won = None if result.winner is None else int(result.winner != seat)

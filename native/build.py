@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import shutil
 import sys
 import sysconfig
@@ -87,7 +88,10 @@ def main(argv: list[str]) -> int:
             files = []
             for path in build(Path(temp), debug=args.debug, sanitize=args.sanitize):
                 target = ROOT / "src" / path.relative_to(temp)
-                shutil.copyfile(path, target)
+                # a new file renamed over the old one: a running Python keeps its mapping
+                fresh = target.with_name(target.name + ".new")
+                shutil.copyfile(path, fresh)
+                os.replace(fresh, target)
                 files.append(target)
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     for path in files:

@@ -19,11 +19,14 @@ enum { NONE = CR_NO_CARD };
 /* Reading a state */
 
 static inline void offsets_of(const cr_state *s, int *off) {
+    /* the prefix sums of the pile lengths, unrolled (the generator's first step) */
+    const uint8_t *l = s->len;
     int o = 0;
-    for (int i = 0; i < CR_NPILES; i++) {
-        off[i] = o;
-        o += s->len[i];
-    }
+#define STEP(i) off[i] = o, o += l[i]
+    STEP(0); STEP(1); STEP(2); STEP(3); STEP(4); STEP(5); STEP(6); STEP(7);
+    STEP(8); STEP(9); STEP(10); STEP(11); STEP(12); STEP(13); STEP(14); STEP(15);
+    STEP(16); STEP(17); STEP(18); STEP(19); STEP(20); STEP(21);
+#undef STEP
     off[CR_NPILES] = o;
 }
 
@@ -45,13 +48,18 @@ static inline unsigned popcount8(unsigned m) {
     return n;
 }
 
+/* The lowest set bit of a non-zero mask (the compilers' builtin where there is one). */
 static inline int lowest_bit(unsigned m) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(m);
+#else
     int i = 0;
     while (!(m & 1u)) {
         m >>= 1;
         i++;
     }
     return i;
+#endif
 }
 
 /* crapette._tables.house_key: 16 depths of keys, rotated a byte further for every 16 cards
@@ -128,15 +136,9 @@ static void put_top(cr_state *s, int pile, const uint8_t *buf, int n) {
     s->len[pile] = (uint8_t)(s->len[pile] + n);
 }
 
-/* Move the top n cards of pile a onto pile b, in order (a != b). */
-static void move_block(cr_state *s, int a, int b, int n) {
-    int ea = 0, eb = 0, o = 0;
-    int last = a > b ? a : b;
-    for (int i = 0; i <= last; i++) {
-        o += s->len[i];
-        if (i == a) ea = o;
-        if (i == b) eb = o;
-    }
+/* Move the top n cards of pile a onto pile b, in order (a != b); off: the offsets of s. */
+static void move_block(cr_state *s, const int *off, int a, int b, int n) {
+    int ea = off[a] + s->len[a], eb = off[b] + s->len[b];
     uint8_t buf[CR_NCARDS];
     memcpy(buf, s->cards + ea - n, (size_t)n);
     if (a < b) {
@@ -192,9 +194,11 @@ static inline uint64_t foundation_mask(const cr_state *s, const int *off) {
     return mask;
 }
 
-static inline int fits_mask(uint64_t fmask, int card) {
-    return cr_rank[card] == 1 || ((fmask >> (cr_face[card] - 1)) & 1u);
-}
+/* The faces that fit a foundation: the Aces, and the face after every foundation top. */
+#define ACE_FACES ((1ull << 0) | (1ull << 13) | (1ull << 26) | (1ull << 39))
+static inline uint64_t fit_faces(uint64_t fmask) { return (fmask << 1) | ACE_FACES; }
+
+static inline int fits_mask(uint64_t fits, int card) { return (fits >> cr_face[card]) & 1u; }
 
 /* _laws.fits_load */
 static inline int fits_load(int top, int card, int wrap) {
@@ -362,7 +366,7 @@ int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remed
 /* ---------------------------------------------------------------------------------------- */
 /* Move generation (crapette._movegen.legal_moves) */
 
-static int seen_has(const cr_seen *sn, uint64_t key) {
+static inline int seen_has(const cr_seen *sn, uint64_t key) {
     if (!((sn->filter >> (key & 63)) & 1u)) return 0;
     if (sn->index) {
         uint32_t i = (uint32_t)key & sn->mask;
@@ -380,16 +384,15 @@ static int seen_has(const cr_seen *sn, uint64_t key) {
 
 /* TO_HOUSES[source][mask]: the single-card moves from source to the houses in mask. */
 static inline int to_houses(int source, unsigned mask, uint16_t *out, int n) {
-    for (int t = 0; mask; t++, mask >>= 1) {
-        if ((mask & 1u) && t != source) out[n++] = (uint16_t)MOVE(source, t);
-    }
+    if (source < 8) mask &= ~BIT(source);
+    for (; mask; mask &= mask - 1) out[n++] = (uint16_t)MOVE(source, lowest_bit(mask));
     return n;
 }
 
 typedef struct gen {
     const cr_state *s;
     const int *off;
-    const unsigned *takers;
+    const uint8_t *takers;
     unsigned empty;
     const cr_seen *seen; /* NULL: no layout but the current one was seen */
     uint64_t key;        /* the current layout key (when seen) */
@@ -413,8 +416,7 @@ static int group_moves(const gen *g, int source, uint16_t *out, int n) {
         unsigned mask = g->takers[cr_kind[FROM_TOP(count)]];
         if (mask) {
             targets |= mask;
-            for (int t = 0; t < 8; t++)
-                if ((mask >> t) & 1u) sizes[t] = count;
+            for (unsigned left = mask; left; left &= left - 1) sizes[lowest_bit(left)] = count;
         }
     }
     int to_empty = run < g->most_empty ? run : g->most_empty;
@@ -428,8 +430,8 @@ static int group_moves(const gen *g, int source, uint16_t *out, int n) {
             lifted[c] = key;
         }
     }
-    for (int t = 0; t < 8; t++) {
-        if (!((targets >> t) & 1u)) continue;
+    for (unsigned left = targets; left; left &= left - 1) {
+        int t = lowest_bit(left);
         int base = MOVE(source, t);
         int lo, hi;
         if ((g->empty >> t) & 1u) {
@@ -476,7 +478,7 @@ int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, ui
     int reserve_pile = CR_PILE_RESERVE + p, waste_pile = CR_PILE_WASTE + p;
     int reserve = len[reserve_pile];
     int up = s->reserve_up[p];
-    uint64_t fmask = foundation_mask(s, off);
+    uint64_t fmask = fit_faces(foundation_mask(s, off));
 
     int n = 0;
     int nfound = 0;
@@ -505,7 +507,7 @@ int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, ui
         osrc[nothers] = CR_SRC_WASTE;
         ocard[nothers++] = card;
     }
-    unsigned takers[27] = {0};
+    uint8_t takers[32] = {0};
     unsigned empty = 0;
     for (int h = 0; h < 8; h++) {
         int pile = CR_PILE_HOUSE + h;
@@ -585,9 +587,9 @@ int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, ui
                 n = to_houses(h, builds | empty, out, n);
             } else {
                 uint64_t key = g.key ^ zkey(h, size - 1, card);
-                unsigned mask = builds | empty;
-                for (int t = 0; t < 8; t++) {
-                    if (!((mask >> t) & 1u) || t == h) continue;
+                unsigned mask = (builds | empty) & ~BIT(h);
+                for (; mask; mask &= mask - 1) {
+                    int t = lowest_bit(mask);
                     uint64_t after = key ^ zkey(t, len[CR_PILE_HOUSE + t], card);
                     if (!seen_has(g.seen, after)) out[n++] = (uint16_t)MOVE(h, t);
                 }
@@ -639,6 +641,8 @@ static int play(const cr_rules *r, const cr_state *s, int move, cr_state *o,
     case CR_ACT_PLAY: {
         int source = m->source, target = m->target, count = m->count;
         int a, b;
+        int off[CR_NPILES + 1];
+        offsets_of(s, off);
         if (source < 8) {
             a = CR_PILE_HOUSE + source;
             if (count > s->len[a] || count < 1) return -1;
@@ -654,10 +658,8 @@ static int play(const cr_rules *r, const cr_state *s, int move, cr_state *o,
         } else {
             return -1;
         }
+        int card = a < 0 ? s->turned : s->cards[off[a] + s->len[a] - count];
         if (target == CR_TGT_FOUNDATION) {
-            int off[CR_NPILES + 1];
-            offsets_of(s, off);
-            int card = a < 0 ? s->turned : s->cards[off[a] + s->len[a] - 1];
             int i = foundation_pile(s, off, card);
             if (i < 0) return -1;
             b = CR_PILE_FOUNDATION + i;
@@ -670,28 +672,38 @@ static int play(const cr_rules *r, const cr_state *s, int move, cr_state *o,
         } else {
             return -1;
         }
-        if (source < 8 && target < 8) {
-            /* house to house: the layout key moves with the cards */
-            int size = s->len[a], depth = size - count, dst = s->len[b];
-            uint64_t k = current ? *current : cr_houses_key(s);
-            int from = cr_pile_offset(s, a) + depth;
-            for (int i = 0; i < count; i++) {
-                int card = s->cards[from + i];
-                k ^= zkey(source, depth + i, card) ^ zkey(target, dst + i, card);
+        /* the layout key: a card leaving a house, arriving on one (every move that touches
+           the houses, so that a caller who knows the key keeps knowing it) */
+        int need_key = current || (source < 8 && target < 8);
+        uint64_t k = 0;
+        if (need_key) {
+            k = current ? *current : cr_houses_key(s);
+            if (source < 8) {
+                int depth = s->len[a] - count, from = off[a] + depth;
+                for (int i = 0; i < count; i++) k ^= zkey(source, depth + i, s->cards[from + i]);
             }
-            move_block(o, a, b, count);
-            o->emptied = (uint8_t)(s->emptied & ~BIT(target));
-            if (!depth) o->emptied |= (uint8_t)BIT(source);
+            if (target < 8) {
+                int dst = s->len[b];
+                if (a < 0) {
+                    k ^= zkey(target, dst, card);
+                } else {
+                    int from = off[a] + s->len[a] - count;
+                    for (int i = 0; i < count; i++) k ^= zkey(target, dst + i, s->cards[from + i]);
+                }
+            }
             if (key) *key = k;
-            return CR_SEEN_ADD;
         }
         if (a >= 0) {
             if (source < 8 && count == s->len[a]) o->emptied |= (uint8_t)BIT(source);
-            move_block(o, a, b, count);
+            move_block(o, off, a, b, count);
         } else {
             buf[0] = s->turned;
             put_top(o, b, buf, 1);
             o->turned = NONE;
+        }
+        if (source < 8 && target < 8) {
+            o->emptied &= (uint8_t)~BIT(target);
+            return CR_SEEN_ADD;
         }
         if (source == CR_SRC_RESERVE) {
             int up = s->reserve_up[p];
@@ -739,6 +751,7 @@ static int play(const cr_rules *r, const cr_state *s, int move, cr_state *o,
         return -1; /* Stop! decisions never reach here */
     }
     if (o->to_act != p) o->emptied = 0;
+    if (current && key && m->action != CR_ACT_PLAY) *key = *current; /* the houses are as they were */
     return effect;
 }
 
@@ -798,7 +811,11 @@ static int decide_stop(const cr_rules *r, const cr_state *s, const cr_state *pri
 int cr_apply(const cr_rules *r, const cr_state *s, const cr_state *prior, int move, cr_state *out,
              const uint64_t *current, uint64_t *key) {
     if (move < 0 || move >= CR_NMOVES) return -1;
-    if (s->stop) return decide_stop(r, s, prior, move, out);
+    if (s->stop) {
+        int effect = decide_stop(r, s, prior, move, out);
+        if (effect >= 0 && current && key) *key = cr_houses_key(out); /* (undo: the prior's) */
+        return effect;
+    }
     if (r->stop != CR_STOP_ENFORCED && cr_violation(r, s, move, NULL, NULL) != CR_VIOLATION_NONE) {
         int effect = play(r, s, move, out, current, key);
         if (effect < 0 || cr_winner(out) >= 0) return effect;
@@ -1113,11 +1130,10 @@ int cr_game_start(cr_game *g, const cr_rules *r, const cr_state *s, const cr_sta
     if (prior) g->prior = *prior;
     else memset(&g->prior, 0, sizeof g->prior);
     g->nmoves = 0;
-    g->key_known = 0;
+    g->key = seen && seen->size ? seen->current : cr_houses_key(s);
+    g->key_known = 1;
     cr_keyset_clear(&g->seen);
     if (seen && seen->size) {
-        g->key = seen->current;
-        g->key_known = 1;
         for (uint32_t i = 0; i < seen->size; i++) {
             /* the first `size` keys of a log hold each key once */
             if (cr_keyset_add(&g->seen, seen->keys[i]) < 0) return -1;
@@ -1150,11 +1166,14 @@ int cr_game_play(cr_game *g, const cr_rules *r, int move) {
         } else if (!cr_keyset_has(&g->seen, key)) {
             if (cr_keyset_add(&g->seen, key) < 0) return -1;
         }
-        g->key = key;
-        g->key_known = 1;
     } else if (effect == CR_SEEN_CLEAR) {
         cr_keyset_clear(&g->seen);
-        g->key_known = 0;
+    }
+    if (current) {
+        g->key = key; /* cr_apply keeps a known layout key known */
+    } else if (effect == CR_SEEN_ADD) {
+        g->key = key;
+        g->key_known = 1;
     }
     g->state = next;
     return 0;
@@ -1196,7 +1215,7 @@ int cr_play_out(cr_game *g, const cr_rules *r, int p, uint64_t *rng, int turns, 
 
 int cr_play_deal(cr_game *g, const cr_rules *r, const int *policies, uint64_t *rng,
                  uint16_t *record, int64_t record_cap, cr_result *out) {
-    int32_t turns = 1;
+    int32_t turns = 1, violations = 0, calls = 0;
     int64_t played = 0;
     out->starter = g->state.to_act;
     for (;;) {
@@ -1210,6 +1229,10 @@ int cr_play_deal(cr_game *g, const cr_rules *r, const int *policies, uint64_t *r
             move = g->moves[cr_rng_below(&rng[p], (uint64_t)n)];
         }
         int before = cr_turn_player(&g->state);
+        if (g->state.stop) {
+            violations++;
+            calls += move == CR_MOVE_CALL_STOP;
+        }
         int err = cr_game_play(g, r, move);
         if (err) return err;
         if (record && played < record_cap) record[played] = (uint16_t)move;
@@ -1220,6 +1243,8 @@ int cr_play_deal(cr_game *g, const cr_rules *r, const int *policies, uint64_t *r
     out->reason = cr_outcome(r, &g->state, &winner, out->scores);
     out->winner = winner;
     out->turns = turns;
+    out->violations = violations;
+    out->calls = calls;
     out->moves = g->state.moves_made;
     return 0;
 }

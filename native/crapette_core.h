@@ -250,6 +250,8 @@ typedef struct cr_result {
     int32_t winner; /* -1: none */
     int32_t reason; /* CR_WIN, CR_STALEMATE or CR_MOVE_CAP */
     int32_t turns;
+    int32_t violations; /* Stop! decisions met (priority violations under callable rules) */
+    int32_t calls;      /* of them, called */
     int64_t scores[2];
     int64_t moves;
 } cr_result;

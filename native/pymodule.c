@@ -731,7 +731,9 @@ static PyObject *state_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     if (moves_made && !PyLong_Check(moves_made)) return type_error("int", moves_made);
     if (houses_key != Py_None && !PyLong_Check(houses_key)) return type_error("int or None", houses_key);
     PyObject *seen_items = NULL;
-    if (seen != Py_None) {
+    int seen_given = seen == Py_None ? 0 : PyObject_IsTrue(seen); /* as `if seen:` does */
+    if (seen_given < 0) return NULL;
+    if (seen_given) {
         seen_items = PySequence_List(seen);
         if (!seen_items) return NULL;
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(seen_items); i++) {
@@ -1426,6 +1428,38 @@ static PyObject *py_deal(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
     return new_state(args[0], &st);
 }
 
+static PyObject *py_shuffled(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    /* shuffled(cards, rng_state) -> (tuple, rng_state): crapette.deal.shuffled of a tuple
+       of cards (Fisher-Yates from the last place, SplitMix64's Rng.below) */
+    (void)mod;
+    if (nargs != 2 || !PyTuple_Check(args[0]) || !PyLong_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "shuffled(cards, rng_state) needs a tuple and an int");
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(args[0]);
+    uint64_t rng = PyLong_AsUnsignedLongLongMask(args[1]);
+    if (rng == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyTuple_GET_ITEM(args[0], i);
+        int card = card_value(item);
+        if (card < 0) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_TypeError, "shuffled() of the native engine takes cards");
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, Py_NewRef(g_cards[card]));
+    }
+    for (Py_ssize_t i = n - 1; i > 0; i--) {
+        Py_ssize_t j = (Py_ssize_t)cr_rng_below(&rng, (uint64_t)(i + 1));
+        PyObject *t = PyTuple_GET_ITEM(out, i);
+        PyTuple_SET_ITEM(out, i, PyTuple_GET_ITEM(out, j));
+        PyTuple_SET_ITEM(out, j, t);
+    }
+    return Py_BuildValue("(NK)", out, (unsigned long long)rng);
+}
+
 /* -- the greedy bot and the play-outs ---------------------------------------------------- */
 
 static int read_moves(PyObject *seq, uint16_t *out, int *n) {
@@ -1576,7 +1610,7 @@ static PyObject *py_play_out(PyObject *mod, PyObject *const *args, Py_ssize_t na
 static PyObject *py_play_deals(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     /* play_deals(ruleset, deals, record) where deals is a sequence of
        (seed, policy0, policy1, rng0, rng1); returns a list of
-       (starter, winner, score0, score1, reason, moves, turns[, moves tuple]) */
+       (starter, winner, score0, score1, reason, moves, turns, violations, calls[, moves]) */
     (void)mod;
     if (nargs != 3 || !PyObject_TypeCheck(args[0], (PyTypeObject *)g_ruleset_class)) {
         PyErr_SetString(PyExc_TypeError, "play_deals(ruleset, deals, record)");
@@ -1631,15 +1665,16 @@ static PyObject *py_play_deals(PyObject *mod, PyObject *const *args, Py_ssize_t 
         PyObject *row;
         if (record) {
             PyObject *ms = moves_tuple(moves, (int)recorded);
-            row = (w && ms) ? Py_BuildValue("(iNLLOLiN)", res.starter, w, (long long)res.scores[0],
+            row = (w && ms) ? Py_BuildValue("(iNLLOLiiiN)", res.starter, w, (long long)res.scores[0],
                                             (long long)res.scores[1], g_reasons[res.reason],
-                                            (long long)res.moves, res.turns, ms)
+                                            (long long)res.moves, res.turns, res.violations,
+                                            res.calls, ms)
                             : NULL;
             if (!row) Py_XDECREF(ms);
         } else {
-            row = w ? Py_BuildValue("(iNLLOLi)", res.starter, w, (long long)res.scores[0],
+            row = w ? Py_BuildValue("(iNLLOLiii)", res.starter, w, (long long)res.scores[0],
                                     (long long)res.scores[1], g_reasons[res.reason],
-                                    (long long)res.moves, res.turns)
+                                    (long long)res.moves, res.turns, res.violations, res.calls)
                     : NULL;
         }
         if (!row || PyList_Append(out, row) < 0) {
@@ -1728,6 +1763,8 @@ static PyMethodDef core_methods[] = {
     {"new_game", (PyCFunction)(void (*)(void))py_new_game, METH_FASTCALL,
      "The deal of a seed (crapette.new_game)."},
     {"deal", (PyCFunction)(void (*)(void))py_deal, METH_FASTCALL, "Deal from two pack orders."},
+    {"shuffled", (PyCFunction)(void (*)(void))py_shuffled, METH_FASTCALL,
+     "crapette.deal.shuffled of a tuple of cards, and the generator state after it."},
     {"greedy_scores", (PyCFunction)(void (*)(void))py_greedy_scores, METH_FASTCALL,
      "The greedy ranking of moves."},
     {"greedy_move", (PyCFunction)(void (*)(void))py_greedy_move, METH_FASTCALL,

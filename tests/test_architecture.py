@@ -46,9 +46,9 @@ FORBIDDEN = {part: set(OPTIONAL) - allowed - {part} for part, allowed in ALLOWED
 # The facade (the top of the core, not part of it) loads the pictures for a state's
 # _repr_svg_ on first use, and the deprecated names that moved to optional parts
 # (crapette.simulate, ...) from their new homes on first use (importlib, by name).
-FACADE_LAZY = {"crapette.svg", "<dynamic>"}
+FACADE_LAZY = {"crapette.svg", "crapette.records", "<dynamic>"}
 # Upward imports that the parts being rebuilt still make (to be emptied by their work).
-KNOWN: set[tuple[str, str]] = {("errors", "crapette.simulation"), ("serialize", "crapette.records")}
+KNOWN: set[tuple[str, str]] = set()
 # Third-party packages that only some modules may import (a module path prefix).
 ONLY_IN = {
     "rich": ("cli/",),
@@ -109,6 +109,18 @@ def _imports(path: Path, *, type_checking: bool = True) -> list[str]:
     return out
 
 
+def _names(node: ast.ImportFrom) -> list[str]:
+    """The modules an ``from X import ...`` statement imports (``from crapette import
+    records`` imports ``crapette.records``)."""
+    assert node.module
+    out = [node.module]
+    if node.module == "crapette":
+        for alias in node.names:
+            if (SRC / f"{alias.name}.py").exists() or (SRC / alias.name).is_dir():
+                out.append(f"crapette.{alias.name}")
+    return out
+
+
 def _function_imports(path: Path) -> set[str]:
     """The modules a file imports only inside functions (loaded on first use)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -117,7 +129,7 @@ def _function_imports(path: Path) -> set[str]:
         if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for node in ast.walk(func):
                 if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                    inside.add(node.module)
+                    inside.update(_names(node))
     module_level = set(_imports(path, type_checking=False)) - inside
     return inside - module_level
 
@@ -212,7 +224,7 @@ def test_the_facade_loads_optional_parts_lazily() -> None:
     top_level = {
         node.module for node in tree.body if isinstance(node, ast.ImportFrom) and node.module
     }
-    assert "crapette.svg" not in top_level
+    assert "crapette.svg" not in top_level and "crapette.records" not in top_level
     assert not any(m.startswith(("crapette.bots", "crapette.simulation")) for m in top_level)
 
 

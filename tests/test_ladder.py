@@ -44,7 +44,10 @@ def test_ladder_round_robin() -> None:
     assert sum(r.rating for r in result.ratings) == pytest.approx(0, abs=1e-6)
     for r in result.ratings:
         assert r.deals == 8 and r.wins + r.losses + r.undecided == 8
-        assert r.low <= r.rating <= r.high
+        # an interval, or none where every resample agrees; never a zero-width one
+        assert (r.low is None and r.high is None) or (r.low is not None and r.high is not None)
+        if r.low is not None and r.high is not None:
+            assert r.low <= r.rating <= r.high and r.low < r.high
     assert (
         result.ratings
         == ladder(
@@ -59,7 +62,43 @@ def test_ladder_round_robin() -> None:
 def test_ladder_without_bootstrap() -> None:
     result = ladder(["random", "greedy"], games=2, seed=1, bootstrap=0)
     for r in result.ratings:
-        assert r.low == r.rating == r.high
+        assert r.low is None and r.high is None
+        assert r.to_dict()["low"] is None
+    assert "[" not in result.table()
+
+
+def test_a_sweep_gets_no_zero_width_interval() -> None:
+    """Four deals all won by greedy: every resample gives the same ratings, so the
+    bootstrap cannot measure anything; the ladder says so instead of printing [x, x]."""
+    result = ladder(["random", "greedy"], games=4, seed=0, bootstrap=100)
+    assert [r.wins for r in result.ratings] == [4, 0]
+    for r in result.ratings:
+        assert r.low is None and r.high is None
+    table = result.table()
+    assert "no interval" in table and "+191, +191" not in table
+    assert json.loads(json.dumps(result.to_dict()))["ratings"][0]["high"] is None
+
+
+def test_absurd_bootstrap_counts_are_refused_before_any_deal() -> None:
+    calls: list[tuple[int, int]] = []
+    with pytest.raises(SimulationError, match="at most 100000 resamples, not 1000000000"):
+        ladder(["random", "greedy"], games=2, bootstrap=10**9, progress=lambda *a: calls.append(a))
+    assert calls == []
+
+
+def test_progress_counts_every_deal_then_every_resample() -> None:
+    calls: list[tuple[int, int]] = []
+    ladder(
+        ["random", "greedy", "greedy:miss=0.5"],
+        games=4,
+        bootstrap=200,
+        progress=lambda done, total: calls.append((done, total)),
+    )
+    assert {total for _, total in calls} == {3 * 4 + 200}
+    done = [d for d, _ in calls]
+    assert done == sorted(done) and done[-1] == 3 * 4 + 200
+    assert 3 * 4 in done  # the deals, then the resamples
+    assert len([d for d in done if d > 12]) >= 100  # the bootstrap shows progress too
 
 
 @pytest.mark.parametrize(
@@ -71,6 +110,7 @@ def test_ladder_without_bootstrap() -> None:
         ({"bots": ["greedy", "greedy:miss=2"]}, UnknownBotError, "not a probability"),
         ({"games": 0}, SimulationError, "games must be a positive integer"),
         ({"bootstrap": -1}, SimulationError, "bootstrap"),
+        ({"bootstrap": 100_001}, SimulationError, "at most 100000"),
         ({"rules": "nope"}, InvalidRulesError, "nope"),
     ],
 )
@@ -102,4 +142,5 @@ def test_bootstrap_intervals_have_width() -> None:
     won = [r.wins for r in result.ratings]
     assert all(won), won  # each side won some deals
     for r in result.ratings:
+        assert r.low is not None and r.high is not None
         assert r.low < r.rating < r.high

@@ -111,3 +111,25 @@ def test_same_seed_same_match_and_bad_seed() -> None:
     assert crapette.new_match(seed=4) == crapette.new_match(seed=4)
     with pytest.raises(TypeError):
         crapette.new_match(seed="4")  # type: ignore[arg-type]
+
+
+def test_repr_pastes_back_at_every_step_of_a_match() -> None:
+    """``repr(match)`` is code that builds the same match (with ``import crapette``), before
+    any move, in the middle of a deal and after finished deals."""
+    import crapette
+    from crapette.bots import GreedyBot, play_deal
+
+    namespace = {"crapette": crapette}
+    match = crapette.new_match("serbian(move_cap=300)", seed=3)
+    seen = 0
+    for _ in range(3):
+        assert eval(repr(match), namespace) == match
+        half = play_deal(match.state, (GreedyBot(1), GreedyBot(2)), max_moves=40)
+        assert eval(repr(match.with_state(half)), namespace) == match.with_state(half)
+        match = match.with_state(play_deal(half, (GreedyBot(1), GreedyBot(2))))
+        assert eval(repr(match), namespace) == match
+        seen = max(seen, len(match.results))
+        if match.outcome() is not None:
+            break
+        match = match.next_deal()
+    assert seen >= 2 and repr(match).startswith("crapette.Match(rules=crapette.parse_rules(")

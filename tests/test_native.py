@@ -36,9 +36,11 @@ from crapette.state import PythonState, to_python
 if c.ENGINE != "native":
     if os.environ.get("CI") == "1" and not os.environ.get("CRAPETTE_PURE"):
         raise RuntimeError("CI builds the native engine, but it does not run")
-    pytest.skip("the native engine does not run (CRAPETTE_PURE=1 or not built)", allow_module_level=True)
+    pytest.skip(
+        "the native engine does not run (CRAPETTE_PURE=1 or not built)", allow_module_level=True
+    )
 
-from crapette import _core  # noqa: E402 - only with the native engine
+from crapette import _core
 
 PRESETS = sorted(c.PRESETS)
 ROOT = Path(__file__).resolve().parent.parent
@@ -215,8 +217,8 @@ def test_native_greedy_deals_are_the_python_bots_deals(preset: str) -> None:
     deals = [(seed * 7919 + 1, 1, 1, seed, seed + 1) for seed in range(GREEDY_DEALS)]
     results = _core.play_deals(rules, deals, True)
     for (seed, _, _, r0, r1), row in zip(deals, results, strict=True):
-        assert list(row[7]) == _python_greedy_deal(rules, seed, (Rng(r0), Rng(r1))), seed
-        assert row[5] == len(row[7])
+        assert list(row[9]) == _python_greedy_deal(rules, seed, (Rng(r0), Rng(r1))), seed
+        assert row[5] == len(row[9])
 
 
 def test_native_random_deals_are_random_bot_deals() -> None:
@@ -225,7 +227,7 @@ def test_native_random_deals_are_random_bot_deals() -> None:
         row = _core.play_deals(rules, [(seed, 0, 1, 40 + seed, 50 + seed)], True)[0]
         state = to_python(c.new_game(rules, seed=seed))
         rngs = (Rng(40 + seed), Rng(50 + seed))
-        for move in row[7]:
+        for move in row[9]:
             moves = python_legal_moves(state)
             if state.to_act == 0:
                 expected = moves[rngs[0].below(len(moves))]
@@ -346,11 +348,12 @@ def test_python_state_objects_are_not_native_ones() -> None:
 
 
 def test_the_native_tables_are_written_from_the_python_tables() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "native" / "gen_tables.py"), "--check"],
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
+    if (ROOT / "native" / "gen_tables.py").is_file():  # a source checkout
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "native" / "gen_tables.py"), "--check"],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
     for house, depth, card in ((0, 0, 0), (7, 15, 103), (3, 16, 50), (5, 40, 7)):
         assert _core.house_key(house, depth, card) == c._tables.house_key(house, depth, card)  # type: ignore[attr-defined]

@@ -198,3 +198,93 @@ def test_mcts_plays_complete_deals_against_random_bot() -> None:
         assert returns[0] == -returns[1]
         movers = {item.player for item in state.full_history()[1:]}
         assert movers == {0, 1}
+
+
+def _sampled_deal(seed: int, steps: int):
+    game = pyspiel.load_game("python_crapette(move_cap=80)")
+    state = game.new_initial_state()
+    state.apply_action(seed)
+    return game, random_walk(state, seed, steps)
+
+
+@pytest.mark.parametrize("steps", [0, 7, 25])
+def test_resample_from_infostate_keeps_what_the_player_knows(steps: int) -> None:
+    _, state = _sampled_deal(3, steps)
+    if state.is_terminal():
+        pytest.skip("the walk ended the deal")
+    player = state.current_player()
+    rng = np.random.RandomState(1)
+    samples = [state.resample_from_infostate(player, rng.uniform) for _ in range(6)]
+    original = state.game_state
+    for sample in samples:
+        assert sample.information_state_string(0) == state.information_state_string(0)
+        assert sample.information_state_string(1) == state.information_state_string(1)
+        assert sample.observation_string(player) == state.observation_string(player)
+        assert sample.current_player() == player
+        assert sample.legal_actions() == state.legal_actions()  # the same visible cards
+        assert sorted(sample.game_state.cards()) == sorted(original.cards())
+    assert state.game_state is original  # the state resampled from is unchanged
+    hidden = {
+        (s.game_state.hands, s.game_state.reserves)
+        for s in samples  # the hidden cards are dealt anew
+    }
+    assert len(hidden) > 1
+    again = np.random.RandomState(1)
+    assert state.resample_from_infostate(player, again.uniform).game_state == (
+        samples[0].game_state
+    )  # a seeded sampler gives the same sample
+    with pytest.raises(c.InvalidArgumentError, match="player_id"):
+        state.resample_from_infostate(2, rng.uniform)
+
+
+def test_resampling_before_and_after_the_deal_changes_nothing() -> None:
+    game = pyspiel.load_game("python_crapette(move_cap=40)")
+    before = game.new_initial_state()
+    assert str(before.resample_from_infostate(0, np.random.RandomState(0).uniform)) == str(before)
+    _, done = _sampled_deal(5, 10_000)
+    assert done.is_terminal()
+    assert done.resample_from_infostate(1, np.random.RandomState(0).uniform).game_state == (
+        done.game_state
+    )
+
+
+def test_open_spiels_ismcts_bot_plays_a_deal() -> None:
+    """OpenSpiel's information-set MCTS (it resamples the hidden cards through
+    ``resample_from_infostate``) against a random player, to the end of a short deal."""
+    from open_spiel.python.algorithms import ismcts
+
+    game = pyspiel.load_game("python_crapette(move_cap=60,num_deals=50)")
+    rng = np.random.RandomState(4)
+    searcher = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(5)),
+        uct_c=2.0,
+        max_simulations=12,
+        random_state=np.random.RandomState(6),
+    )
+    searcher.set_resampler(lambda s, player: s.resample_from_infostate(player, rng.uniform))
+    state = game.new_initial_state()
+    state.apply_action(7)
+    moves = 0
+    while not state.is_terminal():
+        assert moves < 60  # the move cap bounds the deal
+        if state.current_player() == 0:
+            action = searcher.step(state)
+        else:
+            action = int(rng.choice(state.legal_actions()))
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert state.returns()[0] == -state.returns()[1]
+
+
+def test_ismcts_without_a_resampler_uses_the_games_own() -> None:
+    """The bot's default: ``state.resample_from_infostate(player, UniformProbabilitySampler)``."""
+    from open_spiel.python.algorithms import ismcts
+
+    game, state = _sampled_deal(2, 3)
+    searcher = ismcts.ISMCTSBot(
+        game, mcts.RandomRolloutEvaluator(random_state=np.random.RandomState(0)), 2.0, 8
+    )
+    assert len(state.legal_actions()) > 1
+    assert searcher.step(state) in state.legal_actions()

@@ -160,3 +160,25 @@ def test_bad_arguments() -> None:
         env(rules="nonsense")
     with pytest.raises(ValueError, match="render_mode"):
         env(render_mode="rgb_array")  # type: ignore[arg-type]
+
+
+def test_using_the_raw_environment_before_reset_is_a_library_error() -> None:
+    from crapette.errors import AdapterError
+
+    game = raw_env()
+    for use in (lambda: game.observe("player_0"), lambda: game.view("player_1"), game.render):
+        game.render_mode = "ansi"
+        with pytest.raises(AdapterError, match=r"call reset\(\)") as info:
+            use()
+        assert isinstance(info.value, c.CrapetteError) and isinstance(info.value, RuntimeError)
+
+
+def test_there_is_no_parallel_api_and_pettingzoo_agrees() -> None:
+    """One agent acts at a time, often many times in a row: PettingZoo's own conversion to
+    the parallel API refuses the environment (docs/adapters.md says why)."""
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    game = raw_env()
+    assert game.metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(game)

@@ -11,11 +11,18 @@ from rich.console import Console
 
 import crapette as c
 from crapette.cli import main
-from crapette.cli.game import TerminalGame, get_chooser, render_board
+from crapette.cli.game import TerminalGame, _menu, get_chooser, render_board
 from crapette.deal import Rng
 from crapette.moves import ALL_MOVES
 from crapette.testing import violation
 from crapette.text import board, describe_move
+
+
+def _number_or_text(state: c.GameState, move: c.Move) -> str:
+    """What to type for ``move``: its number in the game's list, or its notation when the
+    list leaves it out (another group size, another empty house)."""
+    menu, _ = _menu(state, c.legal_moves(state))
+    return str(menu.index(move) + 1) if move in menu else str(move)
 
 
 def make_game(
@@ -61,7 +68,7 @@ def test_a_deal_played_to_the_end_with_scripted_choices() -> None:
         if prompt.startswith("Next deal"):
             return "n"
         state = box[0].state
-        return str(c.legal_moves(state).index(helper(state)) + 1)
+        return _number_or_text(state, helper(state))
 
     game, out = make_game(read, seed=5)
     box.append(game)
@@ -149,7 +156,7 @@ def test_help_rules_board_and_moves_commands() -> None:
     text = out.getvalue()
     assert "undo" in text and "save FILE" in text
     assert "Rules: serbian" in text and "house_filling" in text and "priority" in text
-    assert text.count("Totals:") >= 2
+    assert text.count("Totals —") >= 2
 
 
 def test_hint_names_a_legal_move() -> None:
@@ -183,7 +190,7 @@ def test_undo_goes_back_over_the_bots_moves() -> None:
             # Discard as soon as possible, so the bot gets a turn.
             for want in (c.DISCARD, c.DRAW, c.END_TURN):
                 if want in moves:
-                    return str(moves.index(want) + 1)
+                    return _number_or_text(state, want)
             return "1"
 
         return read
@@ -308,9 +315,9 @@ def test_the_board_is_redrawn_after_the_humans_own_move() -> None:
     game, out = make_game(["1"])
     game.run()
     text = out.getvalue()
-    boards = text.count("Totals:")
+    boards = text.count("Totals —")
     assert boards >= 2
-    assert f"move {after.moves_made} ·" in text.split(str(first), 1)[1]
+    assert f"· move {after.moves_made}\n" in text.split(str(first), 1)[1]
 
 
 def test_the_board_explains_the_reserve_counts() -> None:
@@ -356,3 +363,25 @@ def test_loading_a_position_file_in_the_game(tmp_path: Path) -> None:
         game.run()
         assert "Loaded 0 moves" in out.getvalue(), out.getvalue()
         assert game.states[0] == state and game.rules == state.rules
+
+
+def test_refusals_name_cards_and_players_as_the_screen_does() -> None:
+    """The library says "AC" and "player 0"; the terminal game shows A♣ and "you" (and the
+    move the player typed as typed)."""
+    game, out = make_game([])
+    you, other = game.human, 1 - game.human
+    words = game._screen_words(
+        f"'H3-F' is not legal here: illegal move H3-F (TD) for player {you}: TD does not fit"
+        f" on any foundation; player {other} waits"
+    )
+    assert "10♦" in words and "TD" not in words.split("'H3-F'")[1]
+    assert "for you:" in words and "player" not in words
+    assert game.names[other] in words and words.startswith("'H3-F'")
+    state = game.state
+    illegal = next(
+        m for m in ALL_MOVES if m.is_play and m.source < 8 and m not in c.legal_moves(state)
+    )
+    game, out = make_game([str(illegal)])
+    game.run()
+    refusal = next(line for line in out.getvalue().splitlines() if "not legal here" in line)
+    assert f"player {game.human}" not in refusal and "for you" in refusal

@@ -14,6 +14,7 @@ from crapette.views import PlayerView
 
 # The module itself: ``simulate`` names the function.
 sim = importlib.import_module("crapette.simulation")
+run = importlib.import_module("crapette.simulation._run")  # where the runner lives
 
 FAST = "classic(move_cap=400)"
 
@@ -49,8 +50,12 @@ def test_records_alternate_seats_on_the_same_shuffle() -> None:
 
 def test_a_record_replays() -> None:
     record = sim.simulate(FAST, "greedy,random", 2, seed=2).records[1]
-    again = sim.play_deal(c.Ruleset.from_string(FAST), ("greedy", "random"), record.seed, 1)
+    again = run.play_numbered_deal(
+        c.Ruleset.from_string(FAST), ("greedy", "random"), record.seed, 1
+    )
     assert again == record
+    pair = sim.simulate(FAST, "greedy,random", 2, seed=2, start=record.deal // 2 * 2)
+    assert pair.records[1] == record  # the documented way to replay a deal of a run
 
 
 def _record(
@@ -77,13 +82,25 @@ def test_summary() -> None:
     assert s.mean_moves == 100 and s.mean_turns == 10
 
 
-def test_wilson_interval() -> None:
-    e = sim.wilson(20, 20)
+def test_the_old_wilson_still_works_and_warns() -> None:
+    with pytest.warns(DeprecationWarning, match="stats.wilson_interval"):
+        wilson = sim.wilson
+    e = wilson(20, 20)
     assert e.rate == 1.0 and e.high == 1.0 and e.low == pytest.approx(0.8389, abs=1e-4)
-    e = sim.wilson(50, 100)
+    e = wilson(50, 100)
     assert (e.low, e.high) == (pytest.approx(0.4038, abs=1e-4), pytest.approx(0.5962, abs=1e-4))
-    assert sim.wilson(0, 0).rate == 0.0
-    assert str(sim.wilson(1, 2)) == "50.0% [9.5, 90.5]"
+    assert (e.low, e.high) == sim.stats.wilson_interval(50, 100)  # one Wilson interval
+    assert wilson(0, 0).rate == 0.0
+    assert str(wilson(1, 2)) == "50.0% [9.5, 90.5]"
+
+
+@pytest.mark.parametrize("name", ["wilson", "play_deal", "parse_rules"])
+def test_names_that_left_the_face_warn_and_name_their_replacement(name: str) -> None:
+    with pytest.warns(DeprecationWarning, match=f"crapette.simulation.{name} is deprecated; use"):
+        assert callable(getattr(sim, name))
+    assert name not in sim.__all__
+    with pytest.raises(AttributeError, match="no_such_name"):
+        _ = sim.no_such_name
 
 
 @pytest.mark.parametrize(
@@ -134,7 +151,7 @@ def test_illegal_move_stops_the_run_and_keeps_records(monkeypatch: pytest.Monkey
             return _Cheater(seed)
         return get_bot("greedy" if name == "cheater" else name, seed)
 
-    monkeypatch.setattr(sim, "get_bot", fake_get_bot)
+    monkeypatch.setattr(run, "get_bot", fake_get_bot)
     with pytest.raises(sim.BotError) as info:
         sim.simulate(FAST, "cheater,random", 6, seed=5)
     err = info.value

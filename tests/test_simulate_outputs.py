@@ -171,6 +171,7 @@ def test_the_plot_shows_the_paired_difference_of_every_figure() -> None:
         "move caps": ("move_cap", 100.0),
         "moves per deal": ("moves", 1.0),
         "turns per deal": ("turns", 1.0),
+        "Stop! calls per deal": ("stop_calls", 1.0),
         "margin A - B": ("margin", 1.0),
         "A's points per deal": ("points_a", 1.0),
         "B's points per deal": ("points_b", 1.0),

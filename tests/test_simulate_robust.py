@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import crapette as c
 from crapette.bots import GreedyBot, RandomBot
 from crapette.moves import Move
 from crapette.views import PlayerView
@@ -63,9 +64,10 @@ def test_a_killed_worker_ends_the_run_promptly_and_keeps_the_records() -> None:
     assert time.monotonic() - started < 60
     assert killed and info.value.records
     assert [r.deal for r in info.value.records] == sorted(r.deal for r in info.value.records)
-    rules = sim.parse_rules(FAST)
+    rules = c.parse_rules(FAST)
+    replay = importlib.import_module("crapette.simulation._run").play_numbered_deal
     for r in info.value.records[:4]:
-        assert sim.play_deal(rules, ("greedy", "greedy"), r.seed, r.deal) == r
+        assert replay(rules, ("greedy", "greedy"), r.seed, r.deal) == r
     assert not multiprocessing.active_children()
 
 

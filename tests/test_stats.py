@@ -98,7 +98,8 @@ def test_differences_use_only_shared_shuffles() -> None:
     base = [_rec(s, s, moves=10 * s) for s in range(6)]
     other = [_rec(s, s, moves=10 * s + 1) for s in range(3, 9)]
     got = stats.paired_differences(base, other)["moves"]
-    assert got.value == pytest.approx(1) and got.n == 6
+    # n counts the deals of each side (3 shared shuffles of one deal), as a run's own figures
+    assert got.value == pytest.approx(1) and got.n == 3
 
 
 def test_cluster_bootstrap_known_cases() -> None:
@@ -133,3 +134,42 @@ def test_analyse_leaves_move_caps_out_of_lengths_and_margins() -> None:
     assert s["stalemate"].value == 0.25 and s["move_cap"].value == 0.25
     assert s.medians["moves"].value == 300.0
     assert s.to_dict()["figures"]["moves"]["n"] == 3
+
+
+def test_the_fast_median_bootstrap_gives_the_list_bootstraps_numbers() -> None:
+    """``analyse`` bootstraps the medians from the counts of the clusters drawn (one series
+    of draws for the three figures); the numbers are those of resampling the lists."""
+    import random
+
+    rng = random.Random(7)
+    records = [
+        _rec(
+            s,
+            2 * s + k,
+            moves=rng.randint(50, 400),
+            turns=rng.randint(5, 40),
+            scores=(rng.randint(0, 60), rng.randint(0, 60)),
+            reason="move_cap" if rng.random() < 0.1 else "win",
+        )
+        for s in range(60)
+        for k in (0, 1)
+    ]
+    fast = stats.analyse(records, resamples=300, seed=3)
+    groups = list(stats._clusters(records).values())
+    for key, _label in stats.MEDIANS:
+        values = [[stats._median_value(r, key) for r in g if not stats._capped(r)] for g in groups]
+
+        def median(xs: list[float]) -> float:  # not ``_median`` itself: the list path
+            return stats._median(xs)
+
+        by_list = stats.cluster_bootstrap(values, median, resamples=300, seed=3)
+        assert fast.medians[key] == by_list, key
+        assert stats.cluster_bootstrap(values, resamples=300, seed=3) == by_list
+
+
+def test_the_bootstrap_reports_its_progress() -> None:
+    seen: list[tuple[int, int]] = []
+    records = [_rec(s, 2 * s + k, moves=100 + s) for s in range(20) for k in (0, 1)]
+    stats.analyse(records, resamples=500, progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (500, 500) and len(seen) == 100
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)

@@ -426,7 +426,7 @@ def house_filling(games: int, workers: int, out: Path) -> str:
             rows.append(
                 [
                     who,
-                    f"`{res.rules}`",
+                    f"`{res.label}`",
                     num(s["moves"]),
                     num(s.medians["moves"]),
                     num(s["turns"]),

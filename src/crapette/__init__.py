@@ -147,7 +147,16 @@ def _svg_board(obj: _Any) -> str:
     return board(obj)
 
 
+def _records_module() -> _Any:
+    """crapette.records, loaded on first use: ``to_json``/``from_json`` of a game record
+    (it sits above the facade)."""
+    from crapette import records
+
+    return records
+
+
 _hooks.svg_board = _svg_board
+_hooks.records = _records_module
 
 _MOVED: dict[str, tuple[str, str]] = {
     "ALL_MOVES": ("crapette.moves", "ALL_MOVES"),

@@ -3,8 +3,8 @@
 bots and simulations, which trusts that the move comes from ``legal_moves``).
 
 Both are the native engine's (the C core) when it runs, else the Python engine's,
-[`python_apply`][crapette._engine.python_apply] and
-[`python_apply_unchecked`][crapette._engine.python_apply_unchecked], written here: the
+``python_apply`` and
+``python_apply_unchecked``, written here: the
 readable statement of every transition (docs/rules.md), which the native engine is tested
 against move for move."""
 
@@ -57,7 +57,7 @@ def python_apply(state: GameState, move: Move | str) -> GameState:
 
 
 def python_apply_unchecked(state: GameState, move: Move) -> GameState:
-    """Like [`python_apply`][crapette._engine.python_apply] without the legality check: for
+    """Like ``python_apply`` without the legality check: for
     moves taken from ``legal_moves(state)``. Anything else gives an undefined (possibly
     invalid) state."""
     if not isinstance(state, PythonState):

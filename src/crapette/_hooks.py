@@ -27,9 +27,12 @@ format_position: Callable[[Any], str] | None = None
 board: Callable[[Any], str] | None = None
 """``text.board(state)``: the readable board of ``str(state)``."""
 
-# crapette (the facade): loads crapette.svg on first use
+# crapette (the facade): loads crapette.svg and crapette.records on first use
 svg_board: Callable[[Any], str] | None = None
 """``svg.board(state_or_view)``: the picture of ``_repr_svg_``."""
+records: Callable[[], Any] | None = None
+"""The ``crapette.records`` module, loaded on first use (``to_json``/``from_json`` of a
+record)."""
 
 # crapette._laws and crapette.outcome, for the native engine
 describe_illegal: Callable[[Any, Any], str] | None = None

@@ -43,7 +43,7 @@ from crapette.moves import (
     Action,
     Move,
 )
-from crapette.outcome import is_over
+from crapette.outcome import python_winner
 
 if TYPE_CHECKING:
     from crapette.state import GameState
@@ -73,6 +73,16 @@ __all__ = [
 
 _LOAD_TARGETS = (OPP_RESERVE, OPP_WASTE)
 _OWN_SOURCES = (RESERVE, HAND, WASTE)
+
+
+def is_over(state: GameState) -> bool:
+    """Whether the deal has ended, read from the public fields (so that the rules here
+    answer for a state of either engine)."""
+    return (
+        python_winner(state) is not None
+        or state.passes == (2, 2)
+        or state.moves_made >= state.rules.move_cap
+    )
 
 
 def pile_name(pile: int) -> str:

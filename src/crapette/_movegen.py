@@ -1,7 +1,7 @@
 """[`legal_moves`][crapette._movegen.legal_moves], and the Python engine's fast move generator.
 
 ``legal_moves`` is the native engine's (the C core) when it runs, else
-[`python_legal_moves`][crapette._movegen.python_legal_moves], the Python engine's. That one
+``python_legal_moves``, the Python engine's. That one
 computes the same list as ``crapette.testing.reference_legal_moves`` (the tests check this on
 thousands of positions) from a few lookups instead of trying every move:
 
@@ -336,4 +336,4 @@ legal_moves = python_legal_moves if _NATIVE is None else _NATIVE.legal_moves
 """Every legal move of the player to act (``state.to_act``), without duplicates, in the
 fixed order of [`ALL_MOVES`][crapette.moves.ALL_MOVES] (by source, target and count, then
 reveal, draw, discard, end, stop, pass). Empty only when the deal is over. The native
-engine's when it runs, else [`python_legal_moves`][crapette._movegen.python_legal_moves]."""
+engine's when it runs, else ``python_legal_moves``."""

@@ -21,16 +21,7 @@ from typing import Final
 from crapette._quote import quote, show
 from crapette.errors import InvalidArgumentError, NotationError
 
-__all__ = [
-    "ALL_CARDS",
-    "RANK_CHARS",
-    "SUIT_CHARS",
-    "SUIT_SYMBOLS",
-    "Card",
-    "format_card",
-    "full_pack",
-    "parse_card",
-]
+__all__ = ["ALL_CARDS", "Card", "format_card", "full_pack", "parse_card"]
 
 RANK_CHARS: Final = "A23456789TJQK"
 """Rank characters, index ``rank - 1``."""

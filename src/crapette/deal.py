@@ -20,7 +20,7 @@ from crapette.errors import CrapetteError, InvalidArgumentError, InvalidPosition
 from crapette.rules import Ruleset, as_ruleset
 from crapette.state import _NATIVE, GameState
 
-__all__ = ["Rng", "deal", "first_player", "new_game", "random_seed", "shuffled"]
+__all__ = ["Rng", "deal", "new_game", "random_seed", "shuffled"]
 
 _log = logging.getLogger(__name__)
 
@@ -67,11 +67,18 @@ class Rng:
 
 def shuffled(cards: Iterable[Card], rng: Rng) -> tuple[Card, ...]:
     """The cards in a uniformly random order (Fisher-Yates, last position first)."""
-    out = list(cards)
-    for i in range(len(out) - 1, 0, -1):
+    if _NATIVE is not None and type(cards) is tuple and type(rng) is Rng:
+        try:
+            out, rng._state = _NATIVE.shuffled(cards, rng._state)
+        except TypeError:  # not all cards: the Python shuffle below
+            pass
+        else:
+            return tuple(out)
+    out_list = list(cards)
+    for i in range(len(out_list) - 1, 0, -1):
         j = rng.below(i + 1)
-        out[i], out[j] = out[j], out[i]
-    return tuple(out)
+        out_list[i], out_list[j] = out_list[j], out_list[i]
+    return tuple(out_list)
 
 
 def new_game(rules: Ruleset | str | None = None, *, seed: int | None = None) -> GameState:

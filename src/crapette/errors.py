@@ -15,22 +15,29 @@ CrapetteError
 ├── UnknownBotError         an unknown bot name or a bad bot option
 ├── BotError                a bot answered an illegal move during a simulation
 ├── SimulationError         bad simulation input, or a run stopped by a lost worker
+├── PlotError               a plot without matplotlib, or a plot file that cannot be written
+├── PoolError               a worker process died, failed to start or raised (internal,
+│                           not in __all__: the simulator reports it as a SimulationError)
 ├── MatchError              a match used out of order
+├── AdapterError            an adapter used out of order (an environment before its reset)
 └── WebError                a game server request refused (an HTTP status and a code)
 KeyboardInterrupt
 └── SimulationInterrupted   Ctrl-C during a simulation (holds the records made so far)
+    └── RunInterrupted      Ctrl-C during `crapette simulate`/`compare` (internal, not in
+                            __all__: the command line catches it)
 ```
+
+The two Ctrl-C errors are ``KeyboardInterrupt``s, not ``CrapetteError``s, on purpose: an
+``except Exception`` (or ``except CrapetteError``) must not swallow a Ctrl-C.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from crapette.simulation import DealRecord
+from typing import Any
 
 __all__ = [
+    "AdapterError",
     "BotError",
     "CrapetteError",
     "IllegalMoveError",
@@ -40,6 +47,7 @@ __all__ = [
     "InvalidRulesError",
     "MatchError",
     "NotationError",
+    "PlotError",
     "SimulationError",
     "SimulationInterrupted",
     "UnknownBotError",
@@ -100,8 +108,8 @@ class InvalidPositionError(NotationError):
 
 
 class UnknownBotError(CrapetteError, ValueError):
-    """A bot name that is not one of [`crapette.bots.BOT_NAMES`][crapette.bots.BOT_NAMES] (the
-    message lists them), a bad bot option (such as a search budget that is not a positive
+    """A bot name that is not registered ([`crapette.bots.bot_names`][crapette.bots.bot_names]:
+    the message lists them), a bad bot option (such as a search budget that is not a positive
     integer, or a miss chance outside 0..1), or a name that cannot be registered (malformed,
     already taken)."""
 
@@ -113,13 +121,27 @@ class SimulationError(CrapetteError, ValueError):
     deals finished until then.
 
     Attributes:
-        records: the deal records completed before the error, in deal order (empty for bad
-            input).
+        records: the deal records
+            ([`DealRecord`][crapette.simulation.DealRecord]) completed before the error, in
+            deal order (empty for bad input).
     """
 
-    def __init__(self, message: str, records: Sequence[DealRecord] = ()) -> None:
+    def __init__(self, message: str, records: Sequence[Any] = ()) -> None:
         super().__init__(message)
-        self.records: tuple[DealRecord, ...] = tuple(records)
+        self.records: tuple[Any, ...] = tuple(records)
+
+
+class PlotError(CrapetteError, ValueError):
+    """A plot asked for without matplotlib installed (the message says what to install), a
+    plot file name whose extension is not a format matplotlib writes, or a plot file that
+    cannot be written (``crapette.simulation.plots``)."""
+
+
+class PoolError(CrapetteError):
+    """A worker process of a simulation died, failed to start, or raised; ``str(error)``
+    says which and why. The simulator reports it as a
+    [`SimulationError`][crapette.errors.SimulationError] with the deals finished, so a user
+    of [`simulate`][crapette.simulation.simulate] never sees this one."""
 
 
 class SimulationInterrupted(KeyboardInterrupt):
@@ -128,12 +150,32 @@ class SimulationInterrupted(KeyboardInterrupt):
     does (it is not a [`CrapetteError`][crapette.errors.CrapetteError]).
 
     Attributes:
-        records: the deal records completed before the interruption, in deal order.
+        records: the deal records
+            ([`DealRecord`][crapette.simulation.DealRecord]) completed before the
+            interruption, in deal order.
     """
 
-    def __init__(self, records: Sequence[DealRecord] = ()) -> None:
+    def __init__(self, records: Sequence[Any] = ()) -> None:
         super().__init__(f"interrupted after {len(records)} deals")
-        self.records: tuple[DealRecord, ...] = tuple(records)
+        self.records: tuple[Any, ...] = tuple(records)
+
+
+class RunInterrupted(SimulationInterrupted):
+    """Ctrl-C during ``crapette simulate`` or ``crapette compare``: the results of the deals
+    finished so far (the ruleset being played holds only its finished deals; rulesets not
+    begun are left out). A ``KeyboardInterrupt``, as its base class.
+
+    Attributes:
+        results: one [`SimulationResult`][crapette.simulation.SimulationResult] per ruleset
+            with finished deals.
+        records: every finished deal (a tuple, as for its base class).
+        written: the files the finished deals were written to (filled in by the command).
+    """
+
+    def __init__(self, results: Sequence[Any]) -> None:
+        self.results: list[Any] = list(results)
+        super().__init__([record for result in self.results for record in result.records])
+        self.written: list[str] = []
 
 
 class BotError(CrapetteError):
@@ -148,18 +190,24 @@ class BotError(CrapetteError):
     """
 
     def __init__(
-        self, message: str, bot: str, seed: int, move: object, records: Sequence[DealRecord]
+        self, message: str, bot: str, seed: int, move: object, records: Sequence[Any]
     ) -> None:
         super().__init__(message)
         self.bot = bot
         self.seed = seed
         self.move = move
-        self.records: tuple[DealRecord, ...] = tuple(records)
+        self.records: tuple[Any, ...] = tuple(records)
 
 
 class MatchError(CrapetteError, ValueError):
     """A match used out of order: the next deal asked for before the current one is over or
     after the match is over, or a state of another deal given to it."""
+
+
+class AdapterError(CrapetteError, RuntimeError):
+    """An adapter used out of order: a PettingZoo environment observed or stepped before
+    its first ``reset()``. A ``RuntimeError`` too, as it was before it became a library
+    error."""
 
 
 class WebError(CrapetteError):

@@ -62,7 +62,16 @@ class MatchOutcome:
     resigned: int | None = None
 
 
-@attrs.frozen(slots=True)
+def _result_repr(result: DealResult) -> str:
+    o = result.outcome
+    return (
+        f"crapette.match.DealResult(seed={result.seed}, starter={result.starter},"
+        f" outcome=crapette.Outcome(winner={o.winner!r}, scores={o.scores!r},"
+        f" reason={o.reason!r}))"
+    )
+
+
+@attrs.frozen(slots=True, repr=False)
 class Match:
     """A match in progress.
 
@@ -85,6 +94,17 @@ class Match:
     state: GameState
     starter: int
     resigned: int | None = attrs.field(default=None, kw_only=True)
+
+    def __repr__(self) -> str:
+        """Code that builds this match again (after ``import crapette``), as
+        ``repr(state)`` does for a state."""
+        results = ", ".join(_result_repr(r) for r in self._results)
+        if len(self._results) == 1:
+            results += ","
+        return (
+            f"crapette.Match(rules=crapette.parse_rules({str(self.rules)!r}), seed={self.seed},"
+            f" results=({results}), state={self.state!r}, starter={self.starter})"
+        )
 
     @property
     def results(self) -> tuple[DealResult, ...]:

@@ -58,11 +58,9 @@ from crapette.state import GameState, Pile, validate_position
 
 __all__ = [
     "UNKNOWN_CARD",
-    "check_move_text",
     "format_move",
     "format_position",
     "format_public_position",
-    "move_from_text",
     "parse_move",
     "parse_position",
     "validate_position",

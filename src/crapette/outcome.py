@@ -18,7 +18,7 @@ from crapette._quote import show
 from crapette.errors import InvalidArgumentError
 from crapette.state import _NATIVE, GameState, PythonState
 
-__all__ = ["Outcome", "counts", "is_over", "outcome", "resignation", "winner"]
+__all__ = ["Outcome", "counts", "is_over", "outcome", "resignation"]
 
 Reason = Literal["win", "stalemate", "move_cap", "resigned"]
 

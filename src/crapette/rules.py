@@ -14,15 +14,7 @@ import attrs
 from crapette._quote import quote, show
 from crapette.errors import InvalidRulesError
 
-__all__ = [
-    "MAX_RULES_TEXT",
-    "OPTIONS",
-    "PRESETS",
-    "RANGES",
-    "Ruleset",
-    "format_rules",
-    "parse_rules",
-]
+__all__ = ["OPTIONS", "PRESETS", "RANGES", "Ruleset", "format_rules", "parse_rules"]
 
 FirstPlayer = Literal["reserve", "reserve_first_house", "cut"]
 MatchStarter = Literal["rule", "alternate"]

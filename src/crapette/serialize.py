@@ -10,12 +10,12 @@ refused with a [`NotationError`][crapette.NotationError]; nothing is half loaded
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 import sys
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
+from crapette import _hooks
 from crapette._engine import apply
 from crapette._quote import show
 from crapette._version import BEHAVIOUR_VERSION
@@ -28,10 +28,7 @@ from crapette.outcome import Outcome
 from crapette.rules import OPTIONS, Ruleset
 from crapette.state import GameState, PendingStop, Pile
 
-if TYPE_CHECKING:
-    from crapette.records import GameRecord
-
-__all__ = ["JSON_VERSION", "from_json", "state_from_dict", "state_to_dict", "to_json"]
+__all__ = ["JSON_VERSION", "from_json", "to_json"]
 
 JSON_VERSION: Final = 2
 """The version of the JSON layout written by [`to_json`][crapette.serialize.to_json]. Version 2
@@ -45,7 +42,7 @@ FORMAT: Final = "crapette"
 _HEX_KEY: Final = re.compile(r"[0-9a-fA-F]{1,16}\Z")
 
 
-def to_json(obj: GameState | Ruleset | GameRecord | Match, *, indent: int | None = None) -> str:
+def to_json(obj: object, *, indent: int | None = None) -> str:
     """The JSON document for a state, a ruleset, a game record or a match in progress.
 
     Args:
@@ -78,8 +75,9 @@ def to_json(obj: GameState | Ruleset | GameRecord | Match, *, indent: int | None
 
 
 def _records() -> Any:
-    # The records subpackage builds on the core; it is loaded only for a record document.
-    return importlib.import_module("crapette.records")
+    # The records subpackage builds on the core (an optional part above it): the facade
+    # lends a function that loads it, used only for a record document.
+    return _hooks.need(_hooks.records, "records")()
 
 
 def _is_record(obj: object) -> bool:
@@ -87,7 +85,7 @@ def _is_record(obj: object) -> bool:
     return records is not None and isinstance(obj, records.GameRecord)
 
 
-def from_json(text: str) -> GameState | Ruleset | GameRecord | Match:
+def from_json(text: str) -> Any:
     """Read a document written by [`to_json`][crapette.serialize.to_json] (a match comes back ready
     to resume).
 
@@ -120,7 +118,7 @@ def from_json(text: str) -> GameState | Ruleset | GameRecord | Match:
     if kind == "rules":
         return _rules_from(data)
     if kind == "record":
-        record: GameRecord = _records().record_from_dict(data)
+        record = _records().record_from_dict(data)
         return record
     if kind == "match":
         return _match_from_dict(data.get("match"), "match")

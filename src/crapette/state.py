@@ -43,7 +43,6 @@ __all__ = [
     "ENGINE",
     "GameState",
     "PendingStop",
-    "Pile",
     "position_problems",
     "to_python",
     "validate_position",

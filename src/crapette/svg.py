@@ -663,6 +663,21 @@ def board(
     table = _table(position, hidden)
     spots = _spots(seat, table.turn_player)
     drawn = {name: _draw_pile(name, spots[name], table) for name in PILE_NAMES}
+    return "".join(
+        [
+            *_frame(table, seat, width, interactive),
+            *(
+                _pile_group(name, spots[name], drawn[name], table, interactive)
+                for name in PILE_NAMES
+            ),
+            *_overlays(position, last_move, arrows, drawn),
+            "</svg>",
+        ]
+    )
+
+
+def _frame(table: _Table, seat: int, width: float, interactive: bool) -> list[str]:
+    """The ``<svg>`` element, the felt, the caption and the players' names."""
     height = width * _VH / _VW
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="crapette-board" width="{_n(width)}"'
@@ -684,22 +699,34 @@ def board(
             f'<text x="{lx}" y="{_n(ly)}" font-size="15" font-weight="bold" text-anchor="{anchor}"'
             f' fill="{_INK}">{marker}Player {p}</text>'
         )
-    for name in PILE_NAMES:
-        spot = spots[name]
-        pile = drawn[name]
-        attrs = ' class="pile"'
-        hit = ""
-        if interactive:
-            attrs += f' data-pile="{name}" data-count="{_count(name, table)}"'
-            x, y, w, h = pile.box
-            if name[0] == "H":
-                w = max(w, _FAN_LIMIT + _CW)
-                x = spot.x if spot.way > 0 else spot.x + _CW - w
-            hit = (
-                f'<rect class="hit" x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}"'
-                ' fill="none" pointer-events="all"/>'
-            )
-        out.append(f"<g{attrs}>{hit}{pile.svg}{_label(name, spot, table)}</g>")
+    return out
+
+
+def _pile_group(name: str, spot: _Spot, pile: _Drawn, table: _Table, interactive: bool) -> str:
+    """One pile as a ``<g class="pile">``, with its hit area when ``interactive``."""
+    attrs = ' class="pile"'
+    hit = ""
+    if interactive:
+        attrs += f' data-pile="{name}" data-count="{_count(name, table)}"'
+        x, y, w, h = pile.box
+        if name[0] == "H":
+            w = max(w, _FAN_LIMIT + _CW)
+            x = spot.x if spot.way > 0 else spot.x + _CW - w
+        hit = (
+            f'<rect class="hit" x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}"'
+            ' fill="none" pointer-events="all"/>'
+        )
+    return f"<g{attrs}>{hit}{pile.svg}{_label(name, spot, table)}</g>"
+
+
+def _overlays(
+    position: GameState | PlayerView,
+    last_move: Move | tuple[str, str] | None,
+    arrows: Iterable[Move | tuple[str, str]],
+    drawn: dict[str, _Drawn],
+) -> list[str]:
+    """The highlight of the last move and the arrows, over the piles."""
+    out = []
     if last_move is not None:
         piles = _resolve(position, last_move, after=True)
         if piles is not None:
@@ -719,5 +746,4 @@ def board(
         lines.append(_arrow(start, end, *piles))
     if lines:
         out.append('<g class="arrows">' + "".join(lines) + "</g>")
-    out.append("</svg>")
-    return "".join(out)
+    return out

@@ -15,14 +15,15 @@ the count by first move to find where two implementations disagree.
 from __future__ import annotations
 
 from crapette._engine import apply_unchecked
-from crapette._laws import Violation, violation, why_illegal
+from crapette._laws import Violation as Violation  # importable here as before, unversioned
+from crapette._laws import violation, why_illegal
 from crapette._movegen import legal_moves
 from crapette._quote import show
 from crapette.errors import InvalidArgumentError
 from crapette.moves import ALL_MOVES, Move
 from crapette.state import GameState
 
-__all__ = ["Violation", "divide", "perft", "reference_legal_moves", "violation"]
+__all__ = ["divide", "perft", "reference_legal_moves", "violation"]
 
 
 def perft(state: GameState, depth: int) -> int:

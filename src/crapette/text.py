@@ -35,6 +35,7 @@ from crapette.moves import OPP_RESERVE, OPP_WASTE, Action, Move
 from crapette.notation import parse_move
 from crapette.outcome import outcome
 from crapette.state import GameState, Pile
+from crapette.views import PlayerView, sketch
 
 __all__ = ["board", "describe_move"]
 
@@ -164,26 +165,34 @@ def _status(state: GameState, names: tuple[str, str]) -> str:
 
 
 def board(
-    state: GameState,
+    state: GameState | PlayerView,
     *,
     hidden: bool = False,
     ascii: bool = False,
-    bottom: int = 0,
+    bottom: int | None = None,
     names: tuple[str, str] = ("player 0", "player 1"),
 ) -> str:
     """The position as text, in the layout of this module's documentation.
 
     Args:
-        state: the position.
+        state: the position, or what one player sees of it (a
+            [`PlayerView`][crapette.views.PlayerView], always drawn with ``hidden``: a view
+            holds no hidden card; ``print(view)`` draws it this way).
         hidden: show only what the players can see. Otherwise each player's line is
             followed by the cards of their face-down reserve, their hand and their waste.
         ascii: write cards ``7S``/``7s`` instead of ``7♠``.
-        bottom: the player drawn at the bottom (the other one is drawn on top).
+        bottom: the player drawn at the bottom (the other one is drawn on top); by default
+            player 0, or the view's player.
         names: what to call player 0 and player 1.
 
     Raises:
         InvalidArgumentError: ``bottom`` is not 0 or 1.
     """
+    if isinstance(state, PlayerView):
+        bottom = state.player if bottom is None else bottom
+        state, hidden = sketch(state), True
+    elif bottom is None:
+        bottom = 0
     if isinstance(bottom, bool) or bottom not in (0, 1):
         raise InvalidArgumentError(f"bottom must be 0 or 1, not {show(bottom)}")
     width = max(len(n) for n in names)

@@ -221,7 +221,11 @@ class PlayerView:
         return " | ".join(fields)
 
     def __str__(self) -> str:
-        return self.to_string()
+        """The table as this player sees it ([`board`][crapette.text.board]; the one-line
+        machine form is [`to_string`][crapette.views.PlayerView.to_string])."""
+        from crapette.text import board  # the same layer, loaded on first use
+
+        return board(self)
 
 
 @attrs.frozen(slots=True, cache_hash=True)

@@ -41,6 +41,16 @@ one player), so the game is of imperfect information with only public observatio
   line per move: the mover, the move and the cards the move turned face up with where they
   now lie (``T`` the turned hand card, ``R0``/``R1`` a reserve), e.g. ``1 draw +7h@T``.
 
+**Resampling**: ``CrapetteState.resample_from_infostate(player, sampler)`` deals the cards a
+player cannot see at random (the [`determinize`][crapette.views.determinize] of the player's
+view), which is what OpenSpiel's information-set Monte Carlo tree search needs; so
+``open_spiel.python.algorithms.ismcts.ISMCTSBot`` plays the game::
+
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(), uct_c=2.0, max_simulations=100)
+    action = bot.step(state)
+
 **Serialization**: OpenSpiel serializes a Python state as a pickle of its attributes; the
 position inside is stored as its ``crapette.notation.format_position`` text, so
 ``pyspiel.serialize_game_and_state`` and ``deserialize_game_and_state`` round-trip.
@@ -49,6 +59,7 @@ position inside is stored as its ``crapette.notation.format_position`` text, so
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
@@ -66,14 +77,14 @@ from crapette.adapters.encoding import (
 )
 from crapette.bots.base import Bot
 from crapette.cards import TEXT
-from crapette.deal import new_game
+from crapette.deal import Rng, new_game
 from crapette.errors import InvalidArgumentError, InvalidMoveError, InvalidRulesError
 from crapette.moves import ALL_MOVES, RESERVE, Action, Move
 from crapette.notation import format_position, parse_position
 from crapette.outcome import outcome
 from crapette.rules import Ruleset
 from crapette.state import GameState
-from crapette.views import observe
+from crapette.views import determinize, observe
 
 __all__ = [
     "DEFAULT_PARAMS",
@@ -328,6 +339,40 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]
         if self._held is None:
             return f"player {player}: before the deal"
         return "\n".join((self._opening[player], *self._record))
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> CrapetteState:
+        """A state that ``player_id`` cannot tell from this one: the same history, the same
+        visible cards, and the face-down cards (both hands and the face-down reserve cards)
+        dealt at random ([`determinize`][crapette.views.determinize] of the player's view).
+
+        Its information-state string is this state's for both players (the face-down cards
+        are hidden from both alike). The sample follows the current view: the order of a
+        hand turned over from a waste, which the players saw, is dealt at random like any
+        hidden order. Before the deal and after its end the state is returned as it is (a
+        copy).
+
+        Args:
+            player_id: the player whose information the sample keeps (0 or 1).
+            probability_sampler: a function returning a number in ``[0, 1)`` each time it is
+                called, such as ``pyspiel.UniformProbabilitySampler(0., 1.)`` (what
+                OpenSpiel's IS-MCTS passes) or ``numpy.random.RandomState(seed).uniform``
+                for a reproducible sample; it is called once, to seed the deal of the hidden
+                cards.
+
+        Raises:
+            InvalidArgumentError: ``player_id`` is not 0 or 1.
+        """
+        if player_id not in (0, 1):
+            raise InvalidArgumentError(f"player_id must be 0 or 1, not {player_id!r:.40}")
+        sample = self.clone()
+        held = self._held
+        if held is None or held.result is not None:
+            return sample  # type: ignore[no-any-return]
+        seed = int(float(probability_sampler()) * 2.0**53)
+        sample._held = _Frozen(determinize(observe(held.state, player_id), Rng(seed)))
+        return sample  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
         if self._held is None:

@@ -38,6 +38,14 @@ ended by the move cap (``max_moves``) is reported as a *truncation*, the others 
 **Seeding**: ``reset(seed=s)`` deals ``crapette.new_game(rules, seed=s)``; a later
 ``reset()`` without a seed deals the next deal of a reproducible stream started by ``s``
 (without any seed, the stream starts from OS entropy).
+
+**No parallel API.** PettingZoo's ``ParallelEnv`` is for games whose agents act at the same
+time; in Russian Bank they never do. One player acts at a time, makes a variable number of
+moves in a row (a turn is many moves), and the opponent acts in the middle of that turn only
+to decide a "Stop!". A parallel step would take an action from both agents every time and
+throw one away (the waiting agent's mask is all zeros), and PettingZoo's own
+``aec_to_parallel`` refuses games whose agents do not take turns in a fixed cycle; so the
+environment is AEC only (``metadata["is_parallelizable"]`` is ``False``).
 """
 
 from __future__ import annotations
@@ -62,7 +70,7 @@ from crapette.adapters.encoding import (
     reward_scale,
 )
 from crapette.deal import Rng, new_game
-from crapette.errors import InvalidArgumentError
+from crapette.errors import AdapterError, InvalidArgumentError
 from crapette.outcome import outcome
 from crapette.rules import Ruleset
 from crapette.state import GameState
@@ -173,8 +181,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.agent_selection = AGENTS[self.game_state.to_act]
 
     def _state(self) -> GameState:
+        """The current position.
+
+        Raises:
+            AdapterError: ``reset()`` was never called.
+        """
         if self.game_state is None:
-            raise RuntimeError("call reset() before using the environment")
+            raise AdapterError(
+                "the environment has no deal yet: call reset() before observing or stepping it"
+            )
         return self.game_state
 
     def view(self, agent: str) -> PlayerView:

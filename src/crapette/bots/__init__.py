@@ -12,7 +12,10 @@
 
 All are seeded (``crapette.deal.Rng``) and reproducible. [`get_bot`][crapette.bots.get_bot] builds
 one from a bot string (``greedy``, ``search:256``, ``greedy:miss=0.1:call=0.8``);
-[`register_bot`][crapette.bots.register_bot] adds names (another package can add its own bots);
+[`register_bot`][crapette.bots.register_bot] adds names, and another package adds its own
+bots through the entry point group ``crapette.bots`` (see
+[`crapette.bots.registry`][crapette.bots.registry]), which makes them bot names of the
+``crapette`` command too;
 [`play_deal`][crapette.bots.play_deal] is the one game loop (bots against each other from any
 state).
 """
@@ -20,22 +23,21 @@ state).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from crapette._quote import quote
-from crapette.bots._loop import MoveHook, play_deal
-from crapette.bots.base import (
-    Bot,
-    UnknownBotError,
-    call_helps,
-    notify_deal_start,
-    notify_opponent_move,
-    stop_decision,
-)
+
+# The names imported ``as`` themselves are importable from here as before but not versioned
+# (not in __all__): the two type aliases and the helper behind stop_decision.
+from crapette.bots._loop import MoveHook as MoveHook
+from crapette.bots._loop import play_deal
+from crapette.bots.base import Bot, UnknownBotError, _deprecated, stop_decision
+from crapette.bots.base import call_helps as call_helps
 from crapette.bots.fallible import MISS_KINDS, Fallible
 from crapette.bots.greedy import GreedyBot
 from crapette.bots.planner import PlannerBot
+from crapette.bots.registry import BotFactory as BotFactory
 from crapette.bots.registry import (
-    BotFactory,
     BotSpec,
     bot_names,
     get_bot,
@@ -47,23 +49,17 @@ from crapette.bots.search import MAX_BUDGET, SearchBot
 from crapette.bots.simple import RandomBot
 
 __all__ = [
-    "BOT_NAMES",
     "MISS_KINDS",
     "Bot",
-    "BotFactory",
     "BotSpec",
     "Fallible",
     "GreedyBot",
-    "MoveHook",
     "PlannerBot",
     "RandomBot",
     "SearchBot",
     "UnknownBotError",
     "bot_names",
-    "call_helps",
     "get_bot",
-    "notify_deal_start",
-    "notify_opponent_move",
     "parse_bot",
     "play_deal",
     "register_bot",
@@ -72,8 +68,14 @@ __all__ = [
 ]
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search", "planner")
-"""The shipped bot names ([`bot_names`][crapette.bots.bot_names] lists every registered one,
-plug-ins included)."""
+"""The shipped bot names (importable, not versioned: [`bot_names`][crapette.bots.bot_names]
+is the one list of bot names, every registered one, plug-ins included)."""
+
+
+def __getattr__(name: str) -> Any:
+    """The helpers that left this face (``notify_deal_start``, ``notify_opponent_move``)
+    still work, with a ``DeprecationWarning``."""
+    return _deprecated(__name__, name)
 
 
 def _budget(name: str, budget: str) -> int:

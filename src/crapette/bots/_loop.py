@@ -12,7 +12,7 @@ from crapette._engine import apply_unchecked
 from crapette._laws import why_illegal
 from crapette._movegen import legal_moves
 from crapette._quote import show
-from crapette.bots.base import Bot, notify_deal_start, notify_opponent_move
+from crapette.bots.base import Bot, _notify_deal_start, _notify_opponent_move
 from crapette.errors import BotError
 from crapette.moves import Move, listed
 from crapette.state import GameState
@@ -75,7 +75,7 @@ def play_deal(
 
     names = tuple(getattr(bot, "name", type(bot).__name__) for bot in bots)
     for p in (0, 1):
-        notify_deal_start(bots[p], _observe(state, p, None))
+        _notify_deal_start(bots[p], _observe(state, p, None))
     watchers = [hasattr(bot, "on_opponent_move") for bot in bots]
     hook = on_move
     if any(watchers):
@@ -83,7 +83,7 @@ def play_deal(
         def hook(before: GameState, move: Move, after: GameState) -> object:
             other = 1 - before.to_act
             if watchers[other]:
-                notify_opponent_move(bots[other], move, _observe(after, other, None))
+                _notify_opponent_move(bots[other], move, _observe(after, other, None))
             return on_move(before, move, after) if on_move is not None else None
 
     return run_deal(state, (seat(0), seat(1)), names, on_move=hook, max_moves=max_moves)

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+import warnings
+from typing import Any, Protocol, runtime_checkable
 
 from crapette.errors import InvalidArgumentError, UnknownBotError
 from crapette.moves import CALL_STOP, LET_STAND, Move
 from crapette.rules import Ruleset
 from crapette.views import PlayerView
 
-__all__ = [
-    "Bot",
-    "UnknownBotError",
-    "call_helps",
-    "notify_deal_start",
-    "notify_opponent_move",
-    "stop_decision",
-]
+__all__ = ["Bot", "UnknownBotError", "stop_decision"]
 
 
 @runtime_checkable
@@ -24,9 +18,8 @@ class Bot(Protocol):
     """A player program: it sees a [`PlayerView`][crapette.views.PlayerView] (never the full
     state) and answers one of ``view.legal_moves()``.
 
-    Two optional hooks, for bots that plan or remember; the simulator's game loop calls
-    them when the bot has them ([`notify_deal_start`][crapette.bots.notify_deal_start],
-    [`notify_opponent_move`][crapette.bots.notify_opponent_move]):
+    Two optional hooks, for bots that plan or remember; the game loop
+    ([`play_deal`][crapette.bots.play_deal]) calls them when the bot has them:
 
     * ``on_deal_start(view)``: a new deal starts; ``view`` is the bot's view of the deal's
       first position.
@@ -45,18 +38,49 @@ class Bot(Protocol):
         ...
 
 
-def notify_deal_start(bot: object, view: PlayerView) -> None:
+def _notify_deal_start(bot: object, view: PlayerView) -> None:
     """Call ``bot.on_deal_start(view)`` if the bot has that hook."""
     hook = getattr(bot, "on_deal_start", None)
     if hook is not None:
         hook(view)
 
 
-def notify_opponent_move(bot: object, move: Move, view: PlayerView) -> None:
+def _notify_opponent_move(bot: object, move: Move, view: PlayerView) -> None:
     """Call ``bot.on_opponent_move(move, view)`` if the bot has that hook."""
     hook = getattr(bot, "on_opponent_move", None)
     if hook is not None:
         hook(move, view)
+
+
+_DEPRECATED = {
+    "notify_deal_start": (_notify_deal_start, "bot.on_deal_start(view)"),
+    "notify_opponent_move": (_notify_opponent_move, "bot.on_opponent_move(move, view)"),
+}
+"""Helpers this module exported before; the game loop's business now."""
+
+
+def _deprecated(module: str, name: str) -> Any:
+    """One of the helpers that left the faces (``notify_*``), with a ``DeprecationWarning``.
+
+    Raises:
+        AttributeError: ``name`` is not one of them.
+    """
+    try:
+        helper, hook = _DEPRECATED[name]
+    except KeyError:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}") from None
+    warnings.warn(
+        f"{module}.{name} is deprecated: crapette.bots.play_deal calls the bot hooks (a loop"
+        f" of your own calls {hook} if the bot has it)",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return helper
+
+
+def __getattr__(name: str) -> Any:
+    """The helpers that left this module still work, with a ``DeprecationWarning``."""
+    return _deprecated(__name__, name)
 
 
 def call_helps(rules: Ruleset, offender: int, resume: int) -> bool:

@@ -7,7 +7,8 @@ change nothing. [`Fallible`][crapette.bots.fallible.Fallible] wraps a bot with a
 parameters are probabilities people can reason about:
 
 * **missing a compulsory move**, per kind. A violating move is counted under the *first*
-  priority it breaks, in the order the rules check them (the kinds are exclusive):
+  priority it breaks, in the order the rules check them (the kinds are exclusive; the kind
+  is the one the rules' priority check names, the ``kind`` of its violation):
 
   - ``reserve`` (``miss_reserve``): pagat's "reserve to a foundation first": another move
     while the reserve top can go to a foundation;
@@ -49,31 +50,23 @@ fallible player is as reproducible as any bot: the same seed, the same moves.
 
 from __future__ import annotations
 
-from crapette._laws import violation
+from crapette._laws import VIOLATION_KINDS, violation
 from crapette._movegen import legal_moves
 from crapette._quote import show
 from crapette.bots._greedy import _POINTLESS, move_score
 from crapette.bots.base import Bot
 from crapette.deal import Rng
 from crapette.errors import UnknownBotError
-from crapette.moves import (
-    FOUNDATION,
-    LET_STAND,
-    OPP_RESERVE,
-    OPP_WASTE,
-    PLAY,
-    RESERVE,
-    Action,
-    Move,
-)
+from crapette.moves import LET_STAND, Move
 from crapette.state import GameState
 from crapette.views import PlayerView, sketch
 
 __all__ = ["MISS_KINDS", "Fallible", "miss_kind"]
 
-MISS_KINDS: tuple[str, ...] = ("reserve", "foundation", "order", "filling")
+MISS_KINDS: tuple[str, ...] = VIOLATION_KINDS
 """The kinds of compulsory move a fallible player may miss, in the order the rules check
-them."""
+them: ``("reserve", "foundation", "order", "filling")``, the kinds of the rules' own
+priority check."""
 
 _SEED_SALT = 0xFA11B1E
 
@@ -97,29 +90,16 @@ def miss_kind(view: PlayerView, moves: tuple[Move, ...], move: Move) -> str | No
 
     Args:
         view: the position, seen by the player to act.
-        moves: ``view.legal_moves()``.
+        moves: ``view.legal_moves()`` (not needed any more: the kind comes from the rules'
+            priority check alone; kept so that calls stay valid).
         move: one of ``moves``.
     """
-    return _kind(sketch(view), moves, move)
+    return _kind(sketch(view), move)
 
 
-def _kind(state: GameState, moves: tuple[Move, ...], move: Move) -> str | None:
-    if violation(state, move) is None:
-        return None
-    rules = state.rules
-    reserve_home = PLAY[RESERVE][FOUNDATION]
-    if rules.priority == "pagat" and reserve_home in moves and move != reserve_home:
-        return "reserve"
-    if any(m.action is Action.PLAY and m.target == FOUNDATION for m in moves):
-        return "foundation"
-    if (
-        rules.priority == "serbian"
-        and move.action is Action.PLAY
-        and move.target in (OPP_RESERVE, OPP_WASTE)
-        and any(PLAY[move.source][h] in moves for h in range(8) if state.houses[h])
-    ):
-        return "order"
-    return "filling"
+def _kind(state: GameState, move: Move) -> str | None:
+    broken = violation(state, move)
+    return None if broken is None else broken.kind
 
 
 class Fallible:
@@ -225,7 +205,7 @@ class Fallible:
         moves = legal_moves(state)
         by_kind: dict[str, list[Move]] = {}
         for move in moves:
-            kind = _kind(state, moves, move)
+            kind = _kind(state, move)
             if kind is not None:
                 by_kind.setdefault(kind, []).append(move)
         if not by_kind:

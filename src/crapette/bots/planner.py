@@ -221,7 +221,7 @@ class HandMemory:
         if (hands[0] is None and hands[1] is None) or view.stop is not None:
             return determinize(view, rng)
         known = {card for hand in hands if hand is not None for card in hand}
-        pool = list(shuffled([c for c in view.hidden_cards() if c not in known], rng))
+        pool = list(shuffled(tuple(c for c in view.hidden_cards() if c not in known), rng))
         downs: list[Pile] = []
         for q in (0, 1):
             need = view.reserves_down[q]

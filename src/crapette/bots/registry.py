@@ -19,12 +19,30 @@ separates the two bots of ``--bots``):
 [`get_bot`][crapette.bots.get_bot] builds a bot from its string;
 [`parse_bot`][crapette.bots.parse_bot] reads a string without building anything, and
 ``str(spec)`` writes the canonical form back.
+
+**Plug-ins.** An installed distribution adds bots through the entry point group
+``crapette.bots``: each entry point's name is a bot name and its object a bot factory (as
+[`register_bot`][crapette.bots.register_bot] takes it). In ``pyproject.toml``:
+
+```toml
+[project.entry-points."crapette.bots"]
+mybot = "mypackage.bots:MyBot"
+```
+
+Then ``get_bot("mybot:64")``, ``simulate(..., "mybot,greedy", ...)`` and the command line
+(``crapette simulate --bots mybot,greedy``, ``crapette play --bot mybot``) know the name.
+The entry points are read once, on the first use of a bot name, and a plug-in's module is
+imported only when its bot is first built (a module that fails to import then is an
+``UnknownBotError`` naming the distribution). A name registered in the process with
+``register_bot`` wins over a plug-in of the same name; a plug-in cannot take a shipped name.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import inspect
 import re
+import warnings
 from collections.abc import Callable
 
 import attrs
@@ -32,15 +50,7 @@ import attrs
 from crapette._quote import quote
 from crapette.bots.base import Bot, UnknownBotError
 
-__all__ = [
-    "BotFactory",
-    "BotSpec",
-    "bot_names",
-    "get_bot",
-    "parse_bot",
-    "register_bot",
-    "unregister_bot",
-]
+__all__ = ["BotSpec", "bot_names", "get_bot", "parse_bot", "register_bot", "unregister_bot"]
 
 BotFactory = Callable[..., Bot]
 """Builds a bot: called as ``factory(seed)``, or ``factory(seed, *args)`` with the string
@@ -59,13 +69,75 @@ _FALLIBLE_KEYS = (
 )
 
 
+ENTRY_POINTS = "crapette.bots"
+"""The entry point group of bot plug-ins."""
+
+
 @attrs.frozen(slots=True)
 class _Entry:
-    factory: BotFactory
+    factory: BotFactory | None  # None: a plug-in whose module is not imported yet
     summary: str
+    plugin: importlib.metadata.EntryPoint | None = None
 
 
 _REGISTRY: dict[str, _Entry] = {}
+_SHIPPED = ("random", "greedy", "search", "planner")
+_discovered = False
+
+
+def _dist(point: importlib.metadata.EntryPoint) -> str:
+    dist = point.dist
+    return f"{dist.name} {dist.version}" if dist is not None else "an unknown distribution"
+
+
+def _origin(point: importlib.metadata.EntryPoint) -> str:
+    return f"the plug-in {point.value!r} of {_dist(point)}"
+
+
+def _discover() -> None:
+    """Register the bots of the ``crapette.bots`` entry points (once per process)."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    for point in importlib.metadata.entry_points(group=ENTRY_POINTS):
+        name = point.name
+        if not _NAME.match(name) or name in _SHIPPED:
+            why = "is a shipped bot" if name in _SHIPPED else "is not a valid bot name"
+            warnings.warn(
+                f"bot {quote(name)} of {_origin(point)} ignored: the name {why}", stacklevel=3
+            )
+            continue
+        if name not in _REGISTRY:  # a name registered in the process wins
+            _REGISTRY[name] = _Entry(None, f"a plug-in from {_dist(point)}", point)
+
+
+def _factory(name: str) -> BotFactory:
+    """The factory of a registered name, importing a plug-in's module on first use.
+
+    Raises:
+        UnknownBotError: the plug-in cannot be loaded, or its object is not callable.
+    """
+    entry = _REGISTRY[name]
+    if entry.factory is not None:
+        return entry.factory
+    assert entry.plugin is not None
+    try:
+        factory = entry.plugin.load()
+    except Exception as exc:
+        raise UnknownBotError(
+            f"bot {quote(name)}: {_origin(entry.plugin)} failed to load:"
+            f" {type(exc).__name__}: {exc}"
+        ) from exc
+    if not callable(factory):
+        raise UnknownBotError(
+            f"bot {quote(name)}: {_origin(entry.plugin)} is not a bot factory"
+            f" ({quote(repr(factory))})"
+        )
+    doc = inspect.getdoc(factory) or ""
+    summary = doc.strip().splitlines()[0] if doc.strip() else entry.summary
+    _REGISTRY[name] = _Entry(factory, summary, entry.plugin)
+    return factory  # type: ignore[no-any-return]
 
 
 def register_bot(
@@ -101,16 +173,20 @@ def register_bot(
 
 def unregister_bot(name: str) -> None:
     """Remove a registered name (a no-op when it is not registered)."""
+    _discover()
     _REGISTRY.pop(name, None)
 
 
 def bot_names() -> tuple[str, ...]:
-    """Every registered bot name, in registration order (the shipped bots first)."""
+    """Every registered bot name, in registration order: the shipped bots first, then the
+    names registered in the process and the plug-ins of the ``crapette.bots`` entry points."""
+    _discover()
     return tuple(_REGISTRY)
 
 
 def bot_summaries() -> dict[str, str]:
     """Every registered name with its one-line summary."""
+    _discover()
     return {name: entry.summary for name, entry in _REGISTRY.items()}
 
 
@@ -153,6 +229,7 @@ def parse_bot(text: str) -> BotSpec:
     """
     if not isinstance(text, str):
         raise UnknownBotError(f"a bot name must be a str, not {quote(repr(text))}")
+    _discover()
     parts = text.strip().split(":")
     name = parts[0]
     if name not in _REGISTRY:
@@ -217,7 +294,7 @@ def get_bot(name: str, seed: int = 0) -> Bot:
             message quotes the string and lists the known names or parameters.
     """
     spec = parse_bot(name)
-    factory = _REGISTRY[spec.name].factory
+    factory = _factory(spec.name)
     if not _binds(factory, seed, *spec.args):
         what = "no arguments" if not _binds(factory, seed, "") else "fewer arguments"
         given = ":".join(spec.args)

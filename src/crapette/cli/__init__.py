@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from crapette._version import __version__
 from crapette.errors import CrapetteError
 
-__all__ = ["COMMANDS", "RICH_MISSING", "main"]
+__all__ = ["main"]
 
 COMMANDS: tuple[str, ...] = ("play", "show", "replay", "simulate", "compare", "ladder", "serve")
 """Subcommands, each implemented by ``crapette.cli.<name>`` with ``add_parser`` and

@@ -15,10 +15,10 @@ from typing import Any
 
 from rich.table import Table
 
-from crapette.cli.simulate import CAPTION, add_common_arguments, run_and_show
+from crapette.cli.simulate import CAPTION, add_common_arguments, run_and_show, stop_calls_text
 from crapette.rules import PRESETS
 from crapette.simulation import SimulationResult
-from crapette.simulation.stats import METRICS, Interval, paired_differences
+from crapette.simulation.stats import METRICS, Interval, Stats, paired_differences
 
 __all__ = ["add_parser", "compare_table", "differences_table", "run"]
 
@@ -35,8 +35,11 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def compare_table(results: Sequence[SimulationResult]) -> Table:
-    """One table, a column per ruleset, every figure with its 95% interval."""
+def compare_table(
+    results: Sequence[SimulationResult], analyses: Sequence[Stats] | None = None
+) -> Table:
+    """One table, a column per ruleset, every figure with its 95% interval (``analyses``
+    are the results' ``stats()`` when already computed)."""
     first = results[0]
     a, b = first.bots
     table = Table(
@@ -45,8 +48,9 @@ def compare_table(results: Sequence[SimulationResult]) -> Table:
     )
     table.add_column("", no_wrap=True)
     for result in results:
-        table.add_column(result.rules, justify="right", overflow="fold")
-    analyses = [r.stats() for r in results]
+        table.add_column(result.label, justify="right", overflow="fold")
+    if analyses is None:
+        analyses = [r.stats() for r in results]
     rows: list[tuple[str, Any]] = [
         (f"A ({a}) win rate", lambda s: _two_lines(s["win_a"])),
         (f"B ({b}) win rate", lambda s: _two_lines(s["win_b"])),
@@ -64,6 +68,7 @@ def compare_table(results: Sequence[SimulationResult]) -> Table:
     ]
     for label, cell in rows:
         table.add_row(label, *(cell(s) for s in analyses))
+    table.add_row("Stop! calls made", *(stop_calls_text(r.records) for r in results))
     return table
 
 
@@ -71,27 +76,24 @@ def differences_table(results: Sequence[SimulationResult]) -> Table:
     """The paired difference of every figure between each ruleset and the first."""
     base = results[0]
     table = Table(
-        title=f"Paired differences against {base.rules} (same shuffles)",
+        title=f"Paired differences against {base.label} (same shuffles)",
         caption="each ruleset minus the baseline, shuffle by shuffle; cluster-robust 95%"
         " intervals; rates in percentage points",
     )
     table.add_column("", no_wrap=True)
     for result in results[1:]:
-        table.add_column(f"{result.rules} - {base.rules}", justify="right", overflow="fold")
+        table.add_column(f"{result.label} - {base.label}", justify="right", overflow="fold")
     diffs = [paired_differences(base.records, r.records) for r in results[1:]]
     for metric in METRICS:
         table.add_row(metric.label, *(_two_lines(d[metric.key], sign=True) for d in diffs))
     return table
 
 
-def _two_lines(value: Interval, sign: bool = False) -> str:
+def _two_lines(value: Interval, sign: bool = False, digits: int = 1) -> str:
     if math.isnan(value.value):
         return "-"
-    scale, unit = (100.0, "%" if not sign else " pts") if value.percent else (1.0, "")
-    head = f"{scale * value.value:+.1f}" if sign else f"{scale * value.value:.1f}"
-    if math.isnan(value.low):
-        return f"{head}{unit}"
-    return f"{head}{unit}\n[{scale * value.low:.1f}, {scale * value.high:.1f}]"
+    head, _, bounds = value.format(digits, difference=sign).partition(" [")
+    return head if math.isnan(value.low) else f"{head}\n[{bounds}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,9 +101,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.rules:
         args.rules = list(PRESETS)
 
-    def tables(results: list[SimulationResult]) -> list[Table]:
+    def tables(results: list[SimulationResult], analyses: list[Stats]) -> list[Table]:
         if len(results) == 1:
-            return [compare_table(results)]
-        return [compare_table(results), differences_table(results)]
+            return [compare_table(results, analyses)]
+        return [compare_table(results, analyses), differences_table(results)]
 
     return run_and_show(args, tables)

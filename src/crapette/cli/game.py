@@ -12,6 +12,7 @@ notation, the bots and the game records), so it doubles as a worked example of a
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -40,14 +41,11 @@ from crapette.state import GameState
 from crapette.text import board, describe_move
 from crapette.views import observe
 
-__all__ = [
-    "Chooser",
-    "TerminalGame",
-    "card_text",
-    "get_chooser",
-    "load_game_file",
-    "render_board",
-]
+_BY_TEXT = {text: card for card, text in enumerate(TEXT)}
+_CARD_TEXT = re.compile(r"\b[A2-9TJQK][SHDCshdc]\b")
+"""A card in the library's short form (``7H``, ``Td``), as messages name cards."""
+
+__all__ = ["TerminalGame", "load_game_file", "render_board"]
 
 InputFn = Callable[[str], str]
 """Reads one line after printing the prompt; raises ``EOFError`` at the end of input."""
@@ -155,18 +153,45 @@ def load_game_file(text: str) -> tuple[list[GameState], list[Move]]:
 
 # ----------------------------------------------------------------------------- the game
 
+_LISTED = 12
+"""The longest move list printed one move a line at the start of a decision (longer lists
+are printed in columns, so the board and the list fit an 80x24 terminal)."""
+
+
+def _menu(state: GameState, moves: Sequence[Move]) -> tuple[list[Move], str]:
+    """The moves to number, and a note on the others: one entry per source and target,
+    holding the largest group (``H3-H5x4`` stands for ``H3-H5``, ``x2`` and ``x3`` too), and
+    one entry for the empty houses a card could go to (the first of them). The note, empty
+    when nothing was left out, says how to type the moves left out."""
+    entries: dict[tuple[object, ...], list[Move]] = {}
+    for move in moves:
+        target: object = move.target
+        if move.is_play and move.target < 8 and not state.houses[move.target]:
+            target = "empty"
+        key = (move.action, move.source, target) if move.is_play else (move,)
+        entries.setdefault(key, []).append(move)
+    menu = [max(group, key=lambda m: m.count) for group in entries.values()]
+    example = next((m for m in moves if m not in menu), None)
+    if example is None:
+        return menu, ""
+    return menu, (f"(others in notation, e.g. {example}: 'help' says how the list is made)")
+
+
 HELP = """\
 Type the number of a move, or a move in notation (R-F, T-H3, H2-H5x2, R-OR, draw, ...).
+The list has one line per card or run and target (the largest group, and a move to an
+empty house once): type the others in notation (H2-H5x2 moves two cards, R-H6 another
+empty house). With one move to make, Enter makes it.
 On the board, [12 face down] counts a reserve's face-down cards and [+2 more face up]
 the face-up cards (loaded on it) below the ones shown.
 A deal seed saved with the game lets it be replayed.
 Commands:
   undo         take back everything since your previous decision
   hint         the bot's choice for you
-  moves        list your legal moves again
+  moves        list your legal moves again, each with what it does
   board        draw the table again
   rules        the ruleset and its options
-  save FILE    save this deal as a game record
+  save FILE    save this deal as a game record (JSON for FILE.json, else text)
   load FILE    load a saved game record or a position (line or JSON)
   help         this text
   quit         leave the game (end of input quits too)"""
@@ -247,17 +272,20 @@ class TerminalGame:
         return self.match.number + 1
 
     def _header(self) -> str:
+        """One line above the board (which names the rules and the move itself)."""
         rules = self.rules
         match = []
         if rules.match_target is not None:
             match.append(f"to {rules.match_target}")
         if rules.match_deals is not None:
-            match.append(f"{rules.match_deals} deals")
-        return (
-            f"Deal {self.deal_no}, move {self.state.moves_made} · {rules} · match"
-            f" {' or '.join(match)}\nTotals: {self.names[0]} {self.totals[0]},"
-            f" {self.names[1]} {self.totals[1]}"
-        )
+            match.append(f"of {rules.match_deals} deals")
+        return f"Deal {self.deal_no} of a match {' or '.join(match)} · Totals — {self._scores()}"
+
+    def _scores(self, scores: tuple[int, int] | None = None) -> str:
+        """``"you: 30, greedy bot: 0"``: each name with its points (the match totals by
+        default)."""
+        a, b = self.totals if scores is None else scores
+        return f"{self.names[0]}: {a}, {self.names[1]}: {b}"
 
     def show_board(self) -> None:
         """Print the table."""
@@ -330,17 +358,14 @@ class TerminalGame:
         self._say(self._outcome_text(result), style="bold green")
 
     def _outcome_text(self, result: Outcome) -> str:
-        scores = f"{self.names[0]} {result.scores[0]}, {self.names[1]} {result.scores[1]}"
+        scores = self._scores(result.scores)
         if result.winner is not None:
             text = f"{self.names[result.winner]} won the deal ({scores})."
         elif result.reason == "stalemate":
             text = f"The deal is blocked: a stalemate ({scores})."
         else:
             text = f"The deal reached the move cap ({scores})."
-        return (
-            f"{text} Match totals: {self.names[0]} {self.totals[0]},"
-            f" {self.names[1]} {self.totals[1]}."
-        )
+        return f"{text} Match totals — {self._scores()}."
 
     def _next_deal(self) -> bool:
         """Start the next deal of the match if it goes on and the user wants it."""
@@ -422,7 +447,10 @@ class TerminalGame:
             self.console.print()
             raise _Quit from None
 
-    def _list_moves(self, moves: Sequence[Move]) -> None:
+    def _list_moves(self, moves: Sequence[Move], compact: bool = False) -> None:
+        """Say what the human decides and list the moves: one entry per source and target
+        (the largest group, to the first empty house; the others are typed in notation),
+        in columns when ``compact`` and the list is long."""
         state = self.state
         if state.stop is not None:
             broken = violation(state.stop.prior, state.stop.move)
@@ -438,28 +466,53 @@ class TerminalGame:
                 else "they take your bottom hand card"
             )
             self._say(f"Call Stop! ({penalty}; the turn passes to you) or let it stand?")
-        width = len(str(len(moves)))
-        callable_stop = state.rules.callable_stop and state.stop is None
-        for i, move in enumerate(moves, 1):
-            line = Text(f"  {i:>{width}}. ")
-            line.append(f"{move!s:<9}", style="bold")
-            line.append(f" {describe_move(state, move, ascii=self.ascii)}")
-            if callable_stop and violation(state, move) is not None:
-                line.append("  (breaks a priority: Stop! may be called)", style="yellow")
+        menu, note = _menu(state, moves)
+        width = len(str(len(menu)))
+        if compact and len(menu) > _LISTED:
+            self._grid(menu, width)
+        else:
+            callable_stop = state.rules.callable_stop and state.stop is None
+            for i, move in enumerate(menu, 1):
+                line = Text(f"  {i:>{width}}. ")
+                line.append(f"{move!s:<9}", style="bold")
+                line.append(f" {describe_move(state, move, ascii=self.ascii)}")
+                if callable_stop and violation(state, move) is not None:
+                    line.append("  (breaks a priority: Stop! may be called)", style="yellow")
+                self.console.print(line)
+        if note:
+            self._say(f"  {note}", style="dim")
+
+    def _grid(self, menu: Sequence[Move], width: int) -> None:
+        """The menu in columns, moves only: a long list still fits an 80x24 terminal."""
+        cell = max(len(str(move)) for move in menu) + width + 4
+        per_line = max(1, 76 // cell)
+        for start in range(0, len(menu), per_line):
+            line = Text(" ")
+            for i, move in enumerate(menu[start : start + per_line], start + 1):
+                line.append(f" {i:>{width}}. ")
+                line.append(f"{move!s:<{cell - width - 3}}", style="bold")
             self.console.print(line)
+        self._say("  ('moves' says what each move does)", style="dim")
 
     def _human_turn(self) -> None:
         moves = legal_moves(self.state)
-        self._list_moves(moves)
+        menu, _ = _menu(self.state, moves)
+        self._list_moves(moves, compact=True)
+        if len(menu) == 1:
+            prompt = f"Your move [Enter: {menu[0]}, help]: "
+        else:
+            prompt = f"Your move [1-{len(menu)}, help]: "
         while True:
-            raw = self._read(f"Your move [1-{len(moves)}, help]: ")
+            raw = self._read(prompt)
             text = raw.strip()
             if not text:
-                continue
+                if len(menu) != 1:
+                    continue
+                text = "1"  # Enter plays the only move
             try:
-                done, move = self._command(text, moves)
+                done, move = self._command(text, menu, moves)
             except CrapetteError as exc:
-                self._say(str(exc), style="red")
+                self._say(self._screen_words(str(exc)), style="red")
                 continue
             if done:
                 return
@@ -470,17 +523,20 @@ class TerminalGame:
                     self.show_board()
                 return
 
-    def _command(self, text: str, moves: Sequence[Move]) -> tuple[bool, Move | None]:
+    def _command(
+        self, text: str, menu: Sequence[Move], moves: Sequence[Move]
+    ) -> tuple[bool, Move | None]:
         """Handle one line: ``(True, None)`` when the position changed (undo, load), ``(False,
-        move)`` for a chosen move, ``(False, None)`` to prompt again."""
+        move)`` for a chosen move (``menu`` is the numbered list, ``moves`` every legal
+        move), ``(False, None)`` to prompt again."""
         word, _, rest = text.partition(" ")
         word = word.lower()
         rest = rest.strip()
         if word.isdigit():
             n = int(word)
-            if not 1 <= n <= len(moves):
-                raise CrapetteError(f"no move number {n}: choose 1 to {len(moves)}")
-            return False, moves[n - 1]
+            if not 1 <= n <= len(menu):
+                raise CrapetteError(f"no move number {n}: choose 1 to {len(menu)}")
+            return False, menu[n - 1]
         if word in ("quit", "exit", "q"):
             raise _Quit
         if word in ("help", "?"):
@@ -494,7 +550,7 @@ class TerminalGame:
         elif word == "hint":
             move = self.bots[self.state.to_act](self.state)
             state = self.state
-            number = moves.index(move) + 1 if move in moves else "?"
+            number = menu.index(move) + 1 if move in menu else "-"
             described = describe_move(state, move, ascii=self.ascii)
             self._say(f"Hint: {number}. {move}  {described}")
         elif word == "undo":
@@ -510,6 +566,19 @@ class TerminalGame:
         else:
             return False, self._parse_move(text, moves)
         return False, None
+
+    def _screen_words(self, message: str) -> str:
+        """A library message in the words of this screen: cards as the board shows them
+        (``A♣``, not ``AC``) and the players as "you" and the opponent's name (not
+        "player 0"); the move the player typed is quoted as typed."""
+        if self.human is not None:
+            other = self.names[1 - self.human]
+            message = re.sub(rf"\bplayer {self.human}\b", "you", message)
+            message = re.sub(rf"\bplayer {1 - self.human}\b", other, message)
+        parts = re.split(r"('[^']*')", message)  # leave quoted input alone
+        for i in range(0, len(parts), 2):
+            parts[i] = _CARD_TEXT.sub(lambda m: SYMBOL[_BY_TEXT[m.group(0)]], parts[i])
+        return "".join(parts)
 
     def _parse_move(self, text: str, moves: Sequence[Move]) -> Move:
         state = self.state
@@ -562,8 +631,10 @@ class TerminalGame:
         }
 
     def _save(self, path: Path) -> None:
+        """Save the deal: a JSON record document for a ``.json`` file, else the record's
+        text form."""
         record = GameRecord.from_moves(self.states[0], self.moves, self._headers())
-        text = format_record(record)
+        text = record.to_json() + "\n" if path.suffix.lower() == ".json" else format_record(record)
         try:
             path.write_text(text, encoding="utf-8")
         except OSError as exc:

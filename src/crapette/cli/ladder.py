@@ -26,7 +26,7 @@ def add_parser(subparsers: Any) -> None:
         "ladder",
         help="a round robin between bots, rated (Bradley-Terry, Elo scale)",
         description="Play every pair of bots on the same shuffles (seats swapped) and fit"
-        " Bradley-Terry ratings on the Elo scale, with 95%% bootstrap intervals over deal"
+        " Bradley-Terry ratings on the Elo scale, with 95% bootstrap intervals over deal"
         " pairs.",
     )
     parser.add_argument(
@@ -41,7 +41,16 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--games", type=int, default=40, help="deals per pairing (default 40)")
     parser.add_argument("--seed", type=int, default=0, help="the run seed (default 0)")
     parser.add_argument(
-        "--bootstrap", type=int, default=400, help="bootstrap resamples (default 400)"
+        "--bootstrap",
+        type=int,
+        default=400,
+        help="bootstrap resamples behind the intervals, 0 to 100000 (default 400)",
+    )
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar (default: on a terminal)",
     )
     parser.add_argument("--workers", type=int, default=1, help="processes per pairing (default 1)")
     parser.add_argument("--json", metavar="FILE", help="write the ladder as JSON ('-': stdout)")
@@ -59,19 +68,37 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise CrapetteError(f"cannot write --json {args.json}: {exc.strerror}") from None
 
-    def progress(done: int, total: int) -> None:
-        if sys.stderr.isatty():
-            print(f"\rpairings {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    result = ladder(
-        args.bots.split(","),
-        args.rules,
-        args.games,
-        args.seed,
-        bootstrap=args.bootstrap,
-        workers=args.workers,
-        progress=progress,
-    )
+    console = Console(stderr=True)
+    show = args.progress if args.progress is not None else console.is_terminal
+    bots = args.bots.split(",")
+    deals = len(bots) * (len(bots) - 1) // 2 * args.games
+    with Progress(
+        "{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not show,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("deals", total=None)
+
+        def progress(done: int, total: int) -> None:
+            phase = "deals" if done < deals or done == total == deals else "bootstrap"
+            bar.update(task, completed=done, total=total, description=phase)
+
+        result = ladder(
+            bots,
+            args.rules,
+            args.games,
+            args.seed,
+            bootstrap=args.bootstrap,
+            workers=args.workers,
+            progress=progress,
+        )
     if args.json == "-":
         json.dump(result.to_dict(), sys.stdout, indent=1)
         print()

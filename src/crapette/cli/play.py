@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Any
 
-from crapette.bots import BOT_NAMES
+from crapette.bots import bot_names
 from crapette.cli.game import TerminalGame
 from crapette.cli.show import SEED_HELP
 from crapette.errors import CrapetteError
@@ -39,7 +39,7 @@ def add_parser(subparsers: Any) -> None:
         "--bot",
         default="greedy",
         metavar="NAME",
-        help=f"the opponent: one of {', '.join(BOT_NAMES)} (default: greedy)",
+        help=f"the opponent: one of {', '.join(bot_names())} (default: greedy)",
     )
     parser.add_argument(
         "--seed",

@@ -25,27 +25,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from crapette._version import BEHAVIOUR_VERSION
-from crapette.bots import BOT_NAMES
+from crapette.bots import bot_names
 from crapette.cli.show import SEED_HELP
+from crapette.errors import RunInterrupted, SimulationError, SimulationInterrupted
 from crapette.rules import PRESETS, Ruleset
-from crapette.simulation import (
-    MAX_GAMES,
-    DealRecord,
-    SimulationError,
-    SimulationInterrupted,
-    SimulationResult,
-    check_positive,
-    check_ray_address,
-    parse_bots,
-    parse_rules,
-    ray_session,
-    simulate,
-    stats,
-    summarize,
-)
+from crapette.simulation import DealRecord, SimulationResult, simulate, stats, summarize
+from crapette.simulation._ray import check_ray_address, ray_session
+from crapette.simulation._run import MAX_GAMES, check_positive, label_of, parse_bots, rules_of
 
 __all__ = [
-    "RunInterrupted",
+    "RunInterrupted",  # its home is crapette.errors; importable here as before
     "add_common_arguments",
     "add_parser",
     "result_table",
@@ -72,6 +61,8 @@ CSV_FIELDS = (
     "reason",
     "moves",
     "turns",
+    "stop_calls",
+    "violations",
 )
 
 
@@ -88,7 +79,7 @@ def add_common_arguments(parser: argparse.ArgumentParser, rules_default: str = "
     parser.add_argument(
         "--bots",
         default="greedy,random",
-        help=f"bot A and bot B, comma separated, from {', '.join(BOT_NAMES)}; options as in"
+        help=f"bot A and bot B, comma separated, from {', '.join(bot_names())}; options as in"
         " search:BUDGET, fallible players as in greedy:miss=0.1:call=0.8 (default: greedy,random)",
     )
     parser.add_argument("--games", type=int, default=100, help="deals per ruleset (default 100)")
@@ -166,7 +157,7 @@ def add_parser(subparsers: Any) -> None:
 
 def _check_args(args: argparse.Namespace) -> list[Ruleset]:
     """Check every argument and output path, before any deal is played."""
-    rulesets = [parse_rules(text) for text in (args.rules or ["classic"])]
+    rulesets = [rules_of(text) for text in _rules_texts(args)]
     parse_bots(args.bots)
     check_positive("games", args.games, MAX_GAMES)
     check_positive("workers", args.workers)
@@ -196,6 +187,11 @@ def _check_args(args: argparse.Namespace) -> list[Ruleset]:
     return rulesets
 
 
+def _rules_texts(args: argparse.Namespace) -> list[str]:
+    """The ``--rules`` strings as given (``classic`` without any)."""
+    return [text.strip() for text in (args.rules or ["classic"])]
+
+
 def check_writable(path: str, option: str) -> None:
     """Fail at once when ``path`` cannot be written (a missing folder, a directory, no
     permission); a file created by the check is removed again.
@@ -216,13 +212,8 @@ def check_writable(path: str, option: str) -> None:
 def run_simulations(args: argparse.Namespace) -> list[SimulationResult]:
     """Check every argument, then simulate each ruleset (with a progress bar if asked)."""
     rulesets = _check_args(args)
+    texts = _rules_texts(args)
     console = Console(stderr=True)
-    total = args.games * len(rulesets)
-    show = (
-        args.progress
-        if args.progress is not None
-        else (console.is_terminal and total >= _PROGRESS_FROM)
-    )
     results: list[SimulationResult] = []
     session: contextlib.AbstractContextManager[Any] = (
         ray_session(args.ray_address, args.workers)
@@ -237,78 +228,72 @@ def run_simulations(args: argparse.Namespace) -> list[SimulationResult]:
             MofNCompleteColumn(),
             TimeRemainingColumn(),
             console=console,
-            disable=not show,
+            disable=not _show_progress(args, console, args.games * len(rulesets)),
             transient=True,
         ) as bar,
     ):
-        tasks = [bar.add_task(str(rules), total=args.games) for rules in rulesets]
+        tasks = [bar.add_task(text, total=args.games) for text in texts]
         start = 0
         while True:
             for i, rules in enumerate(rulesets):
 
-                def advance(
-                    done: int, _total: int, task: Any = tasks[i], start: int = start
-                ) -> None:
-                    bar.update(task, completed=start + done)
+                def advance(done: int, _total: int, task: Any = tasks[i], at: int = start) -> None:
+                    bar.update(task, completed=at + done)
 
-                try:
-                    batch = simulate(
-                        rules,
-                        args.bots,
-                        args.games,
-                        args.seed,
-                        workers=args.workers,
-                        backend=args.backend,
-                        ray_address=args.ray_address,
-                        progress=advance,
-                        start=start,
-                    )
-                except SimulationInterrupted as stop:
-                    records = stop.records
-                    cut = SimulationResult(
-                        rules.to_string(),
-                        parse_bots(args.bots),
-                        len(records),
-                        args.seed,
-                        records,
-                        summarize(records),
-                    )
-                    if start == 0:
-                        results.append(cut)
-                    else:
-                        results[i] = merge_results(results[i], cut)
-                    raise RunInterrupted([r for r in results if r.records]) from None
+                batch, stopped = _batch(args, texts[i], rules, start, advance)
                 if start == 0:
                     results.append(batch)
                 else:
                     results[i] = merge_results(results[i], batch)
+                if stopped:
+                    raise RunInterrupted([r for r in results if r.records])
             start += args.games
-            precision = getattr(args, "precision", None)
-            if precision is None or start >= args.max_games:
-                break
-            if precise_enough(results, args.target, precision):
+            if not _more(args, results, start):
                 break
             for task in tasks:
                 bar.update(task, total=min(start + args.games, args.max_games))
     return results
 
 
-class RunInterrupted(KeyboardInterrupt):
-    """Ctrl-C during ``crapette simulate`` or ``compare``: the results of the deals finished
-    so far (the ruleset being played holds only its finished deals; rulesets not begun are
-    left out).
+def _batch(
+    args: argparse.Namespace,
+    text: str,
+    rules: Ruleset,
+    start: int,
+    progress: Callable[[int, int], None],
+) -> tuple[SimulationResult, bool]:
+    """Deals ``start`` to ``start + --games - 1`` of one ruleset, and whether Ctrl-C cut
+    them short (the result then holds the deals finished)."""
+    try:
+        result = simulate(
+            text,
+            args.bots,
+            args.games,
+            args.seed,
+            workers=args.workers,
+            backend=args.backend,
+            ray_address=args.ray_address,
+            progress=progress,
+            start=start,
+        )
+    except SimulationInterrupted as stop:
+        records = stop.records
+        bots = parse_bots(args.bots)
+        label = label_of(text, rules)
+        summary = summarize(records)
+        cut = SimulationResult(
+            rules.to_string(), bots, len(records), args.seed, records, summary, label
+        )
+        return cut, True
+    return result, False
 
-    Attributes:
-        results: one result per ruleset with finished deals.
-        records: every finished deal.
-        written: the files the finished deals were written to (set by ``write_interrupted``).
-    """
 
-    def __init__(self, results: Sequence[SimulationResult]) -> None:
-        self.results = list(results)
-        self.records = [record for result in self.results for record in result.records]
-        self.written: list[str] = []
-        super().__init__(f"interrupted after {len(self.records)} deals")
+def _more(args: argparse.Namespace, results: Sequence[SimulationResult], played: int) -> bool:
+    """Whether ``--precision`` asks for another batch after ``played`` deals per ruleset."""
+    precision = getattr(args, "precision", None)
+    if precision is None or played >= args.max_games:
+        return False
+    return not precise_enough(results, args.target, precision)
 
 
 def write_interrupted(args: argparse.Namespace, stop: RunInterrupted) -> None:
@@ -330,7 +315,14 @@ def merge_results(first: SimulationResult, more: SimulationResult) -> Simulation
     """One result from two runs of the same rules, bots and seed over different deals."""
     records = tuple(sorted(first.records + more.records, key=lambda r: r.deal))
     return SimulationResult(
-        first.rules, first.bots, len(records), first.seed, records, summarize(records)
+        first.rules,
+        first.bots,
+        len(records),
+        first.seed,
+        records,
+        summarize(records),
+        first.label,
+        batch=first.batch and more.batch,
     )
 
 
@@ -354,14 +346,18 @@ def command_line(args: argparse.Namespace) -> str:
     return shlex.join(["crapette", *argv])
 
 
-def write_outputs(args: argparse.Namespace, results: Sequence[SimulationResult]) -> bool:
+def write_outputs(
+    args: argparse.Namespace,
+    results: Sequence[SimulationResult],
+    analyses: Sequence[stats.Stats] | None = None,
+) -> bool:
     """Write ``--json``, ``--csv``, ``--plot`` and ``--report``; whether one of them went
-    to stdout."""
+    to stdout. ``analyses`` are the results' ``stats()`` when already computed."""
     to_stdout = False
-    analyses = None
     figure = None
     if getattr(args, "plot", None) is not None or getattr(args, "report", None) is not None:
-        analyses = [r.stats() for r in results]
+        if analyses is None:
+            analyses = [r.stats() for r in results]
         from crapette.simulation import plots
 
         if plots.have_matplotlib():
@@ -390,7 +386,7 @@ def _json_payload(results: Sequence[SimulationResult]) -> dict[str, Any]:
         "version": BEHAVIOUR_VERSION,
         "results": [{**r.to_dict(), "stats": r.stats(medians=False).to_dict()} for r in results],
         "differences": {
-            r.rules: {
+            r.label: {
                 k: v.to_dict()
                 for k, v in stats.paired_differences(results[0].records, r.records).items()
             }
@@ -440,12 +436,14 @@ CAPTION = (
 """The caption of the simulate and compare tables."""
 
 
-def result_table(result: SimulationResult) -> Table:
-    """A readable table of one run, every figure with its 95% interval."""
+def result_table(result: SimulationResult, analysis: stats.Stats | None = None) -> Table:
+    """A readable table of one run, every figure with its 95% interval (``analysis`` is
+    ``result.stats()`` when already computed)."""
     s = result.summary
-    st = result.stats()
+    st = analysis if analysis is not None else result.stats()
+    played = ", played by the native engine's batch loop" if result.batch else ""
     table = Table(
-        title=f"{result.rules}: {result.games} deals, seed {result.seed}", caption=CAPTION
+        title=f"{result.label}: {result.games} deals, seed {result.seed}{played}", caption=CAPTION
     )
     table.add_column("")
     labels = bot_labels(result.bots)
@@ -465,27 +463,72 @@ def result_table(result: SimulationResult) -> Table:
     table.add_row("turns per deal: median", str(st.medians["turns"]), "")
     table.add_row("margin A - B: mean", str(st["margin"]), "")
     table.add_row("margin A - B: median", str(st.medians["margin"]), "")
+    table.add_row("Stop! calls", stop_calls_text(result.records), "")
     return table
 
 
-def run_and_show(
-    args: argparse.Namespace, tables: Callable[[list[SimulationResult]], Iterable[Table]]
-) -> int:
-    """Run the simulations of ``crapette simulate`` or ``compare``, then write the output
-    files, or else print ``tables(results)``; on Ctrl-C write the deals finished."""
+def stop_calls_text(records: Sequence[DealRecord]) -> str:
+    """``"12 in 200 deals (of 15 violations)"``: the Stop! calls made in some deals."""
+    calls = sum(r.stop_calls for r in records)
+    violations = sum(r.violations for r in records)
+    return f"{calls} in {len(records)} deals (of {violations} violations)"
+
+
+Tables = Callable[[list[SimulationResult], list[stats.Stats]], Iterable[Table]]
+"""What ``simulate`` and ``compare`` print: tables of the results and their analyses."""
+
+
+def _show_progress(args: argparse.Namespace, console: Console, deals: int) -> bool:
+    return bool(
+        args.progress
+        if args.progress is not None
+        else console.is_terminal and deals >= _PROGRESS_FROM
+    )
+
+
+def analyse_all(args: argparse.Namespace, results: Sequence[SimulationResult]) -> list[stats.Stats]:
+    """Every result's ``stats()``, with a progress bar over the bootstrap of the medians
+    (minutes on runs of many thousand deals) when the deals' bar was shown."""
+    console = Console(stderr=True)
+    deals = sum(r.games for r in results)
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not _show_progress(args, console, deals),
+        transient=True,
+    ) as bar:
+        out = []
+        for result in results:
+            task = bar.add_task(f"{result.label}: medians", total=stats.RESAMPLES)
+
+            def step(done: int, total: int, task: Any = task) -> None:
+                bar.update(task, completed=done, total=total)
+
+            out.append(stats.analyse(result.records, progress=step))
+    return out
+
+
+def run_and_show(args: argparse.Namespace, tables: Tables) -> int:
+    """Run the simulations of ``crapette simulate`` or ``compare``, analyse them, then write
+    the output files, or else print ``tables(results, analyses)``; on Ctrl-C write the deals
+    finished."""
     try:
         results = run_simulations(args)
     except RunInterrupted as stop:
         write_interrupted(args, stop)
         raise
-    if not write_outputs(args, results):
+    analyses = analyse_all(args, results)
+    if not write_outputs(args, results, analyses):
         # Piped output is not a terminal: do not wrap the tables at 80 columns.
         console = Console() if sys.stdout.isatty() else Console(width=1000)
-        for table in tables(results):
+        for table in tables(results, analyses):
             console.print(table)
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``crapette simulate``."""
-    return run_and_show(args, lambda results: [result_table(r) for r in results])
+    return run_and_show(args, lambda results, analyses: map(result_table, results, analyses))

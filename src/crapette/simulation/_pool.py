@@ -4,7 +4,7 @@ always ended when the run stops (normally, on an error, or on Ctrl-C).
 
 ``multiprocessing.Pool`` loses a task when a worker is killed and then waits forever, and
 replaces a worker that fails to start again and again; this pool stops with
-[`PoolError`][crapette.simulation.PoolError] instead, after handing back every result already made.
+[`PoolError`][crapette.errors.PoolError] instead, after handing back every result already made.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from crapette.errors import PoolError
+
 __all__ = ["GUARD_HINT", "PoolError", "check_spawnable", "in_spawn_bootstrap", "run_pool"]
 
 POLL_SECONDS = 0.5
@@ -34,10 +36,6 @@ GUARD_HINT = (
     ' code that runs the simulation under `if __name__ == "__main__":`'
 )
 """What a script calling a multi-process simulation at module level has to add."""
-
-
-class PoolError(Exception):
-    """A worker died, failed to start, or raised; ``str(error)`` says which and why."""
 
 
 def in_spawn_bootstrap() -> bool:
@@ -108,7 +106,7 @@ def run_pool(
 
     Raises:
         PoolError: a worker raised (the message holds its exception), died, or failed to
-            start (with [`GUARD_HINT`][crapette.simulation.GUARD_HINT]); results already handed to
+            start (with ``GUARD_HINT``); results already handed to
             ``on_result`` stay.
         KeyboardInterrupt: Ctrl-C; the workers are ended first.
     """

@@ -13,6 +13,10 @@ The 95% intervals come from a bootstrap over deal pairs: the two deals played on
 shuffle (seats swapped) are resampled together, within each pairing, and the model refitted;
 the interval is the 2.5th to 97.5th percentile of a bot's rating. Stalemates and move caps
 have no winner and do not count in the fit (they are reported apart).
+
+When every resample gives a bot the same rating (a pairing won every time, or too few deals
+to resample), the bootstrap cannot measure the uncertainty: the interval is then reported as
+missing (``None``, ``-`` in the table), never as a zero-width interval.
 """
 
 from __future__ import annotations
@@ -25,22 +29,19 @@ import attrs
 
 from crapette._quote import show
 from crapette.deal import Rng
+from crapette.errors import SimulationError
 from crapette.rules import Ruleset
-from crapette.simulation import (
-    BotLike,
-    DealRecord,
-    SimulationError,
-    SimulationResult,
-    check_positive,
-    parse_rules,
-    resolve_seat,
-    simulate,
-)
+from crapette.simulation._results import DealRecord, SimulationResult
+from crapette.simulation._run import BotLike, check_positive, resolve_seat, rules_of, simulate
 
 __all__ = ["Ladder", "Rating", "bradley_terry", "ladder"]
 
 _ELO = 400.0 / math.log(10.0)
 _PRIOR = 0.5
+
+MAX_BOOTSTRAP = 100_000
+"""The most bootstrap resamples a ladder takes (each one refits the ratings: 400 to 2000
+give stable 95% bounds)."""
 
 
 @attrs.frozen(slots=True)
@@ -50,8 +51,9 @@ class Rating:
     Attributes:
         bot: the bot string.
         rating: the Bradley-Terry rating on the Elo scale (mean 0 over the ladder).
-        low: the lower bound of the 95% bootstrap interval.
-        high: the upper bound.
+        low: the lower bound of the 95% bootstrap interval (``None`` when the bootstrap
+            cannot give one: see the module documentation).
+        high: the upper bound (``None`` likewise).
         deals: deals played.
         wins: deals won.
         losses: deals lost.
@@ -60,8 +62,8 @@ class Rating:
 
     bot: str
     rating: float
-    low: float
-    high: float
+    low: float | None
+    high: float | None
     deals: int
     wins: int
     losses: int
@@ -101,12 +103,19 @@ class Ladder:
             f"{'#':>2}  {'bot':<28} {'rating':>7}  {'95% interval':>16}  "
             f"{'won':>5} {'lost':>5} {'undecided':>9}"
         ]
+        missing = False
         for rank, r in enumerate(self.ratings, 1):
-            interval = f"[{r.low:+.0f}, {r.high:+.0f}]"
+            if r.low is None or r.high is None:
+                interval = "-"
+                missing = self.bootstrap > 0
+            else:
+                interval = f"[{r.low:+.0f}, {r.high:+.0f}]"
             rows.append(
                 f"{rank:>2}  {r.bot:<28} {r.rating:>+7.0f}  {interval:>16}  "
                 f"{r.wins:>5} {r.losses:>5} {r.undecided:>9}"
             )
+        if missing:
+            rows.append("-: no interval (every resample gave the same rating): play more deals")
         return "\n".join(rows)
 
     def to_dict(self) -> dict[str, Any]:
@@ -187,13 +196,16 @@ def ladder(
         rules: a [`Ruleset`][crapette.Ruleset], a preset name or a rules string.
         games: deals per pairing (positive; an even number keeps every shuffle's seat swap).
         seed: the run seed of every pairing.
-        bootstrap: resamples of deal pairs behind the intervals (0: no intervals, the
-            bounds equal the rating).
+        bootstrap: resamples of deal pairs behind the intervals, 0 to 100000 (0: no
+            intervals, the bounds are ``None``).
         workers: processes per pairing (see [`simulate`][crapette.simulation.simulate]).
-        progress: called as ``progress(pairings_done, pairings_total)``.
+        progress: called as ``progress(done, total)`` while the ladder works: ``total`` is
+            every deal of every pairing plus every bootstrap resample, ``done`` how many are
+            finished (the deals first, then the resamples).
 
     Raises:
-        SimulationError: fewer than two bots, a bot named twice, bad counts.
+        SimulationError: fewer than two bots, a bot named twice, bad counts (a ``bootstrap``
+            above 100000 included).
         UnknownBotError: an unknown bot string.
         InvalidRulesError: an unknown preset or a bad rules string.
     """
@@ -206,40 +218,69 @@ def ladder(
         raise SimulationError(f"a ladder needs at least two bots, got {list(bots)!r}")
     if len(set(names)) != len(names):
         raise SimulationError(f"a bot is named twice in {names!r}")
-    ruleset = parse_rules(rules)
+    ruleset = rules_of(rules)
     games = check_positive("games", games)
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 0:
-        raise SimulationError(f"bootstrap must be a non-negative integer, not {show(bootstrap)}")
+    _check_bootstrap(bootstrap)
     pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
-    results = []
-    for done, (i, j) in enumerate(pairs):
-        results.append(simulate(ruleset, (seats[i], seats[j]), games, seed, workers=workers))
+    total = len(pairs) * games + bootstrap
+
+    def step(done: int) -> None:
         if progress is not None:
-            progress(done + 1, len(pairs))
+            progress(done, total)
+
+    results = []
+    for k, (i, j) in enumerate(pairs):
+
+        def deals(done: int, _total: int, before: int = k * games) -> None:
+            step(before + done)
+
+        results.append(
+            simulate(ruleset, (seats[i], seats[j]), games, seed, workers=workers, progress=deals)
+        )
     records = [r.records for r in results]
     n = len(names)
     ratings = bradley_terry(_wins(n, pairs, records))
-    lows, highs = _bootstrap(n, pairs, records, bootstrap, seed, ratings)
-    table = []
-    for k, name in enumerate(names):
-        won = lost = undecided = deals = 0
-        for (i, j), deals_ij in zip(pairs, records, strict=True):
-            if k not in (i, j):
-                continue
-            side = 0 if k == i else 1
-            for record in deals_ij:
-                deals += 1
-                if record.winner_bot is None:
-                    undecided += 1
-                elif record.winner_bot == side:
-                    won += 1
-                else:
-                    lost += 1
-        table.append(Rating(name, ratings[k], lows[k], highs[k], deals, won, lost, undecided))
+    lows, highs = _bootstrap(
+        n, pairs, records, bootstrap, seed, lambda done: step(len(pairs) * games + done)
+    )
+    table = [
+        Rating(name, ratings[k], lows[k], highs[k], *_tally(k, pairs, records))
+        for k, name in enumerate(names)
+    ]
     table.sort(key=lambda r: -r.rating)
     return Ladder(
         ruleset.to_string(), tuple(names), games, seed, bootstrap, tuple(table), tuple(results)
     )
+
+
+def _check_bootstrap(bootstrap: object) -> None:
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 0:
+        raise SimulationError(f"bootstrap must be a non-negative integer, not {show(bootstrap)}")
+    if bootstrap > MAX_BOOTSTRAP:
+        raise SimulationError(
+            f"bootstrap must be at most {MAX_BOOTSTRAP} resamples, not {bootstrap}: each"
+            " resample refits the ratings, and 400 to 2000 give stable 95% bounds"
+        )
+
+
+def _tally(
+    k: int, pairs: Sequence[tuple[int, int]], records: Sequence[Sequence[DealRecord]]
+) -> tuple[int, int, int, int]:
+    """Bot ``k``'s deals, wins, losses and undecided deals over its pairings."""
+    won = lost = undecided = deals = 0
+    for (i, j), deals_ij in zip(pairs, records, strict=True):
+        if k not in (i, j):
+            continue
+        side = 0 if k == i else 1
+        for record in deals_ij:
+            deals += 1
+            if record.winner_bot is None:
+                undecided += 1
+            elif record.winner_bot == side:
+                won += 1
+            else:
+                lost += 1
+    return deals, won, lost, undecided
 
 
 def _bootstrap(
@@ -248,11 +289,12 @@ def _bootstrap(
     records: Sequence[Sequence[DealRecord]],
     resamples: int,
     seed: int,
-    ratings: list[float],
-) -> tuple[list[float], list[float]]:
-    """Percentile intervals of the ratings, resampling deal pairs within each pairing."""
+    step: Callable[[int], None],
+) -> tuple[list[float | None], list[float | None]]:
+    """Percentile intervals of the ratings, resampling deal pairs within each pairing;
+    no bounds for a bot whose resampled ratings do not vary (nor without resamples)."""
     if resamples == 0:
-        return list(ratings), list(ratings)
+        return [None] * n, [None] * n
     rng = Rng(seed ^ 0x1ADDE5)
     grouped: list[list[list[DealRecord]]] = []
     for deals in records:
@@ -261,7 +303,8 @@ def _bootstrap(
             by_shuffle.setdefault(record.deal // 2, []).append(record)
         grouped.append(list(by_shuffle.values()))
     samples: list[list[float]] = [[] for _ in range(n)]
-    for _ in range(resamples):
+    every = max(1, resamples // 100)
+    for done in range(1, resamples + 1):
         drawn: list[list[DealRecord]] = []
         for groups in grouped:
             picked: list[DealRecord] = []
@@ -270,9 +313,15 @@ def _bootstrap(
             drawn.append(picked)
         for k, value in enumerate(bradley_terry(_wins(n, pairs, drawn), iterations=200)):
             samples[k].append(value)
-    lows, highs = [], []
+        if done % every == 0 or done == resamples:
+            step(done)
+    lows: list[float | None] = []
+    highs: list[float | None] = []
     for values in samples:
         values.sort()
-        lows.append(values[int(0.025 * (len(values) - 1))])
-        highs.append(values[math.ceil(0.975 * (len(values) - 1))])
+        low = values[int(0.025 * (len(values) - 1))]
+        high = values[math.ceil(0.975 * (len(values) - 1))]
+        spread = not math.isclose(low, high, abs_tol=1e-9)
+        lows.append(low if spread else None)
+        highs.append(high if spread else None)
     return lows, highs

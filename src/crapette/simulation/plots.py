@@ -5,7 +5,7 @@ rulesets played by the same bots on the same shuffles: bot A's share of decided 
 player's share with their 95% intervals, the distributions of deal length and score margin
 (move-capped deals left out, as in [`crapette.simulation.stats`][crapette.simulation.stats]), and
 beside each the paired differences against the baseline (the first ruleset) of every figure:
-rates, mean deal length in moves and turns, mean margin and points.
+rates, mean deal length in moves and turns, Stop! calls, mean margin and points.
 """
 
 from __future__ import annotations
@@ -17,27 +17,15 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from crapette.errors import CrapetteError
+from crapette.errors import PlotError
 from crapette.simulation.stats import Interval, Stats, paired_differences
 
 if TYPE_CHECKING:
     from crapette.simulation import SimulationResult
 
-__all__ = [
-    "PlotError",
-    "check_plot_path",
-    "comparison_figure",
-    "figure_png",
-    "have_matplotlib",
-    "require_matplotlib",
-    "save_figure",
-]
+__all__ = ["PlotError", "comparison_figure", "figure_png", "save_figure"]
 
 INSTALL_HINT = "pip install 'crapette[plot]' (or pip install matplotlib)"
-
-
-class PlotError(CrapetteError, ValueError):
-    """A plot asked for without matplotlib installed (the message says what to install)."""
 
 
 def have_matplotlib() -> bool:
@@ -127,7 +115,11 @@ _RATE_ROWS: Final = (
     ("stalemates", "stalemate"),
     ("move caps", "move_cap"),
 )
-_LENGTH_ROWS: Final = (("moves per deal", "moves"), ("turns per deal", "turns"))
+_LENGTH_ROWS: Final = (
+    ("moves per deal", "moves"),
+    ("turns per deal", "turns"),
+    ("Stop! calls per deal", "stop_calls"),
+)
 _SCORE_ROWS: Final = (
     ("margin A - B", "margin"),
     ("A's points per deal", "points_a"),
@@ -148,7 +140,7 @@ def comparison_figure(
     or the distribution as a box plot: median, quartiles, mean as a triangle); the right
     column the paired differences against the baseline (the first ruleset), shuffle by
     shuffle, with their 95% intervals: rates in percentage points, lengths in moves and
-    turns, margin and points per deal in points.
+    turns and the Stop! calls per deal, margin and points per deal in points.
 
     Args:
         results: the runs (the first is the baseline of the paired differences).
@@ -163,67 +155,95 @@ def comparison_figure(
     from matplotlib.figure import Figure
 
     stats = list(analyses) if analyses is not None else [r.stats(medians=False) for r in results]
-    labels = [_short(r.rules) for r in results]
+    labels = [_short(r.label) for r in results]
     fig = Figure(figsize=(11, 12), layout="constrained")
     (ax1, ax2), (ax3, ax4), (ax5, ax6) = fig.subplots(3, 2)
+    _win_rates(ax1, labels, stats)
+    ended = [[r for r in res.records if r.reason != "move_cap"] for res in results]
+    caps = ", ".join(str(s.move_caps) for s in stats)
+    _boxes(
+        ax3,
+        labels,
+        [[r.moves for r in rs] for rs in ended],
+        ylabel="moves per deal",
+        title=f"Deal length (move-capped deals left out: {caps})",
+    )
+    _boxes(
+        ax5,
+        labels,
+        [[_margin(r.bot_scores()) for r in rs] for rs in ended],
+        ylabel="A's score minus B's",
+        title="Score margin per deal",
+        zero=True,
+    )
+    _paired_panels(results, labels, (ax2, ax4, ax6))
     a, b = results[0].bots
+    heading = f"A: {a} vs B: {b}, {results[0].games} deals per ruleset, seed {results[0].seed}"
+    if title:
+        heading += "\n" + textwrap.fill(title, 150)
+    fig.suptitle(heading, fontsize=9)
+    return fig
+
+
+def _margin(scores: tuple[int, int]) -> int:
+    return scores[0] - scores[1]
+
+
+def _win_rates(ax: Any, labels: list[str], stats: Sequence[Stats]) -> None:
+    """Bot A's and the first player's share of decided deals, a dashed line at 50%."""
     _bars(
-        ax1,
+        ax,
         labels,
         [
             ("A's share of decided deals", [s["share"] for s in stats]),
             ("first player's share of decided deals", [s["first_player"] for s in stats]),
         ],
     )
-    ax1.axhline(50, color="grey", lw=0.8, ls="--")
-    ax1.set_ylabel("% of decided deals (95% interval)", fontsize=9)
-    ax1.set_title("Win rates", fontsize=10)
-    ax1.legend(fontsize=8)
+    ax.axhline(50, color="grey", lw=0.8, ls="--")
+    ax.set_ylabel("% of decided deals (95% interval)", fontsize=9)
+    ax.set_title("Win rates", fontsize=10)
+    ax.legend(fontsize=8)
 
-    ended = [[r for r in res.records if r.reason != "move_cap"] for res in results]
-    ax3.boxplot([[r.moves for r in rs] or [0] for rs in ended], showmeans=True)
-    ax3.set_xticks(range(1, len(labels) + 1))
-    ax3.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
-    ax3.set_ylabel("moves per deal", fontsize=9)
-    caps = ", ".join(str(s.move_caps) for s in stats)
-    ax3.set_title(f"Deal length (move-capped deals left out: {caps})", fontsize=10)
 
-    margins = [[(lambda s: s[0] - s[1])(r.bot_scores()) for r in rs] or [0] for rs in ended]
-    ax5.boxplot(margins, showmeans=True)
-    ax5.axhline(0, color="grey", lw=0.8, ls="--")
-    ax5.set_xticks(range(1, len(labels) + 1))
-    ax5.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
-    ax5.set_ylabel("A's score minus B's", fontsize=9)
-    ax5.set_title("Score margin per deal", fontsize=10)
+def _boxes(
+    ax: Any,
+    labels: list[str],
+    values: list[list[int]],
+    *,
+    ylabel: str,
+    title: str,
+    zero: bool = False,
+) -> None:
+    """A box plot per ruleset (median, quartiles, the mean as a triangle)."""
+    ax.boxplot([v or [0] for v in values], showmeans=True)
+    if zero:
+        ax.axhline(0, color="grey", lw=0.8, ls="--")
+    ax.set_xticks(range(1, len(labels) + 1))
+    ax.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
+    ax.set_ylabel(ylabel, fontsize=9)
+    ax.set_title(title, fontsize=10)
 
-    if len(results) > 1:
-        base = results[0]
-        name = _short(base.rules)
-        diffs = [paired_differences(base.records, r.records) for r in results[1:]]
 
-        def column(key: str) -> list[Interval]:
-            return [d[key] for d in diffs]
-
-        panels = (
-            (ax2, "rates", "percentage points", 100.0, _RATE_ROWS),
-            (ax4, "deal length (mean)", "moves or turns", 1.0, _LENGTH_ROWS),
-            (ax6, "score (mean)", "points", 1.0, _SCORE_ROWS),
-        )
-        for ax, title, unit, scale, rows in panels:
-            series = [(label, column(key)) for label, key in rows]
-            _differences(ax, labels[1:], series, scale=scale, unit=unit, base=name)
-            ax.set_title(f"Paired differences: {title}", fontsize=10, loc="left")
-    else:
-        for ax in (ax2, ax4, ax6):
+def _paired_panels(
+    results: Sequence[SimulationResult], labels: list[str], axes: tuple[Any, Any, Any]
+) -> None:
+    """The right column: the paired differences against the first ruleset."""
+    if len(results) < 2:
+        for ax in axes:
             ax.axis("off")
-        ax2.text(0.5, 0.5, "one ruleset: no paired differences", ha="center", va="center")
-
-    games = results[0].games
-    heading = f"A: {a} vs B: {b}, {games} deals per ruleset, seed {results[0].seed}"
-    if title:
-        heading += "\n" + textwrap.fill(title, 150)
-    fig.suptitle(heading, fontsize=9)
-    return fig
+        axes[0].text(0.5, 0.5, "one ruleset: no paired differences", ha="center", va="center")
+        return
+    base = results[0]
+    diffs = [paired_differences(base.records, r.records) for r in results[1:]]
+    panels = (
+        ("rates", "percentage points", 100.0, _RATE_ROWS),
+        ("deal length and Stop! calls (mean)", "per deal", 1.0, _LENGTH_ROWS),
+        ("score (mean)", "points", 1.0, _SCORE_ROWS),
+    )
+    for ax, (title, unit, scale, rows) in zip(axes, panels, strict=True):
+        series = [(label, [d[key] for d in diffs]) for label, key in rows]
+        _differences(ax, labels[1:], series, scale=scale, unit=unit, base=_short(base.label))
+        ax.set_title(f"Paired differences: {title}", fontsize=10, loc="left")
 
 
 def figure_png(figure: Any, dpi: int = 100) -> bytes:

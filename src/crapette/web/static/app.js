@@ -149,9 +149,17 @@ function sleep(ms) {
 }
 
 let requests = 0;
+/** A pick or drop made while the page was busy (a request or the replies being shown),
+ * made once it is idle: a player's Enter or tap is never lost to an animation. */
+let deferred = null;
 function refreshBusy() {
   session.busy = requests > 0 || pumping || queue.size > 0;
   document.body.dataset.busy = String(session.busy);
+  if (!session.busy && deferred) {
+    const [pile, depth] = deferred;
+    deferred = null;
+    setTimeout(() => activate(pile, depth), 0);
+  }
 }
 
 async function request(work) {
@@ -231,7 +239,11 @@ async function show(payload, duration) {
     session.lastSeen = 0;
     session.known = {};
   }
-  if (session.pending && payload.version > session.pending.version) session.pending = null;
+  let passed = null; // the player's move, shown at once with the replies that followed it
+  if (session.pending && payload.version > session.pending.version) {
+    if (!motion) passed = { ...session.pending.move, card: session.pending.card };
+    session.pending = null;
+  }
   session.game = payload;
   session.hint = null;
   if (!payload.your_turn) session.selected = null;
@@ -254,6 +266,7 @@ async function show(payload, duration) {
       });
     }
   } else if (!newGame) {
+    if (passed) say(words.describe(passed, "you", payload.seat));
     announceFresh(payload);
   }
   if (payload.last_moves.length) session.lastSeen = payload.last_moves.at(-1).number;
@@ -265,6 +278,10 @@ async function show(payload, duration) {
 function announceFresh(payload) {
   const fresh = payload.last_moves.filter((m) => m.number > session.lastSeen);
   if (!fresh.length) return;
+  // several moves at once (the replies came with the answer to the player's move): the
+  // message line says the player's own last move, as it does move by move
+  const own = fresh.filter((entry) => entry.seat === payload.seat);
+  if (own.length) $("#message").textContent = describeEntry(own.at(-1), payload.seat);
   announce(fresh.map((entry) => describeEntry(entry, payload.seat)).join(" "));
 }
 
@@ -517,7 +534,11 @@ function ownSource(pile, me) {
 /** A tap, click or Enter on a pile: pick a source, or drop the picked cards there. */
 function activate(pile, depth = 1, rects = null) {
   const game = session.game;
-  if (!game || session.busy) return;
+  if (!game) return;
+  if (session.busy) {
+    deferred = [pile, depth]; // the latest one, made when the page is idle again
+    return;
+  }
   const me = game.seat;
   if (!game.your_turn) {
     say(game.status === "playing" || game.status === "waiting" ? t("say.wait") : t("say.over"), "error");
