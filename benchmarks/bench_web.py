@@ -1,7 +1,7 @@
 """Load check of the game server: many concurrent games against bots over loopback.
 
-Starts ``crapette.web`` under uvicorn in a separate process (SQLite store in a temporary
-folder, as ``crapette serve`` runs it). Every game is created first, so all of them are
+Starts ``crapette serve`` in a separate process (SQLite store in a temporary folder, its
+connections bounded as in production). Every game is created first, so all of them are
 open at once; then several client tasks share the moves: a task takes the next game in a
 round robin, makes one move of its human seat (the server's hint, then the move, answered
 after the greedy bot's reply) and puts the game back, until the deal ends or the seat has
@@ -36,12 +36,13 @@ from typing import Any
 import httpx
 import websockets
 
-SERVER = """
-import sys, uvicorn
-from crapette.web import create_app, SQLiteStore
-app = create_app(SQLiteStore(sys.argv[1]), max_open_games=100_000)
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
-"""
+
+def server_command(db: Path, port: int) -> list[str]:
+    """``crapette serve`` on ``port`` with its games in ``db`` and room for every game."""
+    return [
+        sys.executable, "-m", "crapette", "serve", "--port", str(port), "--db", str(db),
+        "--max-games", "100000", "--max-connections", "1024",
+    ]  # fmt: skip
 
 
 def free_port() -> int:
@@ -204,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "games.sqlite3"
-        server = subprocess.Popen([sys.executable, "-c", SERVER, str(db), str(port)])
+        server = subprocess.Popen(server_command(db, port), stdout=subprocess.DEVNULL)
         try:
             base = f"http://127.0.0.1:{port}"
             deadline = time.monotonic() + 30

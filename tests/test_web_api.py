@@ -97,7 +97,9 @@ def error_of(response: Any, status: int, code: str | None = None) -> str:
 
 
 def server_game(client: TestClient, game_id: str) -> Any:
-    return client.app.state.games._games[game_id]  # type: ignore[attr-defined]
+    """The server's game: the cached one, or (a finished game leaves the cache) the stored
+    one."""
+    return client.app.state.games._fetch(game_id)  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------------------- endpoints
@@ -165,9 +167,22 @@ def test_bad_create_requests_are_clear_4xx(client: TestClient) -> None:
         ({"opponent": "search:100000"}, "bad_opponent"),
         ({"opponent": "search:100000:miss=0.1"}, "bad_opponent"),  # a fallible wrapper too
         ({"opponent": "planner:5000:call=0.5"}, "bad_opponent"),
-        ({"seed": "5"}, "invalid_request"),
+        ({"seed": "five"}, "invalid_request"),
+        ({"seed": "-5"}, "invalid_request"),
+        ({"seed": "05"}, "invalid_request"),
+        ({"seed": str(2**63)}, "invalid_request"),
         ({"seed": -1}, "invalid_request"),
+        ({"seed": 5.0}, "invalid_request"),
+        ({"seed": True}, "invalid_request"),
         ({"seat": 2}, "invalid_request"),
+        ({"seat": True}, "invalid_request"),  # a bool is not a seat
+        ({"seat": False}, "invalid_request"),
+        ({"seat": 0.0}, "invalid_request"),  # nor is a float
+        ({"seat": 1.0}, "invalid_request"),
+        ({"seat": "1"}, "invalid_request"),
+        ({"match": {"deals": True}}, "invalid_request"),
+        ({"match": {"target": 150.0}}, "invalid_request"),
+        ({"undo": 1}, "invalid_request"),
         ({"colour": "red"}, "invalid_request"),
         ({"match": {"target": 0}}, "invalid_request"),
         ([1, 2], "invalid_request"),
@@ -358,7 +373,12 @@ def test_hint_undo_resign_record_and_next_deal(client: TestClient) -> None:
     assert me.get()["status"] == "playing"
     resigned = me.post("/resign").json()
     assert resigned["status"] == "over" and resigned["ended"] == "resigned by 0"
-    assert resigned["match"]["seed"] == 8  # shown once the game is over
+    assert resigned["match"]["seed"] == "8"  # shown once the game is over, as a string
+    # a resignation is an outcome with a winner and its score (decision 20)
+    assert resigned["outcome"]["winner"] == 1 and resigned["outcome"]["reason"] == "resigned"
+    assert resigned["match"]["winner"] == 1 and resigned["match"]["resigned"] == 0
+    assert resigned["match"]["results"][-1]["reason"] == "resigned"
+    assert resigned["outcome"]["scores"][1] > 30 and not resigned["can_undo"]
     error_of(me.post("/resign"), 409, "game_over")
     error_of(me.play("draw", resigned["version"]), 409, "game_over")
     error_of(me.post("/next-deal", {}), 409, "game_over")
@@ -444,14 +464,19 @@ def test_websocket_bad_frames_are_refused_or_ignored(client: TestClient) -> None
 def test_a_slow_follower_queue_is_bounded() -> None:
     import asyncio
 
-    from crapette.web.app import _BACKLOG, _offer
+    from crapette.web._manager import BACKLOG as _BACKLOG
+    from crapette.web._manager import offer as _offer
 
-    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    queue: asyncio.Queue[list[dict[str, Any]]] = asyncio.Queue()
     for version in range(10 * _BACKLOG):
-        _offer(queue, {"version": version})
+        _offer(queue, [{"version": version}])
     assert queue.qsize() == _BACKLOG
-    last = [queue.get_nowait()["version"] for _ in range(_BACKLOG)]
+    last = [queue.get_nowait()[0]["version"] for _ in range(_BACKLOG)]
     assert last == list(range(9 * _BACKLOG, 10 * _BACKLOG))  # the newest are kept, in order
+    from crapette.web._manager import LONGEST_BATCH as longest
+
+    _offer(queue, [{"version": v} for v in range(longest + 10)])  # one very long bot turn
+    assert [p["version"] for p in queue.get_nowait()] == list(range(10, longest + 10))
 
 
 def test_each_bot_move_reaches_the_follower_as_it_is_made(client: TestClient) -> None:
@@ -720,15 +745,44 @@ def test_the_serve_command_builds_the_app_and_runs_uvicorn(
     monkeypatch.setattr(uvicorn, "run", fake_run)
     db = tmp_path / "g.sqlite3"
     assert main(["serve", "--port", "8123", "--db", str(db), "--max-games", "5"]) == 0
-    assert seen["options"] == {
+    options = seen["options"]
+    http = options.pop("http")
+    assert options == {
         "host": "127.0.0.1",
         "port": 8123,
         "log_level": "warning",
         "ws_max_size": 16_384,
+        "timeout_keep_alive": 5,
     }
-    assert seen["app"].state.games.max_open_games == 5
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    assert issubclass(http, HttpToolsProtocol)  # uvicorn's protocol, its connections bounded
+    assert callable(seen["app"])
     assert db.exists()
-    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "http://127.0.0.1:8123/" in out and "at most 256 connections" in out
+
+
+def test_the_database_lives_in_the_users_data_directory_by_default(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``crapette serve`` writes no file into the current folder: its database is in the
+    user's data directory unless ``--db`` says otherwise."""
+    import uvicorn
+
+    from crapette.cli import main
+    from crapette.web.app import default_database
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["serve", "--port", "8124"]) == 0
+    expected = tmp_path / "data" / "crapette" / "games.sqlite3"
+    assert default_database() == expected and expected.exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["data"]
+    assert str(expected) in capsys.readouterr().out
+    assert main(["serve", "--port", "8125", "--db", ":memory:"]) == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["data"]
 
 
 def test_a_game_between_two_people_is_dealt_from_a_seed_the_server_draws() -> None:

@@ -16,7 +16,7 @@ from crapette._engine import apply
 from crapette.deal import Rng, new_game
 from crapette.errors import MatchError
 from crapette.moves import Move
-from crapette.outcome import Outcome, outcome
+from crapette.outcome import Outcome, outcome, resignation
 from crapette.rules import Ruleset, as_ruleset
 from crapette.state import GameState
 
@@ -51,12 +51,15 @@ class MatchOutcome:
     Attributes:
         winner: 0 or 1, or ``None`` for a draw (equal totals).
         totals: each player's total.
-        deals: how many deals were played.
+        deals: how many deals were played (a resigned deal counts).
+        resigned: the player who resigned the match, or ``None`` (decision 20: the
+            opponent wins it, whatever the totals).
     """
 
     winner: int | None
     totals: tuple[int, int]
     deals: int
+    resigned: int | None = None
 
 
 def _result_repr(result: DealResult) -> str:
@@ -81,6 +84,8 @@ class Match:
         seed: the match seed; deal ``k`` is dealt from ``deal_seed(seed, k)``.
         state: the current deal.
         starter: who started the current deal.
+        resigned: the player who resigned the match ([`Match.resign`][crapette.match.Match.resign]),
+            or ``None``.
     """
 
     rules: Ruleset
@@ -88,6 +93,7 @@ class Match:
     _results: tuple[DealResult, ...]
     state: GameState
     starter: int
+    resigned: int | None = attrs.field(default=None, kw_only=True)
 
     def __repr__(self) -> str:
         """Code that builds this match again (after ``import crapette``), as
@@ -120,22 +126,63 @@ class Match:
     def _finished(self) -> tuple[DealResult, ...]:
         ended = outcome(self.state)
         if ended is None:
-            return self._results
+            if self.resigned is None:
+                return self._results
+            ended = resignation(self.state, self.resigned)
         return (*self._results, DealResult(deal_seed(self.seed, self.number), self.starter, ended))
 
+    def _check_running(self) -> None:
+        if self.resigned is not None:
+            raise MatchError(f"the match is over: player {self.resigned} resigned")
+
     def play(self, move: Move) -> Match:
-        """The match after ``move`` in the current deal (checked like ``apply``)."""
+        """The match after ``move`` in the current deal (checked like ``apply``).
+
+        Raises:
+            MatchError: the match was resigned.
+        """
+        self._check_running()
         return attrs.evolve(self, state=apply(self.state, move))
 
     def with_state(self, state: GameState) -> Match:
-        """The match with the current deal replaced by a later state of it."""
+        """The match with the current deal replaced by a later state of it.
+
+        Raises:
+            MatchError: not a state of the match's rules, or the match was resigned.
+        """
+        self._check_running()
         if not isinstance(state, GameState) or state.rules != self.rules:
             raise MatchError("with_state() needs a state of the current deal's rules")
         return attrs.evolve(self, state=state)
 
+    def resign(self, player: int) -> Match:
+        """The match after ``player`` resigns it (decision 20): the opponent wins the match
+        whatever the totals. A deal in progress ends there, won by the opponent and scored
+        as a win with the cards where they lie
+        ([`resignation`][crapette.outcome.resignation]); between deals (the current deal
+        over) no deal is added.
+
+        Raises:
+            MatchError: the match is already over (resigned or finished), or ``player`` is
+                not 0 or 1.
+        """
+        if isinstance(player, bool) or player not in (0, 1):
+            raise MatchError(f"the player who resigns is 0 or 1, not {player!r}")
+        self._check_running()
+        if self.outcome() is not None:
+            raise MatchError("the match is over: there is nothing to resign")
+        return attrs.evolve(self, resigned=player)
+
     def outcome(self) -> MatchOutcome | None:
-        """``None`` while the match runs; otherwise who won it and the totals."""
+        """``None`` while the match runs; otherwise who won it and the totals (a resigned
+        match is won by the resigner's opponent)."""
         finished = self._finished()
+        if self.resigned is not None:
+            totals = (
+                sum(r.outcome.scores[0] for r in finished),
+                sum(r.outcome.scores[1] for r in finished),
+            )
+            return MatchOutcome(1 - self.resigned, totals, len(finished), self.resigned)
         if len(finished) == len(self._results):
             return None  # the current deal is still being played
         return _decide(self.rules, finished)
@@ -146,6 +193,7 @@ class Match:
         Raises:
             MatchError: the current deal is not over, or the match is over.
         """
+        self._check_running()
         if outcome(self.state) is None:
             raise MatchError("the current deal is not over yet")
         if self.outcome() is not None:

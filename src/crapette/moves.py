@@ -128,7 +128,17 @@ class Move:
 
     @staticmethod
     def play(source: int, target: int, count: int = 1) -> Move:
-        """The move of ``count`` cards from ``source`` to ``target``."""
+        """The move of ``count`` cards from ``source`` to ``target``.
+
+        Raises:
+            InvalidMoveError: no such move, or an argument is not an ``int`` (a ``bool``
+                or a ``float`` such as ``1.0`` is refused, though it compares equal).
+        """
+        if any(isinstance(x, bool) or not isinstance(x, int) for x in (source, target, count)):
+            raise InvalidMoveError(
+                f"no such move: from {show(source)} to {show(target)} with {show(count)} cards"
+                " (pile codes and counts are int)"
+            )
         try:
             return ALL_MOVES[_INDEX[(Action.PLAY, source, target, count)]]
         except (KeyError, TypeError):

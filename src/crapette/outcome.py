@@ -14,11 +14,13 @@ import attrs
 
 from crapette import _hooks
 from crapette._build import argument_type_error
+from crapette._quote import show
+from crapette.errors import InvalidArgumentError
 from crapette.state import _NATIVE, GameState, PythonState
 
-__all__ = ["Outcome", "counts", "is_over", "outcome"]
+__all__ = ["Outcome", "counts", "is_over", "outcome", "resignation"]
 
-Reason = Literal["win", "stalemate", "move_cap"]
+Reason = Literal["win", "stalemate", "move_cap", "resigned"]
 
 
 @attrs.frozen(slots=True)
@@ -29,7 +31,10 @@ class Outcome:
         winner: 0 or 1, or ``None`` for a stalemate or the move cap (no winner).
         scores: each player's score for the deal.
         reason: ``"win"`` (a player emptied reserve, hand and waste), ``"stalemate"`` (both
-            players went through their hand without progress) or ``"move_cap"``.
+            players went through their hand without progress), ``"move_cap"``, or
+            ``"resigned"`` (the loser resigned the match during the deal:
+            [`Match.resign`][crapette.match.Match.resign], decision 20; never the result of
+            [`outcome`][crapette.outcome.outcome]).
     """
 
     winner: int | None
@@ -131,3 +136,25 @@ A win scores ``win_bonus`` (30) plus ``reserve_points`` (2) per card in the lose
 and ``hand_points`` (1) per card in the loser's hand and waste. A stalemate or the move cap:
 each player counts 2 per own reserve card and 1 per own hand and waste card; the lower count
 scores the difference."""
+
+
+def resignation(state: GameState, player: int) -> Outcome:
+    """The outcome of a deal that ``player`` resigns in ``state`` (decision 20): the
+    opponent wins it, scored as a win with the cards where they lie (``win_bonus`` plus 2
+    per card in the resigner's reserve and 1 per card in the resigner's hand and waste, a
+    turned hand card counting as a hand card, with the ruleset's scoring options).
+
+    Raises:
+        InvalidArgumentError: ``player`` is not 0 or 1, or the deal is already over (a
+            finished deal keeps its own outcome).
+    """
+    if not isinstance(state, GameState):
+        raise argument_type_error(GameState, state)
+    if isinstance(player, bool) or player not in (0, 1):
+        raise InvalidArgumentError(f"the player who resigns is 0 or 1, not {show(player)}")
+    if is_over(state):
+        raise InvalidArgumentError("the deal is over: it keeps its own outcome")
+    held = counts(state)
+    scores = [0, 0]
+    scores[1 - player] = state.rules.win_bonus + held[player]
+    return Outcome(1 - player, (scores[0], scores[1]), "resigned")

@@ -30,9 +30,13 @@ from crapette.state import GameState, PendingStop, Pile
 
 __all__ = ["JSON_VERSION", "from_json", "to_json"]
 
-JSON_VERSION: Final = 1
-"""The version of the JSON layout written by [`to_json`][crapette.serialize.to_json] (the only one
-it reads)."""
+JSON_VERSION: Final = 2
+"""The version of the JSON layout written by [`to_json`][crapette.serialize.to_json]. Version 2
+writes a match's seeds as decimal strings (a JavaScript ``JSON.parse`` rounds integers above
+2**53) and its resignation; [`from_json`][crapette.serialize.from_json] reads versions 1 and 2,
+and a seed as a string or an integer in either."""
+
+_READ_VERSIONS: Final = (1, 2)
 
 FORMAT: Final = "crapette"
 _HEX_KEY: Final = re.compile(r"[0-9a-fA-F]{1,16}\Z")
@@ -103,10 +107,10 @@ def from_json(text: str) -> Any:
             'not a crapette JSON document: expected an object with "format": "crapette"'
         )
     version = data.get("version")
-    if type(version) is not int or version != JSON_VERSION:
+    if type(version) is not int or version not in _READ_VERSIONS:
         raise NotationError(
             f"unsupported crapette JSON version {_short(version)}: this library (behaviour"
-            f" {BEHAVIOUR_VERSION}) reads version {JSON_VERSION} only"
+            f" {BEHAVIOUR_VERSION}) reads versions {' and '.join(map(str, _READ_VERSIONS))}"
         )
     kind = data.get("type")
     if kind == "state":
@@ -332,10 +336,10 @@ _SEED_LIMIT: Final = 10**40
 def _match_to_dict(match: Match) -> dict[str, Any]:
     return {
         "rules": str(match.rules),
-        "seed": match.seed,
+        "seed": str(match.seed),
         "results": [
             {
-                "seed": r.seed,
+                "seed": str(r.seed),
                 "starter": r.starter,
                 "winner": r.outcome.winner,
                 "scores": list(r.outcome.scores),
@@ -345,14 +349,31 @@ def _match_to_dict(match: Match) -> dict[str, Any]:
         ],
         "starter": match.starter,
         "state": state_to_dict(match.state),
+        "resigned": match.resigned,
     }
+
+
+_SEED_TEXT: Final = re.compile(r"(0|-?[1-9][0-9]{0,39})\Z")
+
+
+def _seed(value: Any, path: str) -> int:
+    """A seed written as a decimal string (version 2: no sign but ``-``, no leading zero)
+    or a JSON integer (version 1), of at most 40 digits."""
+    if isinstance(value, str) and _SEED_TEXT.match(value):
+        value = int(value)
+    if type(value) is not int or not -_SEED_LIMIT < value < _SEED_LIMIT:
+        raise NotationError(
+            f"{path}: expected a seed, a decimal string or an integer of at most 40 digits,"
+            f" not {_short(value)}"
+        )
+    return value
 
 
 def _result_from_dict(data: Any, path: str, seed: int) -> DealResult:
     if not isinstance(data, dict):
         raise NotationError(f"{path}: expected an object")
     written = _get(data, "seed", path)
-    if written != seed or type(written) is not int:
+    if _seed(written, f"{path}.seed") != seed:
         raise NotationError(f"{path}.seed: expected this deal's seed {seed}, not {_short(written)}")
     starter = _int(_get(data, "starter", path), f"{path}.starter", 0, 1)
     winner_value = _get(data, "winner", path)
@@ -386,9 +407,7 @@ def _match_from_dict(data: Any, path: str) -> Match:
     if not isinstance(data, dict):
         raise NotationError(f"{path}: expected an object")
     rules = _rules_field(data, path)
-    seed = _get(data, "seed", path)
-    if type(seed) is not int or not -_SEED_LIMIT < seed < _SEED_LIMIT:
-        raise NotationError(f"{path}.seed: expected an integer of at most 40 digits")
+    seed = _seed(_get(data, "seed", path), f"{path}.seed")
     listed = _get(data, "results", path)
     if not isinstance(listed, list):
         raise NotationError(f"{path}.results: expected a list of the finished deals")
@@ -412,4 +431,11 @@ def _match_from_dict(data: Any, path: str) -> Match:
         raise NotationError(
             f"{path}.state: its rules ({state.rules}) are not the match's rules ({rules})"
         )
-    return Match(rules, seed, results, state, starter)
+    match = Match(rules, seed, results, state, starter)
+    resigned = data.get("resigned")  # absent in version 1
+    if resigned is not None:
+        _int(resigned, f"{path}.resigned", 0, 1)
+        if match.outcome() is not None:
+            raise NotationError(f"{path}.resigned: the match was over before the resignation")
+        match = match.resign(resigned)
+    return match

@@ -2,7 +2,7 @@
 OpenAPI schema, live updates over a WebSocket and a reference web page.
 
     from crapette.web import create_app
-    app = create_app()            # an ASGI app: uvicorn.run(app)
+    app = create_app(database=":memory:")   # an ASGI app: uvicorn.run(app)
 
 FastAPI is imported only here (and only when this package is imported).
 """

@@ -124,7 +124,8 @@ class OutcomeInfo(BaseModel):
     model_config = _Closed
     winner: int | None
     scores: list[int]
-    reason: Literal["win", "stalemate", "move_cap"]
+    reason: Literal["win", "stalemate", "move_cap", "resigned"]
+    """``resigned``: the loser resigned during the deal (it is then the opponent's win)."""
     text: str
     tally: list[TallyInfo]
     """Each player's cards left, by pile (index: player)."""
@@ -151,8 +152,12 @@ class MatchInfo(BaseModel):
     results: list[DealInfo]
     over: bool
     winner: int | None
-    seed: int | None
-    """The match seed, shown once the game is over."""
+    """Who won the match (once it is over; a resignation gives it to the opponent)."""
+    resigned: int | None = None
+    """The seat that resigned, or ``None``."""
+    seed: str | None
+    """The match seed as a decimal string (``JSON.parse`` keeps it exact), shown once the
+    game is over."""
 
 
 class PlayerInfo(BaseModel):

@@ -4,6 +4,18 @@ the moves of the current deal, and the per-seat JSON payloads.
 Nothing here knows about HTTP: ``crapette.web.app`` maps requests onto these methods and
 ``WebError`` onto JSON error responses. Every payload for a seat is built from
 ``crapette.observe`` (what that seat sees), never from the full state.
+
+Secrets: the match seed (every card of every deal follows from it) is shown only once the
+game is over, and no bot's randomness is derived from it. Each game dealt from a seed the
+server drew holds a 256-bit key (``Game.secret``, drawn with ``secrets``, kept in the store
+and never sent); a bot seat's generator is seeded with an HMAC-SHA256 of the deal, the
+seat and the move number under that key, so the seed revealed after a match predicts none
+of the bots' choices. (A game dealt from a seed its creator chose is keyed by that seed,
+so that it replays the same bot moves: its creator knows every card anyway.) A bot is built once per
+deal and kept across its moves, with the hooks of ``crapette.bots.play_deal``
+(``on_deal_start``, ``on_opponent_move``); a bot rebuilt after a restart is shown the deal
+so far. The hint is the greedy bot seeded with the move number: a function of the seat's
+own view and public data only.
 """
 
 from __future__ import annotations
@@ -12,6 +24,7 @@ import hashlib
 import hmac
 import secrets
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -29,28 +42,20 @@ from crapette import (
     observe,
     to_json,
 )
-from crapette.bots import Fallible, get_bot
+from crapette.bots import Bot, Fallible, get_bot, notify_deal_start, notify_opponent_move
 from crapette.errors import WebError
 from crapette.moves import ALL_MOVES, listed
 from crapette.records import GameRecord, format_result
 from crapette.svg import board
 from crapette.text import describe_move
 
-__all__ = [
-    "MAX_SEARCH_BUDGET",
-    "Game",
-    "Seat",
-    "WebError",
-    "check_opponent",
-    "hash_token",
-    "parse_rules",
-]
+__all__ = ["MAX_SEARCH_BUDGET", "Game", "Seat", "WebError"]
 
 MAX_SEARCH_BUDGET: Final = 1024
 """The largest search budget a client may ask for (``search:N``, ``planner:N``; the
 planner's default)."""
 
-RECENT_MOVES: Final = 40
+_RECENT_MOVES: Final = 40
 """How many of the opponent's latest moves a payload lists."""
 
 _NO_UNDO: Final = frozenset(
@@ -66,8 +71,32 @@ _NO_UNDO: Final = frozenset(
 )
 """The notation of moves that can never be taken back (they show a card or end a turn)."""
 
+_MAX_SEED: Final = 2**63 - 1
+"""The largest seed a client may choose (and the range the server draws from)."""
 
-def hash_token(token: str) -> str:
+_DEPRECATED: Final = {
+    "hash_token": "_hash_token",
+    "check_opponent": "_check_opponent",
+    "parse_rules": "_parse_rules",
+    "RECENT_MOVES": "_RECENT_MOVES",
+}
+"""Implementation helpers that were public before 0.x; importable with a warning."""
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated names of ``_DEPRECATED`` (with a ``DeprecationWarning``)."""
+    private = _DEPRECATED.get(name)
+    if private is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(
+        f"crapette.web.session.{name} is an implementation helper and will be removed",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return globals()[private]
+
+
+def _hash_token(token: str) -> str:
     """The stored form of a secret token (SHA-256, hex): the store never holds tokens."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -76,10 +105,22 @@ def _token_matches(token: str, digest: str | None) -> bool:
     """Constant-time comparison of a presented token with a stored digest."""
     if digest is None:
         return False
-    return hmac.compare_digest(hash_token(token), digest)
+    return hmac.compare_digest(_hash_token(token), digest)
 
 
-def parse_rules(text: str) -> Ruleset:
+def _new_secret() -> str:
+    """A game's key for its bots' randomness: 256 bits from ``secrets``, as hex."""
+    return secrets.token_hex(32)
+
+
+def _chosen_secret(seed: int) -> str:
+    """The key of a game dealt from a seed its creator chose: a function of the seed, so
+    that such a game (a test, a demonstration) plays the same bot moves each time. Its
+    creator knows every card already; nothing is kept from them."""
+    return hashlib.sha256(f"crapette: a chosen seed|{seed}".encode()).hexdigest()
+
+
+def _parse_rules(text: str) -> Ruleset:
     """A preset name or rules string as a ruleset.
 
     Raises:
@@ -91,7 +132,7 @@ def parse_rules(text: str) -> Ruleset:
         raise WebError(422, "bad_rules", str(exc)) from None
 
 
-def check_opponent(name: str) -> str:
+def _check_opponent(name: str) -> str:
     """``"human"`` or a bot name ``crapette.bots.get_bot`` knows, with a capped search
     budget.
 
@@ -154,7 +195,8 @@ class Game:
         rules: the ruleset (with the match format).
         seed: the match seed (never shown to a seat before the match is over).
         seats: the two seats.
-        match: the match, current deal included.
+        match: the match, current deal included (a resignation included:
+            ``Match.resign``).
         start: the start position of the current deal (for the record and undo).
         moves: the moves of the current deal: ``(seat, notation, cards)``.
         records: the finished deals' records, as JSON documents.
@@ -163,9 +205,14 @@ class Game:
         created: creation time (epoch seconds).
         updated: time of the last change.
         ended: why the game ended early (``"resigned by 0"``), or ``None``.
-        on_move: called with the game after each move (not stored): the server pushes
-            each move, a bot's reply included, to the seats following the game as it is
-            made.
+        fixed: how many moves of the current deal can no longer be taken back (the last
+            one that showed a hidden card, ended a turn or was another seat's, and all
+            before it).
+        secret: the game's key for its bots' randomness (hex, 256 bits; stored, never
+            sent to a seat).
+        on_move: called with the game after each move (not stored): the server collects
+            each move's payloads, a bot's reply included, and sends them to the seats
+            following the game once the change is stored.
     """
 
     id: str
@@ -181,7 +228,10 @@ class Game:
     created: float = attrs.field(factory=time.time)
     updated: float = attrs.field(factory=time.time)
     ended: str | None = None
+    fixed: int = 0
+    secret: str = attrs.field(factory=_new_secret, repr=False)
     on_move: Callable[[Game], None] | None = attrs.field(default=None, eq=False, repr=False)
+    _bots: dict[int, Bot] = attrs.field(factory=dict, init=False, eq=False, repr=False)
 
     # ------------------------------------------------------------------ creation
 
@@ -195,19 +245,23 @@ class Game:
         opponent: str,
         seat: int,
         undo: bool = True,
+        secret: str | None = None,
     ) -> tuple[Game, str, str | None]:
         """A new game; returns it, the creator's token and the invite token (human
-        opponent) or ``None``."""
+        opponent) or ``None``. ``secret`` is the key of its bots' randomness (default: 256
+        new random bits)."""
         token = secrets.token_urlsafe(32)
         invite = secrets.token_urlsafe(24) if opponent == "human" else None
-        mine = Seat("human", "human", token_hash=hash_token(token))
+        mine = Seat("human", "human", token_hash=_hash_token(token))
         if invite is not None:
-            other = Seat("human", "human", invite_hash=hash_token(invite))
+            other = Seat("human", "human", invite_hash=_hash_token(invite))
         else:
             other = Seat("bot", opponent)
         seats = [mine, other] if seat == 0 else [other, mine]
         match = new_match(rules, seed=seed)
         game = cls(game_id, rules, seed, seats, match, match.state, undo=undo)
+        if secret is not None:
+            game.secret = secret
         game.run_bots()
         return game, token, invite
 
@@ -236,7 +290,7 @@ class Game:
         for i, seat in enumerate(self.seats):
             if seat.invite_hash is not None and _token_matches(invite, seat.invite_hash):
                 token = secrets.token_urlsafe(32)
-                seat.token_hash = hash_token(token)
+                seat.token_hash = _hash_token(token)
                 seat.invite_hash = None
                 self._changed()
                 return i, token
@@ -259,8 +313,13 @@ class Game:
 
     @property
     def deal_over(self) -> bool:
-        """Whether the current deal is over."""
-        return crapette.outcome(self.state) is not None
+        """Whether the current deal is over (played out, or resigned)."""
+        return self.deal_outcome() is not None
+
+    def deal_outcome(self) -> crapette.Outcome | None:
+        """How the current deal ended (a resignation included), or ``None``."""
+        results = self.match.results
+        return results[self.match.number].outcome if len(results) > self.match.number else None
 
     def status(self) -> str:
         """``waiting``, ``playing``, ``deal_over`` or ``over``."""
@@ -345,29 +404,84 @@ class Game:
         self.run_bots()
 
     def _apply(self, move: Move) -> None:
-        state = self.state
-        entry = (state.to_act, crapette.format_move(move), _card_texts(state, move))
+        before = self.state
+        mover = before.to_act
+        text = crapette.format_move(move)
+        entry = (mover, text, _card_texts(before, move))
         self.match = self.match.play(move)
         self.moves.append(entry)
+        if not self._may_take_back(before, text):
+            self.fixed = len(self.moves)
+        after = self.state
+        for seat, bot in self._bots.items():  # as play_deal tells a bot of each opponent move
+            if seat != mover:
+                notify_opponent_move(bot, move, observe(after, seat))
         self._changed()
         if self.on_move is not None:
             self.on_move(self)
+
+    def _may_take_back(self, before: GameState, text: str) -> bool:
+        """Whether the move just played from ``before`` may be taken back: a move of a human
+        against bots that ended no turn, did not end the deal, and showed neither seat a
+        card it could not see before (a reserve play that turns up the next reserve card
+        shows one)."""
+        if not self.undo or text in _NO_UNDO or self.deal_over:
+            return False
+        mover = before.to_act
+        if any(s.kind != "bot" for i, s in enumerate(self.seats) if i != mover):
+            return False
+        after = self.state
+        for seat in (0, 1):
+            seen = set(observe(before, seat).visible_cards())
+            if not seen.issuperset(observe(after, seat).visible_cards()):
+                return False
+        return True
+
+    def _bot(self, seat: int) -> Bot:
+        """The bot of a bot seat for the current deal: built once (its generator seeded
+        from the game's secret) and kept across its moves."""
+        bot = self._bots.get(seat)
+        if bot is None:
+            bot = get_bot(self.seats[seat].name, seed=self._bot_seed(seat))
+            self._catch_up(bot, seat)
+            self._bots[seat] = bot
+        return bot
+
+    def _bot_seed(self, seat: int) -> int:
+        """A bot's seed: 64 bits of HMAC-SHA256 under ``secret`` of the deal, the seat and
+        the move number at which the bot is built."""
+        message = f"bot|{self.match.number}|{seat}|{self.state.moves_made}"
+        digest = hmac.new(bytes.fromhex(self.secret), message.encode(), hashlib.sha256)
+        return int.from_bytes(digest.digest()[:8], "big")
+
+    def _catch_up(self, bot: Bot, seat: int) -> None:
+        """Show a bot built during a deal what ``play_deal`` would have shown it: the
+        deal's start, then each of the opponent's moves so far."""
+        state = self.start
+        notify_deal_start(bot, observe(state, seat))
+        if not hasattr(bot, "on_opponent_move"):
+            return
+        for mover, text, _ in self.moves:
+            move = crapette.parse_move(state, text)
+            state = crapette.apply(state, move)
+            if mover != seat:
+                notify_opponent_move(bot, move, observe(state, seat))
 
     def run_bots(self, limit: int = 5000) -> int:
         """Let bot seats act until a human is to act or the deal ends; returns the count."""
         done = 0
         while done < limit and not self.deal_over and not self.over:
-            seat = self.seats[self.state.to_act]
-            if seat.kind != "bot":
+            seat = self.state.to_act
+            if self.seats[seat].kind != "bot":
                 break
-            bot = get_bot(seat.name, seed=(self.seed + 7919 * self.state.moves_made) & 0xFFFFFFFF)
-            move = bot.choose(observe(self.state, self.state.to_act))
+            move = self._bot(seat).choose(observe(self.state, seat))
             self._apply(move)
             done += 1
         return done
 
     def hint(self, seat: int) -> Move:
-        """The greedy bot's choice for the seat, from the seat's view.
+        """The greedy bot's choice for the seat, from the seat's view (seeded with the
+        move number: no secret goes into it).
 
         Raises:
             WebError: the seat may not act.
@@ -378,16 +492,15 @@ class Game:
 
     def can_undo(self, seat: int) -> bool:
         """Whether the seat may take back its last move: only against a bot, only its own
-        move of the current turn, and never a move that showed a hidden card or ended the
-        turn (a draw, a reveal, a discard, a Stop! decision)."""
-        if not self.undo or self.over or not self.moves:
+        move of the current turn while the deal runs, and never a move that showed a card
+        hidden before (a reserve card turned up, a draw, a reveal) or ended the turn (a
+        discard, a Stop! decision)."""
+        if not self.undo or self.over or self.deal_over or len(self.moves) <= self.fixed:
             return False
         if any(s.kind != "bot" for i, s in enumerate(self.seats) if i != seat):
             return False
-        last_seat, text, _ = self.moves[-1]
-        if last_seat != seat or self.state.to_act != seat or self.state.stop is not None:
-            return False
-        return text not in _NO_UNDO
+        last_seat = self.moves[-1][0]
+        return last_seat == seat and self.state.to_act == seat and self.state.stop is None
 
     def take_back(self, seat: int, version: int | None) -> None:
         """Undo the seat's last move.
@@ -401,6 +514,7 @@ class Game:
         before = self._replay(len(self.moves) - 1)
         self.match = self.match.with_state(before)
         self.moves.pop()
+        self._bots.clear()  # they saw the move: rebuilt (and shown the deal) when next needed
         self._changed()
 
     def _replay(self, count: int) -> GameState:
@@ -410,7 +524,7 @@ class Game:
         return state
 
     def resign(self, seat: int, version: int | None = None) -> None:
-        """The seat resigns the whole game.
+        """The seat resigns the whole game: the other seat wins the match (decision 20).
 
         Raises:
             WebError: 409 ``game_over`` or ``stale_version``.
@@ -418,8 +532,10 @@ class Game:
         if self.over:
             raise WebError(409, "game_over", "the game is over")
         self._check_version(version)
+        self.match = self.match.resign(seat)
         self.seats[seat].resigned = True
         self.ended = f"resigned by {seat}"
+        self._bots.clear()
         self._changed()
 
     def next_deal(self, seat: int, version: int | None = None) -> None:
@@ -437,6 +553,8 @@ class Game:
         self.match = self.match.next_deal()
         self.start = self.match.state
         self.moves = []
+        self.fixed = 0
+        self._bots.clear()
         self._changed()
         self.run_bots()
 
@@ -455,7 +573,7 @@ class Game:
         """Everything a seat may know, as JSON-ready data (built from its view)."""
         state = self.state
         view = observe(state, seat)
-        result = crapette.outcome(state)
+        result = self.deal_outcome()
         acting = not self.over and result is None and not self.waiting and state.to_act == seat
         legal: list[dict[str, Any]] = []
         if acting:
@@ -491,7 +609,7 @@ class Game:
         return out
 
     def _recent(self, seat: int) -> list[dict[str, Any]]:
-        """The other seat's moves since this seat's last move (at most RECENT_MOVES)."""
+        """The other seat's moves since this seat's last move (at most _RECENT_MOVES)."""
         out: list[dict[str, Any]] = []
         for number in range(len(self.moves) - 1, -1, -1):
             who, text, cards = self.moves[number]
@@ -500,7 +618,7 @@ class Game:
             entry = {"number": number + 1, "seat": who, "move": text, "cards": cards}
             entry.update(_ends(text, who))
             out.append(entry)
-            if len(out) >= RECENT_MOVES:
+            if len(out) >= _RECENT_MOVES:
                 break
         out.reverse()
         return out
@@ -524,13 +642,15 @@ class Game:
             ],
             "over": finished,
             "winner": done.winner if done is not None else None,
-            "seed": self.seed if finished else None,
+            "resigned": match.resigned,
+            "seed": str(self.seed) if finished else None,
         }
 
     # ------------------------------------------------------------------ storage
 
     def to_dict(self) -> dict[str, Any]:
-        """The stored form: JSON state and record documents, seats with token digests."""
+        """The stored form: JSON state and record documents, seats with token digests and
+        the game's secret (the store is never shown to a seat)."""
         return {
             "id": self.id,
             "rules": str(self.rules),
@@ -545,30 +665,43 @@ class Game:
             "created": self.created,
             "updated": self.updated,
             "ended": self.ended,
+            "fixed": self.fixed,
+            "secret": self.secret,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        """A game from ``to_dict``'s form."""
+        """A game from ``to_dict``'s form (also the form before ``fixed`` and ``secret``:
+        none of its moves may be taken back, and it gets a new secret)."""
         rules = Ruleset.from_string(data["rules"])
         start = from_json(data["start"])
         assert isinstance(start, GameState)
         match = from_json(data["match"])
         assert isinstance(match, Match)
+        moves = [(s, t, list(c)) for s, t, c in data["moves"]]
+        seats = [Seat(**s) for s in data["seats"]]
+        ended = data["ended"]
+        if match.resigned is None and match.outcome() is None:
+            for i, seat in enumerate(seats):  # a game resigned before resignations were stored
+                if seat.resigned:
+                    match = match.resign(i)
+                    break
         return cls(
             data["id"],
             rules,
             data["seed"],
-            [Seat(**s) for s in data["seats"]],
+            seats,
             match,
             start,
-            [(s, t, list(c)) for s, t, c in data["moves"]],
+            moves,
             list(data["records"]),
             data["version"],
             data["undo"],
             data["created"],
             data["updated"],
-            data["ended"],
+            ended,
+            fixed=data.get("fixed", len(moves)),
+            secret=data.get("secret") or _new_secret(),
         )
 
 

@@ -9,6 +9,7 @@ queries: whether the game is finished and when it last changed.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 from pathlib import Path
@@ -88,23 +89,44 @@ class MemoryStore:
 class SQLiteStore:
     """Games in an SQLite database file (one table, one row per game).
 
+    Every save is one statement, so it is stored whole or not at all; a save that returns
+    has been committed to the write-ahead log, which survives the server process being
+    killed (``synchronous=NORMAL``: the last commits may be lost on a power failure, not on
+    a crash of the process).
+
+    A database that cannot be written (a read-only file or disk) still opens: games are
+    read, and each change fails (the server answers ``503 storage_unavailable``).
+
     Args:
         path: the database file (created with its table when missing); ``":memory:"`` for
             a private in-memory database.
+        timeout: seconds a statement waits for a lock held by another connection before
+            it fails.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, timeout: float = 2.0) -> None:
         self.path = str(path)
+        self.read_only = False
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS games ("
-            " id TEXT PRIMARY KEY, data TEXT NOT NULL,"
-            " finished INTEGER NOT NULL, updated REAL NOT NULL)"
+        self._db = sqlite3.connect(
+            self.path, check_same_thread=False, isolation_level=None, timeout=timeout
         )
-        self._db.execute("CREATE INDEX IF NOT EXISTS games_updated ON games (updated)")
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS games ("
+                " id TEXT PRIMARY KEY, data TEXT NOT NULL,"
+                " finished INTEGER NOT NULL, updated REAL NOT NULL)"
+            )
+            self._db.execute("CREATE INDEX IF NOT EXISTS games_updated ON games (updated)")
+        except sqlite3.OperationalError as exc:
+            if "readonly" not in str(exc).replace("-", "").replace(" ", ""):
+                raise
+            self.read_only = True
+            logging.getLogger("crapette.web").warning(
+                "crapette: the database %s is read-only: games are read, not changed", self.path
+            )
 
     def load(self, game_id: str) -> dict[str, Any] | None:
         """The stored document of a game, or ``None``."""
