@@ -212,7 +212,7 @@ def test_planner_plays_only_legal_moves(preset: str) -> None:
 
 def test_planner_bot_strings() -> None:
     bot = get_bot("planner", 1)
-    assert isinstance(bot, PlannerBot) and bot.budget == planner.DEFAULT_PLANNER_BUDGET == 1024
+    assert isinstance(bot, PlannerBot) and bot.budget == planner.DEFAULT_PLANNER_BUDGET == 8192
     assert get_bot("planner:16", 1).budget == 16  # type: ignore[attr-defined]
     with pytest.raises(UnknownBotError, match="bad planner budget '0'"):
         get_bot("planner:0")

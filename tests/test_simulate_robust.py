@@ -147,7 +147,7 @@ def test_ctrl_c_exits_130_with_one_clean_line_and_writes_the_finished_deals(
     process = subprocess.Popen(
         [
             *(sys.executable, "-m", "crapette", "compare", "--rules", "classic", "--bots"),
-            *("greedy,greedy", "--games", "20000", "--workers", "2", "--no-progress"),
+            *("greedy,greedy", "--games", "10000000", "--workers", "2", "--no-progress"),
             *("--rules", "serbian", "--json", str(out_json), "--csv", str(out_csv)),
         ],
         stdout=subprocess.PIPE,

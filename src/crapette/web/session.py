@@ -51,7 +51,7 @@ from crapette.text import describe_move
 
 __all__ = ["MAX_SEARCH_BUDGET", "Game", "Seat", "WebError"]
 
-MAX_SEARCH_BUDGET: Final = 1024
+MAX_SEARCH_BUDGET: Final = 8192
 """The largest search budget a client may ask for (``search:N``, ``planner:N``; the
 planner's default)."""
 
