@@ -26,20 +26,10 @@ __all__ = ["apply", "apply_unchecked", "python_apply", "python_apply_unchecked"]
 
 
 def python_apply(state: GameState, move: Move | str) -> GameState:
-    """The state after ``move``; ``state`` itself is never changed.
-
-    ``move`` is a [`Move`][crapette.Move] or its text in move notation, read by
-    [`parse_move`][crapette.parse_move]: ``apply(state, "R-F")`` plays by text in one step.
-
-    Raises:
-        TypeError: ``state`` is not a ``GameState`` or ``move`` neither a ``Move`` nor a str.
-        NotationError: ``move`` is a malformed move text.
-        IllegalMoveError: the move is not in ``legal_moves(state)``; the message names the
-            move and says why.
+    """The Python engine's [`apply`][crapette._engine.apply] (``state`` a ``PythonState``).
 
     The check looks at this one move (``_laws.is_legal``), not at the whole list of legal
     moves; when ``legal_moves(state)`` was the last list made, the move is looked up in it.
-    The Python engine's (``state`` a ``PythonState``).
     """
     if not isinstance(state, PythonState):
         raise argument_type_error(GameState, state)
@@ -335,12 +325,7 @@ def _with(
     )
 
 
-def _describe_native(state: GameState, move: Move) -> str:
-    """The message of an illegal move of a native state (the native engine asks it)."""
-    return describe_illegal(state, move)
-
-
-_hooks.describe_illegal = _describe_native
+_hooks.describe_illegal = describe_illegal  # the native engine's message of an illegal move
 
 apply: Callable[[GameState, Move | str], GameState] = (
     python_apply if _NATIVE is None else _NATIVE.apply
