@@ -166,7 +166,7 @@ def test_bad_create_requests_are_clear_4xx(client: TestClient) -> None:
         ({"opponent": "wizard"}, "bad_opponent"),
         ({"opponent": "search:100000"}, "bad_opponent"),
         ({"opponent": "search:100000:miss=0.1"}, "bad_opponent"),  # a fallible wrapper too
-        ({"opponent": "planner:5000:call=0.5"}, "bad_opponent"),
+        ({"opponent": "planner:10000:call=0.5"}, "bad_opponent"),
         ({"seed": "five"}, "invalid_request"),
         ({"seed": "-5"}, "invalid_request"),
         ({"seed": "05"}, "invalid_request"),

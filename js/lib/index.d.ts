@@ -265,7 +265,7 @@ export function checkMoveText(text: string, offset?: number): void;
 export function formatPosition(state: GameState): string;
 export function formatPublicPosition(state: GameState, player: Player): string;
 export function parsePosition(text: string): GameState;
-export const JSON_VERSION: 1;
+export const JSON_VERSION: 2;
 export const BEHAVIOUR_VERSION: number;
 /** The JSON document of a state or a ruleset, as the Python library writes it. */
 export function toJson(obj: GameState | Ruleset, options?: { indent?: number | string | null }): string;

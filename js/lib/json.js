@@ -16,8 +16,10 @@ import { PyFloat, repr, show } from './quote.js';
 import { OPTIONS, Ruleset } from './rules.js';
 import { GameState, makeState } from './state.js';
 
-/** The version of the JSON layout written by toJson (the only one fromJson reads). */
-export const JSON_VERSION = 1;
+/** The version of the JSON layout written by toJson (crapette.serialize.JSON_VERSION);
+ *  fromJson reads READ_VERSIONS. */
+export const JSON_VERSION = 2;
+const READ_VERSIONS = [1n, 2n];
 /** The behaviour version of the engine (crapette.BEHAVIOUR_VERSION), written in every
  *  document. */
 export const BEHAVIOUR_VERSION = 2;
@@ -475,10 +477,10 @@ export function fromJson(text) {
     throw new NotationError('not a crapette JSON document: expected an object with "format": "crapette"');
   }
   const version = data.get('version');
-  if (!isInt(version) || version !== BigInt(JSON_VERSION)) {
+  if (!isInt(version) || !READ_VERSIONS.includes(version)) {
     throw new NotationError(
       `unsupported crapette JSON version ${short(version ?? null)}: this library (behaviour` +
-        ` ${BEHAVIOUR_VERSION}) reads version ${JSON_VERSION} only`,
+        ` ${BEHAVIOUR_VERSION}) reads versions ${READ_VERSIONS.join(' and ')}`,
     );
   }
   const kind = data.get('type');

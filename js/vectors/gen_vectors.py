@@ -60,6 +60,7 @@ from crapette.bots.greedy import ranked_scores
 from crapette.deal import Rng, shuffled
 from crapette.moves import ALL_MOVES
 from crapette.notation import format_public_position
+from crapette.serialize import JSON_VERSION
 
 HERE = Path(__file__).resolve().parent
 FILES = ("tables", "rules", "deals", "games", "errors", "batch")
@@ -135,7 +136,7 @@ def gen_tables() -> dict[str, Any]:
         "moves": [str(m) for m in ALL_MOVES],
         "cards": [c.text for c in ALL_CARDS],
         "behaviour": crapette.BEHAVIOUR_VERSION,
-        "json_version": 1,
+        "json_version": JSON_VERSION,
         "rng": generators,
     }
 
