@@ -62,13 +62,21 @@ static inline int lowest_bit(unsigned m) {
 #endif
 }
 
-/* crapette._tables.house_key: 16 depths of keys, rotated a byte further for every 16 cards
-   deeper (only hand-built houses are ever that deep). */
+/* crapette._tables.house_key: the Zobrist key of a card at a depth of a house. The keys of
+   the 16 depths a house of play reaches are crapette._tables.HOUSE_KEYS, the SplitMix64
+   sequence from 0x5EED: key i is the mix of 0x5EED + (i + 1) * the golden gamma, computed
+   here rather than read from a table (a few multiplications cost less than the cache
+   misses of a 104 KB table); a deeper card (only in a hand-built house) takes the key of its
+   depth modulo 16, rotated a byte further for every 16 cards. */
 static inline uint64_t zkey(int house, int depth, int card) {
-    if (depth < CR_ZOBRIST_DEPTHS) return cr_zobrist[(house * CR_ZOBRIST_DEPTHS + depth) * CR_NCARDS + card];
-    uint64_t key = cr_zobrist[(house * CR_ZOBRIST_DEPTHS + (depth & 15)) * CR_NCARDS + card];
+    uint64_t index = (uint64_t)((house * CR_ZOBRIST_DEPTHS + (depth & 15)) * CR_NCARDS + card);
+    uint64_t z = 0x5EEDull + (index + 1) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    if (depth < CR_ZOBRIST_DEPTHS) return z;
     unsigned rot = (unsigned)((depth >> 4) * 8) & 63u;
-    return rot ? (key << rot) | (key >> (64u - rot)) : key;
+    return rot ? (z << rot) | (z >> (64u - rot)) : z;
 }
 
 uint64_t cr_zobrist_key(int house, int depth, int card) { return zkey(house, depth, card); }

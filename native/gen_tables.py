@@ -1,8 +1,9 @@
 """Write ``native/tables.h``: the constant tables of the C core, from the Python library's own.
 
 The C core reads the same tables as the Python reference engine (``crapette._tables``,
-``crapette.moves``, ``crapette.cards``): the Zobrist keys of the house layout, the fixed table
-of every move with its index, and the card properties. Writing them from the Python values
+``crapette.moves``, ``crapette.cards``): the fixed table of every move with its index, the
+loads and the card properties (the Zobrist keys of the house layout it computes, from the
+same SplitMix64 sequence; ``tests/test_native.py`` compares every key). Writing them from the Python values
 (instead of computing them again in C) keeps the two engines on one definition;
 ``tests/test_native.py`` checks that the committed header is what this script writes.
 
@@ -26,7 +27,7 @@ def _rows(values: list[int], per_line: int, fmt: str) -> str:
 
 def render() -> str:
     """The text of ``tables.h``."""
-    from crapette._tables import FACE, HOUSE_KEYS, KIND, LOADS, RANK, RED, SUIT, TAKES
+    from crapette._tables import FACE, KIND, LOADS, RANK, RED, SUIT, TAKES
     from crapette.moves import ALL_MOVES, Action
 
     actions = list(Action)
@@ -38,12 +39,6 @@ def render() -> str:
         "#include <stdint.h>",
         "",
         "#define CR_ZOBRIST_DEPTHS 16",
-        "",
-        "/* Zobrist keys: cr_zobrist[(house * 16 + depth) * 104 + card]"
-        " (crapette._tables.HOUSE_KEYS). */",
-        f"static const uint64_t cr_zobrist[{len(HOUSE_KEYS)}] = {{",
-        _rows(list(HOUSE_KEYS), 4, "0x{:016x}u"),
-        "};",
         "",
         "/* Card properties by card index (crapette.cards). */",
         "static const uint8_t cr_face[104] = {",

@@ -355,5 +355,9 @@ def test_the_native_tables_are_written_from_the_python_tables() -> None:
             text=True,
         )
         assert done.returncode == 0, done.stderr
-    for house, depth, card in ((0, 0, 0), (7, 15, 103), (3, 16, 50), (5, 40, 7)):
-        assert _core.house_key(house, depth, card) == c._tables.house_key(house, depth, card)  # type: ignore[attr-defined]
+    from crapette._tables import HOUSE_KEYS, house_key
+
+    every = [(h, d, card) for h in range(8) for d in range(16) for card in range(104)]
+    assert [_core.house_key(*k) for k in every] == list(HOUSE_KEYS)  # computed in C
+    for h, d, card in ((0, 16, 0), (7, 31, 103), (3, 47, 50), (5, 103, 7)):
+        assert _core.house_key(h, d, card) == house_key(h, d, card)
