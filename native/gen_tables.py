@@ -2,9 +2,10 @@
 
 The C core reads the same tables as the Python reference engine (``crapette._tables``,
 ``crapette.moves``, ``crapette.cards``): the fixed table of every move with its index, the
-loads and the card properties (the Zobrist keys of the house layout it computes, from the
-same SplitMix64 sequence; ``tests/test_native.py`` compares every key). Writing them from the Python values
-(instead of computing them again in C) keeps the two engines on one definition;
+loads and the card properties. (The keys of the house layout are not a table: the core
+computes them from the same SplitMix64 sequence, and ``tests/test_native.py`` compares every
+key.) Writing the tables from the Python values (instead of computing them again in C)
+keeps the two engines on one definition;
 ``tests/test_native.py`` checks that the committed header is what this script writes.
 
 Usage: ``python native/gen_tables.py`` (rewrites the header) or ``--check`` (exit 1 if stale).
