@@ -14,6 +14,7 @@ Set ``CRAPETTE_SCREENSHOTS=1`` to write the screenshots into ``docs/pictures/web
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -40,6 +41,7 @@ import httpx  # noqa: E402
 import uvicorn  # noqa: E402
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
 
+import crapette  # noqa: E402
 from crapette.records import parse_record  # noqa: E402
 from crapette.web import MemoryStore, create_app  # noqa: E402
 
@@ -797,3 +799,173 @@ def test_invite_stop_decision_and_a_phone_sized_second_player(
         )
     finally:
         phone.close()
+
+
+# ---------------------------------------------------------------------------- no server
+
+PAGE_ORIGIN = "http://crapette.invalid"
+"""No such host: every request the page makes is answered from the built folder by the
+browser context's route (no server process runs), and recorded."""
+MIME = {
+    ".html": "text/html",
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".json": "application/json",
+    ".wasm": "application/wasm",
+}
+
+
+@pytest.fixture(scope="module")
+def serverless_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The page without a server, built by ``js/build_page.py`` into a temporary folder."""
+    spec = importlib.util.spec_from_file_location("build_page", ROOT / "js" / "build_page.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out: Path = tmp_path_factory.mktemp("site") / "game"
+    module.build(out)
+    return out
+
+
+def serve_from_folder(ctx: BrowserContext, folder: Path, seen: list[str]) -> None:
+    """Answer every request of the context from ``folder`` (as a static host serving it at
+    ``/game/``), recording each URL; anything else is refused."""
+
+    def handle(route: Any) -> None:
+        url = route.request.url
+        seen.append(url)
+        prefix = f"{PAGE_ORIGIN}/game/"
+        if not url.startswith(prefix):
+            route.abort()
+            return
+        rel = url[len(prefix) :].split("?")[0] or "index.html"
+        path = folder / rel
+        if not path.is_file():
+            route.fulfill(status=404, body="not found")
+            return
+        route.fulfill(status=200, body=path.read_bytes(), content_type=MIME[path.suffix])
+
+    ctx.route("**/*", handle)
+
+
+def local_hint(page: Page, game: dict[str, Any]) -> dict[str, Any]:
+    """The legal move the greedy hint chooses, asked of the page's own backend."""
+    chosen = page.evaluate("() => window.crapette.backend.hint()")
+    return next(m for m in game["legal_moves"] if m["code"] == chosen["code"])
+
+
+def test_a_whole_deal_in_the_page_without_a_server(
+    browser: Browser, serverless_page: Path, shots: Path, axe_source: str
+) -> None:
+    """The built page plays a whole deal against the greedy bot with no server process:
+    after the page has loaded (the page, its scripts, the WebAssembly module and the
+    messages), no request leaves it, through a whole deal, its result and its record."""
+    ctx = new_context(browser, "en", settings=QUIET)
+    requests: list[str] = []
+    serve_from_folder(ctx, serverless_page, requests)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{PAGE_ORIGIN}/game/")
+        page.wait_for_selector("#preset option[value='classic']", state="attached")
+        page.wait_for_load_state("networkidle")
+        loaded = list(requests)
+        assert any(u.endswith("/crapette.wasm") for u in loaded), loaded
+        assert all(u.startswith(f"{PAGE_ORIGIN}/game/") for u in loaded), loaded
+        assert page.evaluate("() => window.crapette.backend.local") is True
+        # only the opponents that run in the page are offered
+        offered = page.eval_on_selector_all(
+            "#opponent option", "os => os.filter(o => !o.hidden).map(o => o.value)"
+        )
+        assert offered == ["greedy", "random"]
+        after_load = len(requests)
+
+        page.select_option("#preset", "classic")
+        page.select_option("#opponent", "greedy")
+        page.select_option("#length", "deal")
+        page.fill("#seed", str(SHORT_DEALS[0]))
+        page.click("#btn-new")
+        page.wait_for_function("() => window.crapette.game && window.crapette.idle")
+        game = game_of(page)
+        assert game["status"] == "playing" and game["players"][1]["name"] == "greedy"
+        check_axe(page, axe_source, "serverless start")
+        deadline = time.monotonic() + 120
+        made = 0
+        for _ in range(400):
+            assert time.monotonic() < deadline, "the deal took too long"
+            if game["status"] != "playing":
+                break
+            assert game["your_turn"]
+            play_by_drag(page, game, local_hint(page, game))
+            made += 1
+            game = wait_my_turn(page, game["version"])
+            assert page.get_attribute("#message", "data-kind") != "error"
+        assert game["status"] == "over" and made > 10
+        page.wait_for_selector("#result-dialog[open]")
+        outcome = game["outcome"]
+        me = game["seat"]
+        score = page.get_attribute(
+            "#result-table tr[data-row='score'] td[data-side='you']", "data-value"
+        )
+        assert score == str(outcome["scores"][me])
+        assert "win" in page.inner_text("#result-title").lower()
+        page.screenshot(path=str(shots / "serverless-end.png"), scale="css")
+        assert requests[after_load:] == [], "a request left the page after it loaded"
+
+        # the deal's record, written in the page: the Python library replays it
+        page.click("#btn-result-close")
+        page.click("#btn-settings")
+        page.check("#dev")
+        with page.expect_download() as download:
+            page.click("#btn-record")
+        record = parse_record(Path(download.value.path()).read_text(encoding="utf-8"))
+        assert record.headers["Result"] == outcome["text"]
+        final = [state for state, _ in record.replay()][-1]
+        result = crapette.outcome(final)
+        assert result is not None and list(result.scores) == outcome["scores"]
+        assert [u for u in requests[after_load:] if not u.startswith("blob:")] == []
+    finally:
+        ctx.close()
+
+
+def test_the_page_without_a_server_keeps_its_game_across_a_reload(
+    browser: Browser, serverless_page: Path
+) -> None:
+    """A game in the page without a server is kept in the browser's storage: a reload
+    opens it again where it was, and play goes on; undo works as against the server."""
+    ctx = new_context(browser, "en", settings=QUIET)
+    requests: list[str] = []
+    serve_from_folder(ctx, serverless_page, requests)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{PAGE_ORIGIN}/game/")
+        page.wait_for_selector("#preset option[value='classic']", state="attached")
+        page.select_option("#opponent", "random")
+        page.fill("#seed", str(SHORT_DEALS[1]))
+        page.click("#btn-new")
+        page.wait_for_function("() => window.crapette.game && window.crapette.idle")
+        game = game_of(page)
+        for _ in range(4):
+            move = next(m for m in game["legal_moves"] if m["action"] == "play")
+            play_by_drag(page, game, move)
+            game = wait_my_turn(page, game["version"])
+            if game["can_undo"]:
+                break
+        assert game["can_undo"], "no move could be taken back"
+        version = game["version"]
+        page.click("#btn-undo")
+        game = wait_change(page, version)
+        assert not game["can_undo"] or game["version"] == version + 1
+        kept = game
+        page.reload()
+        page.wait_for_function(
+            "() => window.crapette && window.crapette.game && window.crapette.idle"
+        )
+        again = game_of(page)
+        assert again["version"] == kept["version"]
+        assert again["view"] == kept["view"] and again["legal_moves"] == kept["legal_moves"]
+        assert f"?game={again['game_id']}" in page.url
+        move = again["legal_moves"][0]
+        play_by_drag(page, again, move) if move["action"] != "end" else page.click("#btn-discard")
+        wait_change(page, again["version"])
+    finally:
+        ctx.close()

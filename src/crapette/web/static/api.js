@@ -2,9 +2,10 @@
 // through it; the page itself decides nothing rule-related (which moves are legal, whose
 // turn it is, when and how a deal ends and what it scores all come in the payloads).
 //
-// This module gives the backend of `crapette serve` (HTTP + WebSocket). A serverless mode
-// (the rules engine and the bots running in the browser) supplies another object with the
-// same methods and the same payloads; app.js takes whichever `createBackend()` returns.
+// This module gives the backend of `crapette serve` (HTTP + WebSocket). The serverless mode
+// (local.js: the rules engine and the bots running in the browser) supplies another object
+// with the same methods and the same payloads; app.js takes whichever `createBackend()`
+// returns.
 //
 // The Backend interface (every method returns a Promise; a refusal rejects it with a
 // BackendError {code, message, status}, `code` one of the API's error codes: illegal_move,
@@ -134,7 +135,14 @@ export function createServerBackend() {
   };
 }
 
-/** The backend this page uses. */
-export function createBackend() {
-  return createServerBackend();
+/** The backend this page uses: the server's, or, on the page without a server (built by
+ * `python js/build_page.py`, which marks it `<html data-backend="local">` and puts the
+ * crapette JavaScript package beside it), the engine and the bots in the page (local.js). */
+export async function createBackend() {
+  if (document.documentElement.dataset.backend !== "local") return createServerBackend();
+  const [lib, { createLocalBackend }] = await Promise.all([
+    import("./crapette/index.js"),
+    import("./local.js"),
+  ]);
+  return createLocalBackend(lib);
 }

@@ -20,7 +20,7 @@ const SPEEDS = { slow: [700, 420], normal: [420, 240], fast: [200, 90], off: [0,
 const GAP_WAIT_MS = 700; // how long a later version waits for the ones before it
 
 const settings = loadSettings();
-const backend = createBackend();
+const backend = await createBackend();
 const table = new Table($("#board"));
 
 const session = {
@@ -37,6 +37,7 @@ const session = {
   unsubscribe: null,
   get token() { return backend.token; },
   get id() { return backend.gameId; },
+  get backend() { return backend; },
   get idle() { return !this.busy && queue.size === 0; },
 };
 window.crapette = session; // for the browser tests and the curious
@@ -345,7 +346,7 @@ function updatePanel(game) {
   }
   const invite = loadSeat(game.game_id)?.invite;
   $("#invite").hidden = !(invite && game.status === "waiting");
-  if (invite) $("#invite-link").value = `${location.origin}/?game=${game.game_id}&invite=${invite}`;
+  if (invite) $("#invite-link").value = `${location.origin}${location.pathname}?game=${game.game_id}&invite=${invite}`;
   updateDev(game);
 }
 
@@ -716,7 +717,7 @@ function loadSeat(id) {
 }
 
 async function open(first) {
-  history.replaceState(null, "", `/?game=${backend.gameId}`);
+  history.replaceState(null, "", `${location.pathname}?game=${backend.gameId}`);
   if (session.unsubscribe) session.unsubscribe();
   queue.clear();
   session.game = null;
@@ -748,6 +749,20 @@ async function newGame(event) {
   } catch (error) {
     refuse(error);
   }
+}
+
+/** Offer only the opponents the backend has: its bots (a "search:64" option is the bot
+ * "search"), and a second person unless it says `human: false` (the page without a
+ * server has no games between two people). */
+function offerOpponents(data) {
+  const bots = new Set(data.bots || []);
+  for (const option of $("#opponent").options) {
+    const name = option.value.split(":")[0];
+    const offered = name === "human" ? data.human !== false : bots.has(name);
+    option.hidden = !offered;
+    option.disabled = !offered;
+  }
+  if ($("#opponent").selectedOptions[0]?.disabled) $("#opponent").value = data.bots[0];
 }
 
 function fillPresets() {
@@ -953,6 +968,7 @@ async function start() {
   $("#language").value = i18n.current();
   const data = await backend.presets();
   session.presets = data.presets;
+  offerOpponents(data);
   wire();
   relabel();
   $("#guide").hidden = Boolean(localStorage.getItem("crapette:guide-done"));

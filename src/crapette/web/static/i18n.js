@@ -17,7 +17,7 @@ export function current() {
 }
 
 async function load(code) {
-  const response = await fetch(`/static/i18n/${code}.json`);
+  const response = await fetch(new URL(`./i18n/${code}.json`, import.meta.url));
   if (!response.ok) throw new Error(response.url);
   return response.json();
 }
@@ -46,7 +46,7 @@ export function pick(preferred, offered) {
 
 /** Load the language list and the catalogue of `code` (or of the browser's language). */
 export async function init(code) {
-  const response = await fetch("/static/i18n/languages.json");
+  const response = await fetch(new URL("./i18n/languages.json", import.meta.url));
   state.languages = await response.json();
   state.fallback = await load("en");
   const chosen = code && state.languages.some((l) => l.code === code) ? code : null;

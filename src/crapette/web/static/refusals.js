@@ -10,7 +10,7 @@ let table = [];
 
 /** Load the reason patterns. */
 export async function init() {
-  const response = await fetch("/static/i18n/reasons.json");
+  const response = await fetch(new URL("./i18n/reasons.json", import.meta.url));
   table = (await response.json()).map((r) => ({ ...r, regex: new RegExp(r.pattern) }));
 }
 

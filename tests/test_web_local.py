@@ -1,0 +1,233 @@
+"""The serverless page's backend (``src/crapette/web/static/local.js``, issue 21) against the
+server's ``crapette.web.session.Game``: the same game, action by action.
+
+``tests/web_local_driver.mjs`` plays a game on the local backend in Node (a seeded policy
+picks moves, the hint's move, undo, the next deal of a match, resigning) and writes out each
+action with the payloads it produced. Here the same actions are replayed on the server's
+``Game``, created from the same chosen seed (and so with the same bot key: the bots play the
+same moves), and every payload, every live update, every hint, every deal record and every
+refusal must be the server's, except the fields the local backend leaves out on purpose (the
+English ``description`` of a move; the game id is its own).
+
+Skipped without ``node`` unless ``CI`` is set (CI installs it: ``.ci/run``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crapette import Ruleset
+from crapette.errors import WebError
+from crapette.records import format_record
+from crapette.web.session import Game, _chosen_secret
+
+ROOT = Path(__file__).resolve().parent.parent
+DRIVER = ROOT / "tests" / "web_local_driver.mjs"
+NODE = shutil.which("node")
+if NODE is None:
+    if os.environ.get("CI"):
+        pytest.fail("node is missing (CI must install it)", pytrace=False)
+    pytest.skip("node is not installed", allow_module_level=True)
+
+SCENARIOS = [
+    {"rules": "classic", "seed": "501", "opponent": "greedy", "seat": 0, "policy": 1},
+    {"rules": "classic", "seed": "9007199254740993", "opponent": "random", "seat": 1, "policy": 2},
+    {"rules": "pagat", "seed": "77", "opponent": "greedy", "seat": 0, "policy": 3},
+    {"rules": "g4a", "seed": "12", "opponent": "greedy", "seat": 1, "policy": 4},
+    {"rules": "belarusian", "seed": "4242", "opponent": "greedy", "seat": 0, "policy": 5},
+    {"rules": "serbian", "seed": "31337", "opponent": "greedy", "seat": 0, "policy": 6},
+    {
+        "rules": "serbian",
+        "seed": "8",
+        "opponent": "random",
+        "seat": 1,
+        "policy": 7,
+        "resign": True,
+        "steps": 15,
+    },
+    {
+        "rules": "classic(match_starter=alternate,reserve_size=4)",
+        "seed": "2",
+        "opponent": "greedy",
+        "seat": 0,
+        "policy": 8,
+        "match": {"target": None, "deals": 3},
+    },
+    {
+        "rules": "pagat(group_moves=whole,house_filling=immediate)",
+        "seed": "5",
+        "opponent": "greedy",
+        "seat": 1,
+        "policy": 9,
+        "match": {"target": 40, "deals": None},
+    },
+]
+
+
+def drive(scenario: dict[str, Any]) -> dict[str, Any]:
+    """The local backend's game of a scenario, as the driver writes it."""
+    spec = {"match": None, "steps": 400, "resign": False, **scenario}
+    assert NODE is not None
+    done = subprocess.run(
+        [NODE, str(DRIVER), json.dumps(spec)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def plain(payload: dict[str, Any]) -> dict[str, Any]:
+    """A payload without what the local backend leaves out (descriptions) or names its own
+    way (the game id)."""
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k != "description"}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    out: dict[str, Any] = strip(payload)
+    out.pop("game_id", None)
+    return out
+
+
+def refusal(action: Any) -> dict[str, Any] | None:
+    try:
+        action()
+    except WebError as exc:
+        return {"code": exc.code, "status": exc.status, "message": exc.message}
+    return None
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: f"{s['rules']}-{s['seed']}")
+def test_the_local_backend_plays_the_servers_game(scenario: dict[str, Any]) -> None:
+    local = drive(scenario)
+    rules = Ruleset.from_string(scenario["rules"])
+    match = scenario.get("match")
+    if match is not None:
+        rules = rules.replace(match_target=match["target"], match_deals=match["deals"])
+    else:
+        rules = rules.replace(match_target=None, match_deals=1)
+    seed = int(scenario["seed"])
+    seat = scenario["seat"]
+    moved: dict[int, dict[str, Any]] = {}
+    game, _, _ = Game.create(
+        "g", rules, seed=seed, opponent=scenario["opponent"], seat=seat, secret=_chosen_secret(seed)
+    )
+    game.on_move = lambda g: moved.__setitem__(g.version, plain(g.payload(seat)))
+    game.run_bots()  # nothing more: create already ran them (on_move was not set yet)
+
+    steps = local["steps"]
+    assert steps[0]["action"] == ["create"]
+    assert steps[0]["payload"] == plain(game.payload(seat)) | {
+        "game_id": local["created"]["game_id"]
+    }
+    assert local["created"]["seat"] == seat and local["created"]["invite"] is None
+
+    version = game.version
+    refused = local["refused"]
+    assert refused["stale"] == refusal(
+        lambda: game.play(seat, text="draw", code=None, version=version + 5)
+    )
+    assert refused["illegal"] == refusal(
+        lambda: game.play(seat, text="W-F", code=None, version=version)
+    )
+    assert refused["nonsense"] == refusal(
+        lambda: game.play(seat, text="zz", code=None, version=version)
+    )
+    assert refused["stale"]["code"] == "stale_version"
+    assert refused["illegal"]["code"] == "illegal_move"
+    assert game.version == version
+
+    kinds: set[str] = set()
+    for step in steps[1:]:
+        action = step["action"]
+        kinds.add(
+            action[0]
+            if action[0] != "move"
+            else action[1]
+            if action[1] in ("stop", "pass")
+            else "move"
+        )
+        if step.get("hint") is not None:
+            assert step["hint"]["notation"] == str(game.hint(seat)), action
+        moved.clear()
+        if action[0] == "move":
+            game.play(seat, text=action[1], code=None, version=action[2])
+        elif action[0] == "undo":
+            game.take_back(seat, action[1])
+        elif action[0] == "next":
+            game.next_deal(seat, action[1])
+        else:
+            assert action[0] == "resign"
+            game.resign(seat)
+        assert plain(step["payload"]) == plain(game.payload(seat)), action
+        for update in step["updates"]:  # the live updates of each move, in order
+            if update["version"] in moved:
+                assert plain(update) == moved[update["version"]], (action, update["version"])
+        assert [u["version"] for u in step["updates"]] == sorted(
+            {u["version"] for u in step["updates"]}
+        )
+        if step.get("record") is not None:
+            assert step["record"] == format_record(game.record())
+    assert plain(local["resumed"]) == plain(local["final"])  # a reload replays the game
+    assert "move" in kinds
+
+
+def test_the_scenarios_reach_every_kind_of_action() -> None:
+    """Undo, the next deal of a match, Stop! decisions and resigning all happen somewhere
+    in the scenarios above (else their comparison would test nothing)."""
+    seen: set[str] = set()
+    statuses: set[str] = set()
+    for scenario in SCENARIOS:
+        for step in drive(scenario)["steps"]:
+            action = step["action"]
+            seen.add(
+                action[1] if action[0] == "move" and action[1] in ("stop", "pass") else action[0]
+            )
+            statuses.add(step["payload"]["status"])
+    assert {"create", "move", "undo", "next", "resign"} <= seen
+    assert seen & {"stop", "pass"}
+    assert {"playing", "deal_over", "over"} <= statuses
+
+
+def test_the_built_page_is_self_contained(tmp_path: Path) -> None:
+    """``js/build_page.py`` writes a folder that needs nothing outside it: the page marked
+    for the local backend, relative paths only, and every module a script imports present."""
+    import importlib.util
+    import re
+
+    spec = importlib.util.spec_from_file_location("build_page", ROOT / "js" / "build_page.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path / "game"
+    files = module.build(out)
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert '<html data-backend="local"' in html and "/static/" not in html
+    assert (out / "static" / "crapette" / "crapette.wasm").read_bytes()[:4] == b"\0asm"
+    imported = 0
+    for path in files:
+        if path.suffix != ".js":
+            continue
+        text = path.read_text(encoding="utf-8")
+        for target in re.findall(r"""(?:from|import)\s*\(?\s*["'](\.{1,2}/[^"']+)["']""", text):
+            assert (path.parent / target).resolve().is_file(), (path, target)
+            imported += 1
+        assert 'fetch("/' not in text and "fetch(`/" not in text, path
+    assert imported > 30
+    with pytest.raises(SystemExit):
+        module.page_html("<html><body></body></html>", "../")
