@@ -98,6 +98,40 @@ TECHNICAL = {
     "${source}-${target}${selected.depth > 1 ? ",
 }
 
+BACKEND = "local.js"
+"""The page's stand-in for the server (the page without a server): it speaks the server's
+protocol, whose messages are English for programs (the page shows a refusal by its code and
+the rules engine's reason, through ``explain`` of refusals.js), and writes records in the
+text format of ``crapette.records``."""
+
+BACKEND_TECHNICAL = {
+    "crapette: a chosen seed|${seed}",  # the key of a chosen seed (crapette.web.session)
+    "P${result.winner} wins ${scores}",  # a record's result line (crapette.records)
+    "not a saved game",  # wrapped into a no_such_game refusal
+    "resigned by ${seat}",  # the payload's "ended", as the server writes it
+}
+
+
+def _refusals(source: str) -> list[tuple[str, str]]:
+    """The (code, message) of each ``refuse(status, code, message)`` of the backend."""
+    found = []
+    for match in re.finditer(r'refuse\(\d+,\s*"(\w+)",\s*', source):
+        found.append((match.group(1), _literals(source[match.end() :])[0]))
+    return found
+
+
+def _server_codes() -> set[str]:
+    """Every error code the server's source can answer with."""
+    web = resources.files("crapette.web")
+    codes: set[str] = set()
+    for path in web.iterdir():
+        if path.name.endswith(".py"):
+            text = path.read_text("utf-8")
+            codes |= set(re.findall(r'WebError\(\s*\d+,\s*"(\w+)"', text))
+            codes |= set(re.findall(r'"code":\s*"(\w+)"', text))
+            codes |= set(re.findall(r'\d{3}:\s*"(\w+)"', text))
+    return codes
+
 
 def test_no_user_visible_string_lives_in_the_code() -> None:
     """The page's code holds no words: each literal is a catalogue key, an identifier, a
@@ -108,8 +142,12 @@ def test_no_user_visible_string_lives_in_the_code() -> None:
     for path in sorted(STATIC.iterdir()):
         if not path.name.endswith(".js"):
             continue
-        for literal in _literals(path.read_text("utf-8")):
-            if literal in TECHNICAL:
+        source = path.read_text("utf-8")
+        allowed = set(TECHNICAL)
+        if path.name == BACKEND:  # the server's messages, which the page never shows
+            allowed |= BACKEND_TECHNICAL | {message for _, message in _refusals(source)}
+        for literal in _literals(source):
+            if literal in allowed:
                 continue
             bare = re.sub(r"\$\{[^}]*\}", "", literal)
             bare = re.sub(r"<[^>]*>", "", bare)  # markup: its words come from t()
@@ -117,6 +155,17 @@ def test_no_user_visible_string_lives_in_the_code() -> None:
                 continue
             offenders.append((path.name, literal))
     assert offenders == []
+
+
+def test_the_page_without_a_server_refuses_with_the_servers_codes() -> None:
+    """The local backend answers with the server's error codes, so the page explains its
+    refusals in the player's language exactly as it explains the server's."""
+    refusals = _refusals((STATIC / BACKEND).read_text("utf-8"))
+    codes = {code for code, _ in refusals}
+    assert len(codes) >= 10
+    server = _server_codes()
+    assert {"no_such_game", "invalid_request", "stale_version"} <= server
+    assert sorted(codes - server) == []
 
 
 def test_the_html_holds_no_words_and_names_only_known_keys() -> None:

@@ -52,8 +52,8 @@ function parseSeed(value) {
   if (typeof value === "bigint") seed = value;
   else if (typeof value === "number" && Number.isSafeInteger(value)) seed = BigInt(value);
   else if (typeof value === "string" && /^\d{1,19}$/.test(value)) seed = BigInt(value);
-  else throw refuse(422, "bad_seed", `a seed is an integer from 0 to 2**63-1, not ${JSON.stringify(value)}`);
-  if (seed < 0n || seed > MAX_SEED) throw refuse(422, "bad_seed", `the seed ${seed} is not from 0 to 2**63-1`);
+  else throw refuse(422, "invalid_request", `a seed is an integer from 0 to 2**63-1, not ${JSON.stringify(value)}`);
+  if (seed < 0n || seed > MAX_SEED) throw refuse(422, "invalid_request", `the seed ${seed} is not from 0 to 2**63-1`);
   return seed;
 }
 
@@ -582,7 +582,7 @@ export function createLocalBackend(lib, { storage = globalThis.localStorage ?? n
 
   const current = () => {
     const game = games.get(seat.gameId);
-    if (!game) throw refuse(404, "no_game", `there is no game ${seat.gameId} in this browser`);
+    if (!game) throw refuse(404, "no_such_game", `there is no game ${seat.gameId} in this browser`);
     return game;
   };
 
@@ -607,7 +607,7 @@ export function createLocalBackend(lib, { storage = globalThis.localStorage ?? n
       return fn(...args);
     } catch (error) {
       if (error instanceof BackendError) throw error;
-      if (error instanceof lib.CrapetteError) throw refuse(422, "bad_request", error.message);
+      if (error instanceof lib.CrapetteError) throw refuse(422, "invalid_request", error.message);
       throw error;
     }
   };
@@ -672,11 +672,11 @@ export function createLocalBackend(lib, { storage = globalThis.localStorage ?? n
       let game = games.get(gameId);
       if (!game) {
         const text = storage ? storage.getItem(STORE_PREFIX + gameId) : null;
-        if (!text) throw refuse(404, "no_game", `there is no game ${gameId} in this browser`);
+        if (!text) throw refuse(404, "no_such_game", `there is no game ${gameId} in this browser`);
         try {
           game = LocalGame.restore(lib, JSON.parse(text));
         } catch (error) {
-          throw refuse(404, "no_game", `the game ${gameId} kept in this browser cannot be read (${error.message})`);
+          throw refuse(404, "no_such_game", `the game ${gameId} kept in this browser cannot be read (${error.message})`);
         }
         games.set(gameId, game);
       }
