@@ -4,6 +4,7 @@ the pairs, cluster-robust means and paired differences, the cluster bootstrap.""
 from __future__ import annotations
 
 import math
+import random
 import statistics
 
 import pytest
@@ -113,6 +114,60 @@ def test_cluster_bootstrap_known_cases() -> None:
     # each value twice in one cluster: no more information than once, the same interval
     doubled = stats.cluster_bootstrap([[x[0], x[0]] for x in singles])
     assert (doubled.low, doubled.high) == (got.low, got.high) and doubled.n == 202
+
+
+def test_woodruff_median_known_cases() -> None:
+    singles = [[float(x)] for x in range(1, 102)]
+    got = stats.woodruff_median(singles)
+    assert got.value == 51.0 and got.n == 101
+    # about order statistics 41..61, as the distribution-free interval and the bootstrap
+    assert 40 <= got.low <= 43 and 59 <= got.high <= 62
+    # each value twice in one cluster: no more information than once, about the same
+    # interval (the quantiles of 202 values interpolate a little differently)
+    doubled = stats.woodruff_median([[x[0], x[0]] for x in singles])
+    assert (doubled.low, doubled.high) == pytest.approx((got.low, got.high), abs=0.5)
+    assert doubled.n == 202
+    # the same values as 202 independent deals: a narrower interval
+    apart = stats.woodruff_median([[x[0]] for x in singles for _ in range(2)])
+    assert doubled.low < apart.low and apart.high < doubled.high
+    one = stats.woodruff_median([[1.0, 2.0, 3.0]])
+    assert one.value == 2.0 and math.isnan(one.low) and math.isnan(one.high)
+    assert stats.woodruff_median([[], []]).n == 0
+
+
+def test_woodruff_median_agrees_with_the_bootstrap_on_a_large_clustered_sample() -> None:
+    rng = random.Random(5)
+    clusters = []
+    for _ in range(1200):  # pairs that share part of their value (a shuffle's luck)
+        shared = rng.gauss(0, 40)
+        clusters.append([float(round(300 + shared + rng.gauss(0, 30))) for _ in range(2)])
+    boot = stats.cluster_bootstrap(clusters, resamples=1000, seed=2)
+    wood = stats.woodruff_median(clusters)
+    assert wood.value == boot.value
+    assert wood.low == pytest.approx(boot.low, abs=1.5)
+    assert wood.high == pytest.approx(boot.high, abs=1.5)
+    assert wood.high - wood.low == pytest.approx(boot.high - boot.low, rel=0.35)
+
+
+def test_analyse_bootstraps_medians_up_to_a_thousand_shuffles_then_uses_woodruff() -> None:
+    def records(shuffles: int) -> list[DealRecord]:
+        out = []
+        for k in range(shuffles):
+            for swap in (0, 1):
+                moves = 200 + (k * 37 + swap * 11) % 150
+                out.append(_rec(k, swap, moves=moves, turns=moves // 10, scores=(k % 7, 3)))
+        return out
+
+    small = records(stats._BOOTSTRAP_MAX_SHUFFLES)
+    large = records(stats._BOOTSTRAP_MAX_SHUFFLES + 1)
+    for recs, method in ((small, "bootstrap"), (large, "woodruff")):
+        groups = [[float(r.moves) for r in recs if r.seed == k] for k in range(len(recs) // 2)]
+        want = (
+            stats.cluster_bootstrap(groups)
+            if method == "bootstrap"
+            else stats.woodruff_median(groups)
+        )
+        assert stats.analyse(recs).medians["moves"] == want, method
 
 
 def test_analyse_leaves_move_caps_out_of_lengths_and_margins() -> None:
