@@ -8,7 +8,7 @@ import types
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-import attr  # attr.ib, not attrs.field: mypyc compiles only the former in a class body
+import attr
 import attrs
 
 from crapette._quote import quote, show

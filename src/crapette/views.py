@@ -257,8 +257,8 @@ def observe(state: GameState, player: SupportsIndex) -> PlayerView:
         InvalidArgumentError: ``player`` is not 0 or 1 (a ``ValueError``).
         TypeError: ``state`` is not a ``GameState``.
     """
-    # ``player`` is annotated SupportsIndex, not int: the compiled build checks an int
-    # argument before the body runs, so "0" would get mypyc's TypeError, not this error.
+    # ``player`` is annotated SupportsIndex, not int: the check below, not the annotation,
+    # refuses "0" or True, with the library's own error.
     if not isinstance(state, GameState):
         raise argument_type_error(GameState, state)
     if player not in (0, 1) or isinstance(player, bool):
