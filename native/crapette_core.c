@@ -218,8 +218,8 @@ static inline int fits_load(int top, int card, int wrap) {
 
 /* _laws.most_cards: the table MOST_CARDS[group_moves][free]. */
 static inline int most_cards(const cr_rules *r, int free) {
-    if (r->group_moves == CR_GROUP_SINGLE) return 1;
-    if (r->group_moves == CR_GROUP_WHOLE) return 13;
+    if (CR_RULE(r, GROUP_MOVES) == CR_GROUP_MOVES_SINGLE) return 1;
+    if (CR_RULE(r, GROUP_MOVES) == CR_GROUP_MOVES_WHOLE) return 13;
     return 1 << free;
 }
 
@@ -233,7 +233,7 @@ static int source_card(const cr_rules *r, const cr_state *s, const int *off, int
     if (source == CR_SRC_HAND) return s->turned == NONE ? -1 : s->turned;
     if (source == CR_SRC_WASTE) {
         int pile = CR_PILE_WASTE + p;
-        return s->len[pile] && r->own_waste_playable ? top_at(s, off, pile) : -1;
+        return s->len[pile] && CR_RULE(r, OWN_WASTE_PLAYABLE) ? top_at(s, off, pile) : -1;
     }
     if (source < 8) {
         int pile = CR_PILE_HOUSE + source;
@@ -257,14 +257,14 @@ int cr_winner(const cr_state *s) {
 
 int cr_is_over(const cr_rules *r, const cr_state *s) {
     return cr_winner(s) >= 0 || (s->passes[0] == 2 && s->passes[1] == 2) ||
-           s->moves_made >= r->move_cap;
+           s->moves_made >= CR_RULE(r, MOVE_CAP);
 }
 
 void cr_counts(const cr_rules *r, const cr_state *s, int64_t *counts) {
     int holder = s->turned != NONE ? cr_turn_player(s) : -1;
     for (int p = 0; p < 2; p++) {
-        counts[p] = r->reserve_points * s->len[CR_PILE_RESERVE + p] +
-                    r->hand_points * (s->len[CR_PILE_HAND + p] + s->len[CR_PILE_WASTE + p] +
+        counts[p] = CR_RULE(r, RESERVE_POINTS) * s->len[CR_PILE_RESERVE + p] +
+                    CR_RULE(r, HAND_POINTS) * (s->len[CR_PILE_HAND + p] + s->len[CR_PILE_WASTE + p] +
                                       (holder == p));
     }
 }
@@ -276,7 +276,7 @@ int cr_outcome(const cr_rules *r, const cr_state *s, int *winner, int64_t *score
     cr_counts(r, s, counts);
     *winner = won;
     if (won >= 0) {
-        scores[won] = r->win_bonus + counts[1 - won];
+        scores[won] = CR_RULE(r, WIN_BONUS) + counts[1 - won];
         scores[1 - won] = 0;
         return CR_WIN;
     }
@@ -324,7 +324,7 @@ int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remed
             break;
         }
     }
-    if (r->priority == CR_PRIORITY_PAGAT && first == CR_SRC_RESERVE) {
+    if (CR_RULE(r, PRIORITY) == CR_PRIORITY_PAGAT && first == CR_SRC_RESERVE) {
         if (move != R_TO_F) {
             remedy[0] = (uint16_t)R_TO_F;
             *n = 1;
@@ -337,7 +337,7 @@ int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remed
         *n = 1;
         return CR_VIOLATION_FOUNDATION;
     }
-    if (r->priority == CR_PRIORITY_SERBIAN && play &&
+    if (CR_RULE(r, PRIORITY) == CR_PRIORITY_SERBIAN && play &&
         (m->target == CR_TGT_OPP_RESERVE || m->target == CR_TGT_OPP_WASTE)) {
         int card = source_card(r, s, off, m->source);
         if (card >= 0) {
@@ -352,7 +352,7 @@ int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remed
         }
     }
     int reserve = s->len[CR_PILE_RESERVE + p] > 0;
-    if (r->house_filling == CR_FILL_BEFORE_HAND && action == CR_ACT_DRAW && reserve) {
+    if (CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_BEFORE_HAND && action == CR_ACT_DRAW && reserve) {
         for (int h = 0; h < 8; h++) {
             if (!s->len[CR_PILE_HOUSE + h]) {
                 *n = fill_remedy(s, h, remedy);
@@ -360,7 +360,7 @@ int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remed
             }
         }
     }
-    if (r->house_filling == CR_FILL_IMMEDIATE && reserve && !to_foundation && s->emptied) {
+    if (CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_IMMEDIATE && reserve && !to_foundation && s->emptied) {
         int fills = play && m->source == CR_SRC_RESERVE && m->target < 8 &&
                     ((s->emptied >> m->target) & 1u);
         if (!fills) {
@@ -464,7 +464,7 @@ static int group_moves(const gen *g, int source, uint16_t *out, int n) {
 }
 
 int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, uint16_t *out) {
-    if (s->moves_made >= r->move_cap || (s->passes[0] == 2 && s->passes[1] == 2)) return 0;
+    if (s->moves_made >= CR_RULE(r, MOVE_CAP) || (s->passes[0] == 2 && s->passes[1] == 2)) return 0;
     const uint8_t *len = s->len;
     if (((!len[CR_PILE_RESERVE] && !len[CR_PILE_HAND] && !len[CR_PILE_WASTE]) ||
          (!len[CR_PILE_RESERVE + 1] && !len[CR_PILE_HAND + 1] && !len[CR_PILE_WASTE + 1])) &&
@@ -475,11 +475,11 @@ int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, ui
         out[1] = CR_MOVE_LET_STAND;
         return 2;
     }
-    int enforced = r->stop == CR_STOP_ENFORCED;
-    int reserve_first = enforced && r->priority == CR_PRIORITY_PAGAT;
-    int immediate = enforced && r->house_filling == CR_FILL_IMMEDIATE;
-    int fill_before_hand = enforced && r->house_filling == CR_FILL_BEFORE_HAND;
-    int tableau_first = enforced && r->priority == CR_PRIORITY_SERBIAN;
+    int enforced = CR_RULE(r, STOP) == CR_STOP_ENFORCED;
+    int reserve_first = enforced && CR_RULE(r, PRIORITY) == CR_PRIORITY_PAGAT;
+    int immediate = enforced && CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_IMMEDIATE;
+    int fill_before_hand = enforced && CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_BEFORE_HAND;
+    int tableau_first = enforced && CR_RULE(r, PRIORITY) == CR_PRIORITY_SERBIAN;
     int off[CR_NPILES + 1];
     offsets_of(s, off);
     int p = s->to_act;
@@ -509,7 +509,7 @@ int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, ui
         osrc[nothers] = CR_SRC_HAND;
         ocard[nothers++] = s->turned;
     }
-    if (len[waste_pile] && r->own_waste_playable) {
+    if (len[waste_pile] && CR_RULE(r, OWN_WASTE_PLAYABLE)) {
         int card = top_at(s, off, waste_pile);
         if (fits_mask(fmask, card)) found[nfound++] = (uint16_t)MOVE(CR_SRC_WASTE, CR_TGT_FOUNDATION);
         osrc[nothers] = CR_SRC_WASTE;
@@ -549,7 +549,7 @@ int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, ui
 
     int opp = 1 - p;
     int opp_reserve = CR_PILE_RESERVE + opp, opp_waste = CR_PILE_WASTE + opp;
-    const uint64_t *loads = cr_loads[r->load_wrap ? 1 : 0];
+    const uint64_t *loads = cr_loads[CR_RULE(r, LOAD_WRAP) ? 1 : 0];
     uint64_t reserve_loads =
         len[opp_reserve] && s->reserve_up[opp] ? loads[cr_face[top_at(s, off, opp_reserve)]] : 0;
     uint64_t waste_loads = len[opp_waste] ? loads[cr_face[top_at(s, off, opp_waste)]] : 0;
@@ -577,7 +577,7 @@ int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, ui
     int free = (int)popcount8(empty);
     g.most_built = most_cards(r, free);
     g.most_empty = free ? most_cards(r, free - 1) : most_cards(r, 0);
-    if (!r->load_any) loadable = 0;
+    if (CR_RULE(r, LOAD_FROM) != CR_LOAD_FROM_ANY) loadable = 0;
     for (int h = 0; h < 8; h++) {
         int pile = CR_PILE_HOUSE + h;
         int size = len[pile];
@@ -791,7 +791,7 @@ static int decide_stop(const cr_rules *r, const cr_state *s, const cr_state *pri
     }
     if (action != CR_ACT_CALL_STOP) return -1;
     int caller = s->to_act, offender = cr_stop_offender(s);
-    if (r->stop == CR_STOP_UNDO) {
+    if (CR_RULE(r, STOP) == CR_STOP_UNDO) {
         if (!prior || prior->stop) return -1;
         uint16_t remedy[2];
         int nr = 0;
@@ -824,7 +824,7 @@ int cr_apply(const cr_rules *r, const cr_state *s, const cr_state *prior, int mo
         if (effect >= 0 && current && key) *key = cr_houses_key(out); /* (undo: the prior's) */
         return effect;
     }
-    if (r->stop != CR_STOP_ENFORCED && cr_violation(r, s, move, NULL, NULL) != CR_VIOLATION_NONE) {
+    if (CR_RULE(r, STOP) != CR_STOP_ENFORCED && cr_violation(r, s, move, NULL, NULL) != CR_VIOLATION_NONE) {
         int effect = play(r, s, move, out, current, key);
         if (effect < 0 || cr_winner(out) >= 0) return effect;
         int resume = out->to_act;
@@ -866,7 +866,7 @@ static void shuffle(uint8_t *cards, int n, uint64_t *rng) {
 void cr_deal(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1, int starter,
              cr_state *out) {
     const uint8_t *packs[2] = {pack0, pack1};
-    int n = r->reserve_size;
+    int n = (int)CR_RULE(r, RESERVE_SIZE);
     memset(out, 0, sizeof *out);
     /* piles in order: foundations (empty), houses 0..3 from pack 0 and 4..7 from pack 1,
        the reserves, the hands (the rest, reversed: the next card of the order on top) */
@@ -887,14 +887,14 @@ void cr_deal(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1, int 
         out->len[CR_PILE_HAND + p] = (uint8_t)rest;
     }
     out->turned = NONE;
-    uint8_t up = r->reserve_face_up ? 1 : 0;
+    uint8_t up = CR_RULE(r, RESERVE_FACE_UP) ? 1 : 0;
     out->reserve_up[0] = out->reserve_up[1] = up;
     out->passes[0] = out->passes[1] = 1;
     if (starter < 0) {
         /* deal.first_player */
         int pairs[52][2];
         int npairs = 0;
-        if (r->first_player == CR_FIRST_CUT) {
+        if (CR_RULE(r, FIRST_PLAYER) == CR_FIRST_PLAYER_CUT) {
             for (int i = 51; i >= 0; i--) {
                 pairs[npairs][0] = pack0[i];
                 pairs[npairs++][1] = pack1[i];
@@ -902,7 +902,7 @@ void cr_deal(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1, int 
         } else {
             pairs[npairs][0] = pack0[n - 1];
             pairs[npairs++][1] = pack1[n - 1];
-            int outward = r->first_player == CR_FIRST_RESERVE ? 4 : 1;
+            int outward = CR_RULE(r, FIRST_PLAYER) == CR_FIRST_PLAYER_RESERVE ? 4 : 1;
             for (int i = 0; i < outward; i++) {
                 pairs[npairs][0] = pack0[n + i];
                 pairs[npairs++][1] = pack1[n + i];
@@ -930,7 +930,7 @@ void cr_new_game(const cr_rules *r, uint64_t seed, cr_state *out) {
     shuffle(pack0, 52, &rng);
     shuffle(pack1, 52, &rng);
     int starter = -1;
-    if (r->first_player == CR_FIRST_CUT) {
+    if (CR_RULE(r, FIRST_PLAYER) == CR_FIRST_PLAYER_CUT) {
         /* deal.cut: each player cuts a random card of their own pack; a tie is cut again */
         for (;;) {
             int a = cr_rank[pack0[cr_rng_below(&rng, 52)]];
@@ -958,13 +958,13 @@ typedef struct lookahead {
 static void lookahead_of(const cr_rules *r, const cr_state *s, const int *off, lookahead *a) {
     int p = s->to_act;
     a->nown = a->nloads = 0;
-    a->wrap = r->load_wrap;
+    a->wrap = CR_RULE(r, LOAD_WRAP);
     int pile = CR_PILE_RESERVE + p;
     if (s->len[pile] && s->reserve_up[p]) a->own[a->nown++] = top_at(s, off, pile);
     if (s->turned != NONE) a->own[a->nown++] = s->turned;
     pile = CR_PILE_WASTE + p;
-    if (s->len[pile] && r->own_waste_playable) a->own[a->nown++] = top_at(s, off, pile);
-    if (r->load_any) {
+    if (s->len[pile] && CR_RULE(r, OWN_WASTE_PLAYABLE)) a->own[a->nown++] = top_at(s, off, pile);
+    if (CR_RULE(r, LOAD_FROM) == CR_LOAD_FROM_ANY) {
         int q = 1 - p;
         pile = CR_PILE_RESERVE + q;
         if (s->len[pile] && s->reserve_up[q]) a->loads[a->nloads++] = top_at(s, off, pile);
@@ -1032,7 +1032,7 @@ static int base_score(const cr_state *s, int move) {
 
 void cr_greedy_scores(const cr_rules *r, const cr_state *s, const uint16_t *moves, int n,
                       int32_t *scores) {
-    int callable = r->stop != CR_STOP_ENFORCED;
+    int callable = CR_RULE(r, STOP) != CR_STOP_ENFORCED;
     int off[CR_NPILES + 1];
     int ahead_ready = 0;
     lookahead ahead;
@@ -1060,7 +1060,7 @@ int cr_greedy_move(const cr_rules *r, const cr_state *s, const uint16_t *moves, 
     if (n == 1) return moves[0];
     if (s->stop) {
         /* bots.base.call_helps */
-        int helps = r->stop == CR_STOP_CARD || cr_stop_resume(s) == cr_stop_offender(s);
+        int helps = CR_RULE(r, STOP) == CR_STOP_CARD || cr_stop_resume(s) == cr_stop_offender(s);
         return helps ? CR_MOVE_CALL_STOP : CR_MOVE_LET_STAND;
     }
     int32_t scores[CR_NMOVES];

@@ -20,7 +20,7 @@ SRC = Path(crapette.__file__).resolve().parent
 # through importlib or under ``if TYPE_CHECKING:``: no exception. What the core needs from
 # above (move text, the board, pictures) the layers above lend it through crapette._hooks.
 LAYER = {
-    **dict.fromkeys(("errors", "_version", "_quote", "_build", "_hooks", "_core"), 0),
+    **dict.fromkeys(("errors", "_version", "_quote", "_build", "_hooks", "_core", "_spec"), 0),
     **dict.fromkeys(("cards", "moves", "rules", "_tables", "_fits"), 1),
     "state": 2,
     **dict.fromkeys(("outcome", "_laws", "_movegen", "_engine", "deal"), 3),

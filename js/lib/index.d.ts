@@ -51,61 +51,73 @@ export function formatCard(card: Card): string;
 
 // --- rules --------------------------------------------------------------------------------
 
+// BEGIN GENERATED OPTIONS (python tools/generate.py)
+/** Who starts a deal. */
 export type FirstPlayer = 'reserve' | 'reserve_first_house' | 'cut';
+/** Who starts the later deals of a match. */
 export type MatchStarter = 'rule' | 'alternate';
+/** Which cards may load the opponent. */
 export type LoadFrom = 'any' | 'own';
+/** House-to-house sequences. */
 export type GroupMoves = 'single' | 'supermove' | 'whole';
+/** Filling empty houses from your reserve. */
 export type HouseFilling = 'before_hand' | 'immediate' | 'none';
+/** The compulsory order of moves. */
 export type Priority = 'pagat' | 'serbian';
-export type StopRule = 'enforced' | 'undo' | 'card';
+/** Priority violations. */
+export type Stop = 'enforced' | 'undo' | 'card';
+/** The name of a preset. */
+export type PresetName = 'classic' | 'pagat' | 'g4a' | 'belarusian' | 'serbian';
 
 /** Every option of a ruleset, named as in the rules strings. */
 export interface RuleOptions {
+  /** Cards dealt to each reserve; the hand gets the rest of the pack but the 4 houses. */
   reserve_size: number;
+  /** The dealt reserve top is face up (false: its owner turns it in play with reveal). */
   reserve_face_up: boolean;
+  /** Who starts a deal. */
   first_player: FirstPlayer;
+  /** Who starts the later deals of a match. */
   match_starter: MatchStarter;
+  /** Your own waste top is an available card. */
   own_waste_playable: boolean;
+  /** Which cards may load the opponent. */
   load_from: LoadFrom;
+  /** Loading wraps between King and Ace. */
   load_wrap: boolean;
+  /** House-to-house sequences. */
   group_moves: GroupMoves;
+  /** Filling empty houses from your reserve. */
   house_filling: HouseFilling;
+  /** The compulsory order of moves. */
   priority: Priority;
-  stop: StopRule;
+  /** Priority violations. */
+  stop: Stop;
+  /** A deal ends as a stalemate after this many moves. */
   move_cap: number;
+  /** Points for winning a deal. */
   win_bonus: number;
+  /** Points per card left in a reserve. */
   reserve_points: number;
+  /** Points per card left in a hand or waste. */
   hand_points: number;
+  /** A match ends when a player's total reaches this (none: no target). */
   match_target: number | null;
+  /** A match ends after this many deals (none: no limit). */
   match_deals: number | null;
 }
+// END GENERATED OPTIONS
 
 /** One complete set of rules (immutable); its string is canonical and round-trips. */
-export class Ruleset implements Readonly<RuleOptions> {
+export interface Ruleset extends Readonly<RuleOptions> {}
+export class Ruleset {
   /** The classic preset with these options changed. */
   constructor(options?: Partial<RuleOptions>);
-  readonly reserve_size: number;
-  readonly reserve_face_up: boolean;
-  readonly first_player: FirstPlayer;
-  readonly match_starter: MatchStarter;
-  readonly own_waste_playable: boolean;
-  readonly load_from: LoadFrom;
-  readonly load_wrap: boolean;
-  readonly group_moves: GroupMoves;
-  readonly house_filling: HouseFilling;
-  readonly priority: Priority;
-  readonly stop: StopRule;
-  readonly move_cap: number;
-  readonly win_bonus: number;
-  readonly reserve_points: number;
-  readonly hand_points: number;
-  readonly match_target: number | null;
-  readonly match_deals: number | null;
   /** 48 - reserve_size. */
   readonly hand_size: number;
   /** Whether priority violations are legal and the opponent may call "Stop!". */
   readonly callable_stop: boolean;
-  static preset(name: 'classic' | 'pagat' | 'g4a' | 'belarusian' | 'serbian' | string): Ruleset;
+  static preset(name: PresetName | string): Ruleset;
   static fromString(text: string): Ruleset;
   replace(changes: Partial<RuleOptions>): Ruleset;
   equals(other: unknown): boolean;

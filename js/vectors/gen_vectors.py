@@ -42,6 +42,7 @@ from crapette import (
     PRESETS,
     CrapetteError,
     GameState,
+    InvalidRulesError,
     Move,
     Ruleset,
     apply,
@@ -61,6 +62,7 @@ from crapette.deal import Rng, shuffled
 from crapette.moves import ALL_MOVES
 from crapette.notation import format_public_position
 from crapette.serialize import JSON_VERSION
+from crapette.testing import option_samples
 
 HERE = Path(__file__).resolve().parent
 FILES = ("tables", "rules", "deals", "games", "errors", "batch")
@@ -87,30 +89,15 @@ def outcome_dict(state: GameState) -> dict[str, Any] | None:
 
 
 def random_rules(rng: Rng) -> Ruleset:
-    """A random ruleset: every option drawn, the numbers small enough to end deals."""
-
-    def pick(options: tuple[Any, ...]) -> Any:
-        return options[rng.below(len(options))]
-
-    return Ruleset.preset(pick(tuple(PRESETS))).replace(
-        reserve_size=pick((1, 2, 5, 8, 12, 13, 13, 20, 30, 48)),
-        reserve_face_up=pick((True, False)),
-        first_player=pick(("reserve", "reserve_first_house", "cut")),
-        match_starter=pick(("rule", "alternate")),
-        own_waste_playable=pick((True, False)),
-        load_from=pick(("any", "own")),
-        load_wrap=pick((True, False)),
-        group_moves=pick(("single", "supermove", "whole")),
-        house_filling=pick(("before_hand", "immediate", "none")),
-        priority=pick(("pagat", "serbian")),
-        stop=pick(("enforced", "undo", "card", "undo", "card")),
-        move_cap=pick((40, 120, 300, 600, 20000)),
-        win_bonus=rng.below(100),
-        reserve_points=rng.below(5),
-        hand_points=rng.below(4),
-        match_target=pick((None, 150, 300)),
-        match_deals=pick((5, 10)),
-    )
+    """A random ruleset: a preset, then each option, one time in two, drawn from the values
+    worth trying (``crapette.testing.option_samples``, from the rule spec), in field order; a
+    value that cannot go with those drawn before it is skipped."""
+    rules = Ruleset.preset(tuple(PRESETS)[rng.below(len(PRESETS))])
+    for name, values in option_samples().items():
+        if rng.below(2):
+            with contextlib.suppress(InvalidRulesError):
+                rules = rules.replace(**{name: values[rng.below(len(values))]})
+    return rules
 
 
 def rulesets() -> list[Ruleset]:
