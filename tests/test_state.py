@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import crapette as c
+from crapette.state import FIELDS
 from crapette.deal import Rng
 from crapette.moves import ALL_MOVES, Action, Move
 from crapette.state import position_problems, to_python
@@ -96,11 +97,7 @@ def test_replace_of_houses_recomputes_the_layout_key() -> None:
 
 
 def _fields(state: c.GameState) -> dict[str, object]:
-    names = (
-        "rules to_act foundations houses reserves reserve_up hands wastes turned stop"
-        " emptied seen passes moves_made"
-    )
-    return {name: getattr(state, name) for name in names.split()}
+    return {name: getattr(state, name) for name in FIELDS}
 
 
 @settings(max_examples=40, deadline=None)

@@ -52,25 +52,41 @@ export function formatCard(card: Card): string;
 // --- rules --------------------------------------------------------------------------------
 
 // BEGIN GENERATED OPTIONS (python tools/generate.py)
+/** The pack each player deals from. */
+export type Pack = 'standard' | 'tarot56' | 'tarot77' | 'tarot78';
 /** Who starts a deal. */
 export type FirstPlayer = 'reserve' | 'reserve_first_house' | 'cut';
 /** Who starts the later deals of a match. */
 export type MatchStarter = 'rule' | 'alternate';
+/** How a turn ends. */
+export type TurnEnd = 'discard' | 'flip';
 /** Which cards may load the opponent. */
 export type LoadFrom = 'any' | 'own';
+/** Which card loads on the opponent's top. */
+export type LoadMatch = 'suit' | 'colour';
 /** House-to-house sequences. */
 export type GroupMoves = 'single' | 'supermove' | 'whole';
+/** Moving a whole house onto an empty house. */
+export type SterileMoves = 'allowed' | 'forbidden';
 /** Filling empty houses from your reserve. */
 export type HouseFilling = 'before_hand' | 'immediate' | 'none';
 /** The compulsory order of moves. */
-export type Priority = 'pagat' | 'serbian';
+export type Priority = 'pagat' | 'serbian' | 'bobcrapette';
 /** Priority violations. */
-export type Stop = 'enforced' | 'undo' | 'card';
+export type Stop = 'enforced' | 'undo' | 'card' | 'lose_draw';
+/** When Stop! is called. */
+export type CallWindow = 'after_move' | 'turn_start';
+/** A wrong Stop! call at the start of a turn. */
+export type FalseCall = 'lose_turn' | 'none' | 'rationed';
+/** A blocked deal (stalemate or move cap). */
+export type Blocked = 'scored' | 'draw';
 /** The name of a preset. */
-export type PresetName = 'classic' | 'pagat' | 'g4a' | 'belarusian' | 'serbian';
+export type PresetName = 'classic' | 'pagat' | 'g4a' | 'belarusian' | 'serbian' | 'tarot' | 'bobcrapette';
 
 /** Every option of a ruleset, named as in the rules strings. */
 export interface RuleOptions {
+  /** The pack each player deals from. */
+  pack: Pack;
   /** Cards dealt to each reserve; the hand gets the rest of the pack but the 4 houses. */
   reserve_size: number;
   /** The dealt reserve top is face up (false: its owner turns it in play with reveal). */
@@ -81,18 +97,30 @@ export interface RuleOptions {
   match_starter: MatchStarter;
   /** Your own waste top is an available card. */
   own_waste_playable: boolean;
+  /** How a turn ends. */
+  turn_end: TurnEnd;
   /** Which cards may load the opponent. */
   load_from: LoadFrom;
-  /** Loading wraps between King and Ace. */
+  /** Which card loads on the opponent's top. */
+  load_match: LoadMatch;
+  /** Loading wraps between each family's top and starter (King and Ace, trump 21 and 1). */
   load_wrap: boolean;
   /** House-to-house sequences. */
   group_moves: GroupMoves;
+  /** Moving a whole house onto an empty house. */
+  sterile_moves: SterileMoves;
   /** Filling empty houses from your reserve. */
   house_filling: HouseFilling;
   /** The compulsory order of moves. */
   priority: Priority;
   /** Priority violations. */
   stop: Stop;
+  /** When Stop! is called. */
+  call_window: CallWindow;
+  /** A wrong Stop! call at the start of a turn. */
+  false_call: FalseCall;
+  /** A blocked deal (stalemate or move cap). */
+  blocked: Blocked;
   /** A deal ends as a stalemate after this many moves. */
   move_cap: number;
   /** Points for winning a deal. */

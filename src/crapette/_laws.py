@@ -26,8 +26,9 @@ from crapette._fits import (
     is_foundation_run,
     is_run,
     most_cards,
+    tables,
 )
-from crapette._tables import BITS, TEXT
+from crapette._tables import ACE_KEY, BITS
 from crapette._tables import layout_key_after as _key_after
 from crapette.cards import Card
 from crapette.errors import CrapetteError
@@ -46,6 +47,7 @@ from crapette.moves import (
 from crapette.outcome import python_winner
 
 if TYPE_CHECKING:
+    from crapette.rules import Ruleset
     from crapette.state import GameState
 
 __all__ = [
@@ -54,10 +56,12 @@ __all__ = [
     "ViolationKind",
     "builds_on",
     "describe_illegal",
+    "ends_turn",
     "fill_obligation",
     "fits_foundation",
     "fits_house",
     "fits_load",
+    "forbids_violation",
     "foundation_needs",
     "foundation_pile",
     "is_foundation_run",
@@ -73,6 +77,12 @@ __all__ = [
 
 _LOAD_TARGETS = (OPP_RESERVE, OPP_WASTE)
 _OWN_SOURCES = (RESERVE, HAND, WASTE)
+_TURN_ENDS = (Action.DISCARD, Action.END_TURN, Action.FLIP)
+
+
+def ends_turn(move: Move) -> bool:
+    """Whether the move ends its player's turn: a discard, ``flip`` or ``end``."""
+    return move.action in _TURN_ENDS
 
 
 def is_over(state: GameState) -> bool:
@@ -120,7 +130,8 @@ def source_card(state: GameState, source: int) -> Card | None:
 def layout_key_after(state: GameState, source: int, target: int, count: int) -> int:
     """The layout key (``houses_key``) after ``count`` cards go from house ``source`` to
     house ``target`` (``_tables.layout_key_after`` on the state's houses)."""
-    return _key_after(state.houses_key, state.houses, source, target, count)
+    cards = tables(state.rules).count
+    return _key_after(state.houses_key, state.houses, source, target, count, cards)
 
 
 def recreates_layout(state: GameState, move: Move) -> bool:
@@ -139,41 +150,74 @@ def _label(state: GameState, move: Move) -> str:
             if move.count <= len(house):
                 card = house[-move.count]
         if card is not None:
-            return f"{move} ({TEXT[card]})"
+            return f"{move} ({card.text})"
     return str(move)
 
 
 def _building_reason(state: GameState, move: Move) -> str | None:
     p = state.to_act
     action = move.action
+    flip = state.rules.turn_end == "flip"
     if action is Action.REVEAL:
         if not state.reserves[p]:
             return "your reserve is empty"
         if state.reserve_up[p] > 0:
             return "your reserve top is already face up"
         return None
-    if action is Action.DRAW:
+    if action is Action.DRAW or action is Action.DISCARD:
+        if flip:
+            return "no hand card is turned under these rules: end your turn with flip"
+        if action is Action.DISCARD:
+            return None if state.turned is not None else "no hand card is turned"
         if state.turned is not None:
-            return f"a hand card ({TEXT[state.turned]}) is already turned: play or discard it"
+            return f"a hand card ({state.turned.text}) is already turned: play or discard it"
         if not state.hands[p] and not state.wastes[p]:
             return "your hand and waste are both empty (end your turn instead)"
         return None
-    if action is Action.DISCARD:
-        return None if state.turned is not None else "no hand card is turned"
+    if action is Action.FLIP:
+        if not flip:
+            return "a turn ends by a discard under these rules, not by flip"
+        if not state.hands[p] and not state.wastes[p]:
+            return "your hand and waste are both empty (end your turn instead)"
+        return None
     if action is Action.END_TURN:
         if state.turned is not None:
             return "a hand card is turned: discard it to end your turn"
         if state.hands[p] or state.wastes[p]:
+            if flip:
+                return "your turn ends only by flip while your hand or waste has cards"
             return "your turn ends only by a discard while your hand or waste has cards"
         return None
+    if action is Action.CALL_STOP and _calls_at_turn_start(state.rules):
+        return _call_reason(state)
     if action is not Action.PLAY:
         return "no Stop! decision is open"
     return _play_reason(state, move)
 
 
+def _calls_at_turn_start(rules: Ruleset) -> bool:
+    """Whether Stop! is called at the start of a turn (``call_window="turn_start"`` with a
+    callable Stop!)."""
+    return rules.stop != "enforced" and rules.call_window == "turn_start"
+
+
+def _call_reason(state: GameState) -> str | None:
+    """Why ``stop`` cannot be called now under ``call_window="turn_start"``, or ``None``."""
+    if not state.window:
+        return "Stop! is called only at the start of your turn, before your first move"
+    if state.rules.false_call == "rationed" and state.false_calls[state.to_act] >= FALSE_CALLS:
+        return "you have made your 3 false calls of this deal: no more calls"
+    return None
+
+
+FALSE_CALLS = 3
+"""The false calls a player may make in a deal under ``false_call="rationed"``."""
+
+
 def _play_reason(state: GameState, move: Move) -> str | None:
     p = state.to_act
     rules = state.rules
+    t = tables(rules)
     source, target, count = move.source, move.target, move.count
     if source == RESERVE and state.reserves[p] and state.reserve_up[p] == 0:
         return "your reserve top is face down: reveal it first"
@@ -188,26 +232,36 @@ def _play_reason(state: GameState, move: Move) -> str | None:
             return "only single cards move under these rules (group_moves=single)"
         if count > len(house):
             return f"house {source + 1} holds only {len(house)} cards"
-        if not is_run(house[-count:]):
+        if not is_run(house[-count:], t):
             return f"the top {count} cards of house {source + 1} are not a descending run"
         card = house[-count]
         if rules.group_moves == "supermove":
             free = sum(1 for h, pile in enumerate(state.houses) if not pile and h != target)
-            if count > most_cards(rules, free):
+            if count > most_cards(rules, free, t):
                 return (
                     f"{count} cards need {count.bit_length() - 1} empty houses besides the"
                     f" destination; there are {free}"
                 )
     if target == FOUNDATION:
-        if not fits_foundation(state.foundations, card):
-            return f"{TEXT[card]} does not fit on any foundation"
+        if not fits_foundation(state.foundations, card, t):
+            return f"{card.text} does not fit on any foundation"
         return None
     if target < 8:
         house = state.houses[target]
-        if not fits_house(house, card):
+        if not fits_house(house, card, t):
             return (
-                f"{TEXT[card]} cannot go on {TEXT[house[-1]]} in house {target + 1}"
+                f"{card.text} cannot go on {house[-1].text} in house {target + 1}"
                 " (houses build down in alternating colours)"
+            )
+        if (
+            rules.sterile_moves == "forbidden"
+            and source < 8
+            and not house
+            and count == len(state.houses[source])
+        ):
+            return (
+                f"moving every card of house {source + 1} onto an empty house changes nothing"
+                " (sterile_moves=forbidden)"
             )
         return None
     # Loading the opponent.
@@ -219,8 +273,10 @@ def _play_reason(state: GameState, move: Move) -> str | None:
         return f"{pile_name(target)} is empty: nothing is loaded on an empty pile"
     if target == OPP_RESERVE and state.reserve_up[opp] == 0:
         return "your opponent's reserve top is face down"
-    if not fits_load(pile[-1], card, rules.load_wrap):
-        return f"{TEXT[card]} does not load on {TEXT[pile[-1]]}: same suit, one rank apart" + (
+    match = rules.load_match == "colour"
+    if not fits_load(pile[-1], card, rules.load_wrap, t, match):
+        how = "the other colour" if match else "same suit"
+        return f"{card.text} does not load on {pile[-1].text}: {how}, one rank apart" + (
             " (K and A adjacent)" if rules.load_wrap else ""
         )
     return None
@@ -253,10 +309,11 @@ class Violation(NamedTuple):
 
 def _foundation_sources(state: GameState) -> list[tuple[int, Card]]:
     """Available cards that fit a foundation, in the fixed source order."""
+    t = tables(state.rules)
     out = []
     for source in (RESERVE, HAND, WASTE, *range(8)):
         card = source_card(state, source)
-        if card is not None and fits_foundation(state.foundations, card):
+        if card is not None and fits_foundation(state.foundations, card, t):
             out.append((source, card))
     return out
 
@@ -267,9 +324,12 @@ def violation(state: GameState, move: Move) -> Violation | None:
     Pagat's priority: any move but reserve-to-foundation while that exists; any
     non-foundation move while a foundation move exists. The Serbian order: a non-foundation
     move while a foundation move exists; loading a card that could be built on a non-empty
-    house. House filling: turning a hand card while the reserve has cards and a house is
-    empty (``before_hand``); anything but a foundation move or filling an emptied house from
-    the reserve while one waits (``immediate``). Revealing a reserve top is never one.
+    house. Bobcrapette's: a move that ends the turn (``flip``, a discard, ``end``) while your
+    reserve top or a starter (an Ace, trump 1, the Excuse) can go to a foundation; nothing
+    else. House filling: turning a hand card (``draw``, or ``flip``) while the reserve has
+    cards and a house is empty (``before_hand``); anything but a foundation move or filling
+    an emptied house from the reserve while one waits (``immediate``). Revealing a reserve
+    top is never one.
     """
     action = move.action
     if action in (Action.REVEAL, Action.CALL_STOP, Action.LET_STAND):
@@ -277,16 +337,33 @@ def violation(state: GameState, move: Move) -> Violation | None:
     rules = state.rules
     to_foundation = action is Action.PLAY and move.target == FOUNDATION
     found = _foundation_sources(state)
-    if rules.priority == "pagat" and found and found[0][0] == RESERVE:
+    if rules.priority == "bobcrapette":
+        if found and action in _TURN_ENDS:
+            if found[0][0] == RESERVE:
+                return Violation(
+                    f"your reserve top {found[0][1].text} can go to a foundation: that comes"
+                    " before your turn ends",
+                    (PLAY[RESERVE][FOUNDATION],),
+                    "reserve",
+                )
+            starter = tables(rules).fneed
+            for source, card in found:
+                if starter[card] == ACE_KEY:
+                    return Violation(
+                        f"{card.text} can start a foundation: that comes before your turn ends",
+                        (PLAY[source][FOUNDATION],),
+                        "foundation",
+                    )
+    elif rules.priority == "pagat" and found and found[0][0] == RESERVE:
         if move != PLAY[RESERVE][FOUNDATION]:
             return Violation(
-                f"your reserve top {TEXT[found[0][1]]} can go to a foundation: that comes first",
+                f"your reserve top {found[0][1].text} can go to a foundation: that comes first",
                 (PLAY[RESERVE][FOUNDATION],),
                 "reserve",
             )
         return None
-    if found and not to_foundation:
-        names = ", ".join(TEXT[card] for _, card in found)
+    elif found and not to_foundation:
+        names = ", ".join(card.text for _, card in found)
         return Violation(
             f"a foundation move ({names}) must be made before any other move",
             (PLAY[found[0][0]][FOUNDATION],),
@@ -295,16 +372,17 @@ def violation(state: GameState, move: Move) -> Violation | None:
     if rules.priority == "serbian" and action is Action.PLAY and move.target in _LOAD_TARGETS:
         card = source_card(state, move.source)
         assert card is not None
+        t = tables(rules)
         for h, house in enumerate(state.houses):
-            if house and fits_house(house, card):
+            if house and fits_house(house, card, t):
                 return Violation(
-                    f"{TEXT[card]} can be built on house {h + 1}: the tableau comes before"
+                    f"{card.text} can be built on house {h + 1}: the tableau comes before"
                     " loading the opponent",
                     (PLAY[move.source][h],),
                     "order",
                 )
     rule, houses = fill_obligation(state)
-    if rule == "before_hand" and action is Action.DRAW:
+    if rule == "before_hand" and (action is Action.DRAW or action is Action.FLIP):
         first = BITS[houses][0]
         return Violation(
             f"house {first + 1} is empty: fill the empty houses from your reserve"
@@ -355,6 +433,16 @@ def _cycle_reason(state: GameState, move: Move) -> str | None:
     return None
 
 
+def forbids_violation(rules: Ruleset, move: Move) -> bool:
+    """Whether a priority violation by ``move`` is illegal (rather than a legal move the
+    opponent may call Stop! on): always under ``stop="enforced"``; under
+    ``call_window="turn_start"`` unless the move ends the turn (only a turn's end can be
+    called at the start of the next turn)."""
+    if rules.stop == "enforced":
+        return True
+    return rules.call_window == "turn_start" and move.action not in _TURN_ENDS
+
+
 def is_legal(state: GameState, move: Move) -> bool:
     """Whether ``move`` is legal in ``state``: the same answer as ``move in
     legal_moves(state)`` and ``why_illegal(state, move) is None``, checking this one move
@@ -365,7 +453,7 @@ def is_legal(state: GameState, move: Move) -> bool:
         )
     if is_over(state) or _building_reason(state, move) is not None:
         return False
-    if state.rules.stop == "enforced" and violation(state, move) is not None:
+    if forbids_violation(state.rules, move) and violation(state, move) is not None:
         return False
     return not recreates_layout(state, move)
 
@@ -394,7 +482,7 @@ def why_illegal(state: GameState, move: object) -> str | None:
     reason = _building_reason(state, move)
     if reason is not None:
         return reason
-    if state.rules.stop == "enforced":
+    if forbids_violation(state.rules, move):
         broken = violation(state, move)
         if broken is not None:
             return broken.reason

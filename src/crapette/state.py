@@ -33,6 +33,7 @@ from crapette._build import argument_type_error, expected_type_error
 from crapette._fits import is_foundation_run, is_run
 from crapette._hooks import need
 from crapette._quote import quote, show
+from crapette._tables import PACK_TABLES, PackTables
 from crapette._tables import houses_key as _houses_key
 from crapette.cards import ALL_CARDS, PACK, TEXT, Card
 from crapette.errors import IllegalMoveError, InvalidPositionError
@@ -41,6 +42,7 @@ from crapette.rules import Ruleset
 
 __all__ = [
     "ENGINE",
+    "FIELDS",
     "GameState",
     "PendingStop",
     "position_problems",
@@ -155,11 +157,17 @@ _FIELDS: Final = (
     "emptied",
     "passes",
     "moves_made",
+    "fault",
+    "window",
+    "false_calls",
     "houses_key",
     "seen_log",
     "seen_size",
 )
 _PUBLIC_FIELDS: Final = (*_FIELDS[:-2], "seen")
+FIELDS: Final = tuple(name for name in _PUBLIC_FIELDS if name != "houses_key")
+"""The public fields of a state, as the keyword constructor and ``replace`` take them
+(``houses_key`` follows the houses)."""
 _VALUES: Final = _FIELDS[:-2]  # compared as they are (the seen log is compared as a set)
 
 
@@ -199,6 +207,13 @@ class GameState:  # the Python engine's class (PythonState)
             1 while it has not, 2 once they completed a whole pass without progress (the
             stalemate rule).
         moves_made: how many moves have been applied in this deal (for the move cap).
+        fault: under ``call_window="turn_start"``, the priority violation that ended the
+            previous turn (a ``PendingStop`` whose ``prior`` is the state before it), which
+            a Stop! call at the start of this turn punishes; ``None`` otherwise.
+        window: under ``call_window="turn_start"``, whether the player to act may still
+            call Stop! this turn (no move made yet, no call made); ``False`` otherwise.
+        false_calls: under ``false_call="rationed"``, each player's wrong Stop! calls in
+            this deal (at most 3); ``(0, 0)`` otherwise.
         houses_key: ``houses_key(houses)``, kept up to date by ``apply`` with a few XORs.
         seen_log: the layout keys seen this turn, shared with the other states of the turn
             (the first ``seen_size`` are this state's, see ``seen``), or ``None`` when only
@@ -221,6 +236,9 @@ class GameState:  # the Python engine's class (PythonState)
     emptied: Final[int]
     passes: Final[tuple[int, ...]]
     moves_made: Final[int]
+    fault: Final[PendingStop | None]
+    window: Final[bool]
+    false_calls: Final[tuple[int, ...]]
     houses_key: Final[int]
     seen_log: Final[SeenLog | None]
     seen_size: Final[int]
@@ -240,6 +258,9 @@ class GameState:  # the Python engine's class (PythonState)
         emptied: int = 0,
         passes: tuple[int, ...] = (1, 1),
         moves_made: int = 0,
+        fault: PendingStop | None = None,
+        window: bool = False,
+        false_calls: tuple[int, ...] = (0, 0),
         houses_key: int | None = None,
         seen_log: SeenLog | None = None,
         seen_size: int = -1,
@@ -258,8 +279,11 @@ class GameState:  # the Python engine's class (PythonState)
         """
         if seen_size < 0:  # the public form: check the types, derive the layout fields
             fields = (rules, to_act, foundations, houses, reserves, reserve_up, hands, wastes)
-            _check_types((*fields, turned, stop, emptied, passes, moves_made, houses_key))
-            key = _layout_key(houses) if houses_key is None else houses_key
+            _check_types(
+                (*fields, turned, stop, emptied, passes, moves_made, fault, window, false_calls)
+                + (houses_key,)
+            )
+            key = _layout_key(houses, rules) if houses_key is None else houses_key
             houses_key = key
             seen_log = None
             seen_size = 0
@@ -282,6 +306,9 @@ class GameState:  # the Python engine's class (PythonState)
         self.emptied = emptied
         self.passes = passes
         self.moves_made = moves_made
+        self.fault = fault
+        self.window = window
+        self.false_calls = false_calls
         self.houses_key = 0 if houses_key is None else houses_key
         self.seen_log = seen_log
         self.seen_size = seen_size
@@ -395,6 +422,9 @@ class GameState:  # the Python engine's class (PythonState)
             self.emptied,
             self.passes,
             self.moves_made,
+            self.fault,
+            self.window,
+            self.false_calls,
             self.houses_key,
         )
 
@@ -427,7 +457,10 @@ _CHECKED: Final = (
     (10, int, False),  # emptied
     (11, tuple, False),  # passes
     (12, int, False),  # moves_made
-    (13, int, True),  # houses_key
+    (13, tuple, True),  # fault (a PendingStop is a tuple)
+    (14, bool, False),  # window
+    (15, tuple, False),  # false_calls
+    (16, int, True),  # houses_key
 )
 
 
@@ -448,11 +481,12 @@ def _check_keys(seen: Collection[object]) -> None:
             raise expected_type_error("int", key)
 
 
-def _layout_key(houses: tuple[Pile, ...]) -> int:
-    """``houses_key(houses)``, or 0 for houses that are not 8 piles of cards (no state of
-    play; ``position_problems`` names what is wrong)."""
+def _layout_key(houses: tuple[Pile, ...], rules: object) -> int:
+    """``houses_key(houses)`` in a game of the rules' pack, or 0 for houses that are not 8
+    piles of cards (no state of play; ``position_problems`` names what is wrong)."""
     try:
-        return _houses_key(houses)
+        count = PACK_TABLES[rules.pack].count if isinstance(rules, Ruleset) else 104
+        return _houses_key(houses, count)
     except (IndexError, TypeError):
         return 0
 
@@ -514,6 +548,9 @@ def make_state(
     emptied: int,
     passes: tuple[int, ...],
     moves_made: int,
+    fault: PendingStop | None,
+    window: bool,
+    false_calls: tuple[int, ...],
     houses_key: int,
     seen_log: SeenLog | None,
     seen_size: int,
@@ -536,6 +573,9 @@ def make_state(
         emptied,
         passes,
         moves_made,
+        fault,
+        window,
+        false_calls,
         houses_key,
         seen_log,
         seen_size,
@@ -565,8 +605,8 @@ class PendingStop(NamedTuple):
 # Validity of a hand-built state
 
 
-def _pile_text(cards: Pile) -> str:
-    return "".join(TEXT[c] for c in cards) or "-"
+def _pile_text(cards: Pile, t: PackTables) -> str:
+    return "".join(t.text[c] for c in cards) or "-"
 
 
 def _is_int(value: object, low: int, high: int) -> bool:
@@ -574,21 +614,21 @@ def _is_int(value: object, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-def _pile_problem(value: object, what: str) -> str | None:
-    """Why ``value`` is not a pile (a tuple of card indexes), or ``None``."""
+def _pile_problem(value: object, what: str, count: int) -> str | None:
+    """Why ``value`` is not a pile (a tuple of card codes below ``count``), or ``None``."""
     if not isinstance(value, tuple):
         return f"{what} must be a tuple of cards, not {type(value).__name__}"
     for i, card in enumerate(value):
-        if not _is_int(card, 0, 103):
+        if not _is_int(card, 0, count - 1):
             return f"{what}[{i}] is not a card: {show(card)}"
     return None
 
 
-def _piles_problem(value: object, n: int, what: str) -> str | None:
+def _piles_problem(value: object, n: int, what: str, count: int) -> str | None:
     if not isinstance(value, tuple) or len(value) != n:
         return f"{what} must be a tuple of {n} piles, not {show(value)}"
     for i, pile in enumerate(value):
-        problem = _pile_problem(pile, f"{what}[{i}]")
+        problem = _pile_problem(pile, f"{what}[{i}]", count)
         if problem is not None:
             return problem
     return None
@@ -606,28 +646,33 @@ def _pair_problem(value: object, high: int, what: str) -> str | None:
 
 def position_problems(state: GameState) -> list[str]:
     """Every reason ``state`` could not occur in a deal, as readable sentences naming the
-    field (empty for a valid state): the type and range of every field, every card once,
-    foundations built up in suit from their Ace, houses descending in alternating colours,
-    possible counts. Like python-chess's ``Board.status()``, the list form of
-    [`validate_position`][crapette.state.validate_position].
+    field (empty for a valid state): the type and range of every field, every card of both
+    packs once, foundations built up in their family from a starter, houses descending one
+    rank at a time (alternating colours for suits), possible counts. Like python-chess's
+    ``Board.status()``, the list form of [`validate_position`][crapette.state.validate_position].
     """
     if not isinstance(state, (GameState, PythonState)):
         return [f"not a GameState: {type(state).__name__}"]
     problems: list[str] = []
     if not isinstance(state.rules, Ruleset):
         problems.append(f"rules must be a Ruleset, not {type(state.rules).__name__}")
+        t = PACK_TABLES["standard"]
+    else:
+        t = PACK_TABLES[state.rules.pack]
+    count = t.count
     if not _is_int(state.to_act, 0, 1):
         problems.append(f"to_act must be 0 or 1, not {show(state.to_act)}")
     shape = [
-        _piles_problem(state.foundations, 8, "foundations"),
-        _piles_problem(state.houses, 8, "houses"),
-        _piles_problem(state.reserves, 2, "reserves"),
-        _piles_problem(state.hands, 2, "hands"),
-        _piles_problem(state.wastes, 2, "wastes"),
-        _pair_problem(state.reserve_up, 104, "reserve_up"),
+        _piles_problem(state.foundations, t.foundations, "foundations", count),
+        _piles_problem(state.houses, 8, "houses", count),
+        _piles_problem(state.reserves, 2, "reserves", count),
+        _piles_problem(state.hands, 2, "hands", count),
+        _piles_problem(state.wastes, 2, "wastes", count),
+        _pair_problem(state.reserve_up, count, "reserve_up"),
         _pair_problem(state.passes, 2, "passes"),
+        _pair_problem(state.false_calls, 3, "false_calls"),
     ]
-    if state.turned is not None and not _is_int(state.turned, 0, 103):
+    if state.turned is not None and not _is_int(state.turned, 0, count - 1):
         shape.append(f"turned must be a card or None, not {show(state.turned)}")
     if not _is_int(state.emptied, 0, 255):
         shape.append(
@@ -639,30 +684,38 @@ def position_problems(state: GameState) -> list[str]:
         shape.append("seen must hold layout keys, integers from 0 to 2**64 - 1")
     if state.stop is not None and not isinstance(state.stop, PendingStop):
         shape.append(f"stop must be a PendingStop or None, not {type(state.stop).__name__}")
+    if state.fault is not None and not isinstance(state.fault, PendingStop):
+        shape.append(f"fault must be a PendingStop or None, not {type(state.fault).__name__}")
+    if not isinstance(state.window, bool):
+        shape.append(f"window must be a bool, not {show(state.window)}")
     problems.extend(p for p in shape if p is not None)
     if problems:
         return problems  # the checks below read the fields as cards and piles
-    if any(len(pile) > 13 for pile in state.houses):
-        tall = [f"H{h + 1}" for h, pile in enumerate(state.houses) if len(pile) > 13]
-        problems.append(f"houses hold at most 13 cards (a run from King to Ace): {' '.join(tall)}")
-    elif state.houses_key != _houses_key(state.houses):
+    rules = state.rules
+    if any(len(pile) > t.most for pile in state.houses):
+        tall = [f"H{h + 1}" for h, pile in enumerate(state.houses) if len(pile) > t.most]
+        problems.append(
+            f"houses hold at most {t.most} cards (a run of the {rules.pack} pack): {' '.join(tall)}"
+        )
+    elif state.houses_key != _houses_key(state.houses, count):
         problems.append("houses_key is not the layout key of the houses")
     counts = Counter(state.cards())
-    missing = [TEXT[c] for c in range(104) if c not in counts]
-    doubled = [TEXT[c] for c in sorted(counts) if counts[c] > 1]
+    missing = [t.text[c] for c in range(count) if c not in counts]
+    doubled = [t.text[c] for c in sorted(counts) if counts[c] > 1]
     if missing:
         problems.append("missing cards: " + " ".join(missing))
     if doubled:
         problems.append("cards written more than once: " + " ".join(doubled))
     for i, pile in enumerate(state.foundations):
-        if pile and not is_foundation_run(pile):
+        if pile and not is_foundation_run(pile, t):
             problems.append(
-                f"foundation {i + 1} ({_pile_text(pile)}) is not a run up in suit from its Ace"
+                f"foundation {i + 1} ({_pile_text(pile, t)}) is not a run up in its family"
+                " from its starter"
             )
     for i, pile in enumerate(state.houses):
-        if not is_run(pile):
+        if not is_run(pile, t):
             problems.append(
-                f"house H{i + 1} ({_pile_text(pile)}) does not descend one rank at a time in"
+                f"house H{i + 1} ({_pile_text(pile, t)}) does not descend one rank at a time in"
                 " alternating colours"
             )
     for p in (0, 1):
@@ -672,11 +725,11 @@ def position_problems(state: GameState) -> list[str]:
                 f"player {p}'s reserve has {len(reserve)} cards, fewer than its {up} face-up"
                 " cards (reserve_up)"
             )
-        elif reserve and up == 0 and state.rules.reserve_face_up:
+        elif reserve and up == 0 and rules.reserve_face_up:
             problems.append(
                 f"player {p}'s reserve top is face down, but these rules deal it face up"
             )
-        foreign = [TEXT[c] for c in reserve[: max(len(reserve) - up, 0)] if PACK[c] != p]
+        foreign = [t.text[c] for c in reserve[: max(len(reserve) - up, 0)] if t.owner[c] != p]
         if foreign:
             problems.append(
                 f"face-down cards of player {p}'s reserve come from the other pack: "
@@ -685,10 +738,28 @@ def position_problems(state: GameState) -> list[str]:
     for h in range(8):
         if state.emptied >> h & 1 and state.houses[h]:
             problems.append(f"house H{h + 1} is marked emptied this turn but holds cards")
-    if state.moves_made > state.rules.move_cap:
+    if state.moves_made > rules.move_cap:
         problems.append(
-            f"{state.moves_made} moves made is beyond the rules' move cap of {state.rules.move_cap}"
+            f"{state.moves_made} moves made is beyond the rules' move cap of {rules.move_cap}"
         )
+    if rules.turn_end == "flip" and state.turned is not None:
+        problems.append("turned must be None: no hand card is turned under turn_end=flip")
+    calls = rules.stop != "enforced" and rules.call_window == "turn_start"
+    if not calls and (state.window or state.fault is not None):
+        problems.append(
+            "window and fault belong to call_window=turn_start with a callable stop: they must"
+            " be False and None under these rules"
+        )
+    if state.fault is not None:
+        fault = state.fault
+        if fault.offender != 1 - state.to_act or not state.window:
+            problems.append(
+                "fault must be the other player's turn end, before the first move of this turn"
+            )
+        elif not isinstance(fault.prior, (GameState, PythonState)) or fault.prior.rules != rules:
+            problems.append("fault.prior must be a state of the same rules")
+    if (rules.false_call != "rationed" or not calls) and state.false_calls != (0, 0):
+        problems.append("false_calls must be (0, 0) unless false_call=rationed")
     return problems
 
 
@@ -756,6 +827,9 @@ def to_python(state: GameState) -> GameState:
     stop = state.stop
     if stop is not None:
         stop = PendingStop(to_python(stop.prior), stop.move, stop.offender, stop.resume)
+    fault = state.fault
+    if fault is not None:
+        fault = PendingStop(to_python(fault.prior), fault.move, fault.offender, fault.resume)
     return PythonState(
         rules=state.rules,
         to_act=state.to_act,
@@ -770,6 +844,9 @@ def to_python(state: GameState) -> GameState:
         emptied=state.emptied,
         passes=state.passes,
         moves_made=state.moves_made,
+        fault=fault,
+        window=state.window,
+        false_calls=state.false_calls,
         houses_key=state.houses_key,
         seen=state.seen,
     )

@@ -29,7 +29,7 @@ from typing import Final
 from crapette import _hooks
 from crapette._laws import pile_name, source_card
 from crapette._quote import show
-from crapette.cards import SYMBOL, TEXT, Card
+from crapette.cards import Card
 from crapette.errors import InvalidArgumentError
 from crapette.moves import OPP_RESERVE, OPP_WASTE, Action, Move
 from crapette.notation import parse_move
@@ -44,7 +44,7 @@ _SHOWN_UP: Final = 4
 
 
 def _label(card: Card, ascii: bool) -> str:
-    return TEXT[card] if ascii else SYMBOL[card]
+    return card.text if ascii else card.symbol
 
 
 def describe_move(state: GameState, move: Move | str, *, ascii: bool = False) -> str:

@@ -17,13 +17,26 @@ const deepFreeze = (value) => {
 /** Every rule option, in field order. */
 export const OPTIONS = deepFreeze([
   {
+    "name": "pack",
+    "kind": "choice",
+    "default": "standard",
+    "values": [
+      "standard",
+      "tarot56",
+      "tarot77",
+      "tarot78"
+    ],
+    "range": null,
+    "engine": true
+  },
+  {
     "name": "reserve_size",
     "kind": "int",
     "default": 13,
     "values": [],
     "range": [
       1,
-      48
+      74
     ],
     "engine": true
   },
@@ -67,12 +80,34 @@ export const OPTIONS = deepFreeze([
     "engine": true
   },
   {
+    "name": "turn_end",
+    "kind": "choice",
+    "default": "discard",
+    "values": [
+      "discard",
+      "flip"
+    ],
+    "range": null,
+    "engine": true
+  },
+  {
     "name": "load_from",
     "kind": "choice",
     "default": "any",
     "values": [
       "any",
       "own"
+    ],
+    "range": null,
+    "engine": true
+  },
+  {
+    "name": "load_match",
+    "kind": "choice",
+    "default": "suit",
+    "values": [
+      "suit",
+      "colour"
     ],
     "range": null,
     "engine": true
@@ -98,6 +133,17 @@ export const OPTIONS = deepFreeze([
     "engine": true
   },
   {
+    "name": "sterile_moves",
+    "kind": "choice",
+    "default": "allowed",
+    "values": [
+      "allowed",
+      "forbidden"
+    ],
+    "range": null,
+    "engine": true
+  },
+  {
     "name": "house_filling",
     "kind": "choice",
     "default": "before_hand",
@@ -115,7 +161,8 @@ export const OPTIONS = deepFreeze([
     "default": "pagat",
     "values": [
       "pagat",
-      "serbian"
+      "serbian",
+      "bobcrapette"
     ],
     "range": null,
     "engine": true
@@ -127,7 +174,42 @@ export const OPTIONS = deepFreeze([
     "values": [
       "enforced",
       "undo",
-      "card"
+      "card",
+      "lose_draw"
+    ],
+    "range": null,
+    "engine": true
+  },
+  {
+    "name": "call_window",
+    "kind": "choice",
+    "default": "after_move",
+    "values": [
+      "after_move",
+      "turn_start"
+    ],
+    "range": null,
+    "engine": true
+  },
+  {
+    "name": "false_call",
+    "kind": "choice",
+    "default": "lose_turn",
+    "values": [
+      "lose_turn",
+      "none",
+      "rationed"
+    ],
+    "range": null,
+    "engine": true
+  },
+  {
+    "name": "blocked",
+    "kind": "choice",
+    "default": "scored",
+    "values": [
+      "scored",
+      "draw"
     ],
     "range": null,
     "engine": true
@@ -240,11 +322,60 @@ export const PRESETS = deepFreeze([
       "match_target": null,
       "match_deals": 5
     }
+  },
+  {
+    "name": "tarot",
+    "changes": {
+      "pack": "tarot77"
+    }
+  },
+  {
+    "name": "bobcrapette",
+    "changes": {
+      "pack": "tarot77",
+      "own_waste_playable": true,
+      "turn_end": "flip",
+      "group_moves": "single",
+      "sterile_moves": "forbidden",
+      "house_filling": "none",
+      "priority": "bobcrapette",
+      "stop": "lose_draw",
+      "call_window": "turn_start",
+      "blocked": "draw"
+    }
   }
 ]);
 
 /** Option values that cannot go together. */
 export const COMBINATIONS = deepFreeze([
+  {
+    "first": [
+      "turn_end",
+      [
+        "flip"
+      ]
+    ],
+    "second": [
+      "own_waste_playable",
+      [
+        false
+      ]
+    ]
+  },
+  {
+    "first": [
+      "stop",
+      [
+        "lose_draw"
+      ]
+    ],
+    "second": [
+      "turn_end",
+      [
+        "discard"
+      ]
+    ]
+  },
   {
     "first": [
       "match_target",
@@ -502,6 +633,61 @@ export const REASONS = deepFreeze([
   {
     "code": "cycle",
     "params": []
+  },
+  {
+    "code": "flip_rule",
+    "params": []
+  },
+  {
+    "code": "flip_discard",
+    "params": []
+  },
+  {
+    "code": "flip_empty",
+    "params": []
+  },
+  {
+    "code": "end_flip",
+    "params": []
+  },
+  {
+    "code": "sterile",
+    "params": [
+      [
+        "house",
+        "house"
+      ]
+    ]
+  },
+  {
+    "code": "obligation_reserve",
+    "params": [
+      [
+        "card",
+        "card"
+      ]
+    ]
+  },
+  {
+    "code": "obligation_starter",
+    "params": [
+      [
+        "card",
+        "card"
+      ]
+    ]
+  },
+  {
+    "code": "stop_window",
+    "params": []
+  },
+  {
+    "code": "stop_called",
+    "params": []
+  },
+  {
+    "code": "stop_rationed",
+    "params": []
   }
 ]);
 
@@ -527,5 +713,20 @@ export const PACKS = deepFreeze([
     "name": "standard",
     "cards": 52,
     "foundations": 8
+  },
+  {
+    "name": "tarot56",
+    "cards": 56,
+    "foundations": 8
+  },
+  {
+    "name": "tarot77",
+    "cards": 77,
+    "foundations": 10
+  },
+  {
+    "name": "tarot78",
+    "cards": 78,
+    "foundations": 10
   }
 ]);
