@@ -8,8 +8,7 @@ import pytest
 from hypothesis import given
 
 import crapette as c
-from crapette import _spec
-from crapette import InvalidRulesError, Ruleset
+from crapette import InvalidRulesError, Ruleset, _spec
 from strategies import OPTION_VALUES, rulesets
 
 # docs/rules.md "The variant matrix", one row per option.

@@ -15,10 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import crapette as c
-from crapette.state import FIELDS
 from crapette.deal import Rng
 from crapette.moves import ALL_MOVES, Action, Move
-from crapette.state import position_problems, to_python
+from crapette.state import FIELDS, position_problems, to_python
 from crapette.testing import reference_legal_moves
 from strategies import states, synthetic_states
 

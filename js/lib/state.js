@@ -4,7 +4,7 @@
  * building rules as card predicates (where a card may go), which the refusal reasons and
  * the checks read.
  *
- * A state holds the 140 bytes of the C core's cr_state, its ruleset, the layout keys seen
+ * A state holds the 196 bytes of the C core's cr_state, its ruleset, the layout keys seen
  * this turn (the no-cycle rule) and, while a Stop! decision is open, the state before the
  * violation. Its fields are read from the bytes.
  * @module
@@ -228,7 +228,7 @@ export class GameState {
 
   /** Every card on the table, pile by pile, the turned card last. */
   cards() {
-    const total = this._bytes.subarray(OFF_LEN, OFF_LEN + 22).reduce((a, b) => a + b, 0);
+    const total = this._bytes.subarray(OFF_LEN, OFF_LEN + 24).reduce((a, b) => a + b, 0);
     const out = Array.from(this._bytes.subarray(0, total));
     if (this.turned !== null) out.push(this.turned);
     return out;
@@ -462,7 +462,7 @@ export function stateOfFields(rules, bytes, seen) {
 }
 
 /**
- * The 140 bytes of a state of these fields, unchecked (a pending Stop! given as `stop`, its
+ * The 196 bytes of a state of these fields, unchecked (a pending Stop! given as `stop`, its
  * raw bits), or null when they do not fit (more than 104 cards). Internal: makeState
  * checks the fields first; the bots' sketches of a view hold placeholder cards.
  */

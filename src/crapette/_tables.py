@@ -11,8 +11,7 @@ one module.
 
 from __future__ import annotations
 
-import types
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Final, NamedTuple
 
 from crapette.cards import FACE, PACK, PACKS, RANK, RED, SUIT, TEXT, TRUMPS, Card, Pack
@@ -224,23 +223,31 @@ def _pack_tables(deck: Pack) -> PackTables:
             takes.append((not red) * r + rank - 2 if rank > 1 else none)
         fneed.append(ACE_KEY if deck.starter[code] else deck.face[code] - 1)
     faces = deck.size  # faces 0..size-1: the cards of pack 0
+    # the faces of each family by rank, to find a top's neighbours at once
+    by_rank: dict[tuple[int, int], int] = {(deck.suit[f], deck.rank[f]): f for f in range(faces)}
+    families = range(5 if deck.trumps else 4)
 
     def loads(match: int, wrap: bool) -> tuple[int, ...]:
         out = []
         for top in range(faces):
+            family, rank = deck.suit[top], deck.rank[top]
+            if family == TRUMPS or not match:
+                kin = [family]
+            else:  # colour: the suits of the other colour
+                kin = [f for f in families if f != TRUMPS and (f in (1, 2)) != deck.red[top]]
             mask = 0
-            for card in range(faces):
-                same = deck.suit[top] == deck.suit[card]
-                if match == 1 and deck.suit[top] != TRUMPS and deck.suit[card] != TRUMPS:
-                    same = deck.red[top] != deck.red[card]
-                if not same:
-                    continue
-                gap = abs(deck.rank[top] - deck.rank[card])
-                ends = (deck.top[top] and deck.starter[card]) or (
-                    deck.top[card] and deck.starter[top]
-                )
-                if gap == 1 or (wrap and ends):
-                    mask |= 1 << card
+            for other in kin:
+                for near in (rank - 1, rank + 1):
+                    face = by_rank.get((other, near))
+                    if face is not None:
+                        mask |= 1 << face
+                if wrap:  # a family's top and starter are adjacent
+                    start = 0 if other == TRUMPS and deck.trumps == 22 else 1
+                    end = 21 if other == TRUMPS else deck.ranks
+                    if deck.top[top] and (other, start) in by_rank:
+                        mask |= 1 << by_rank[(other, start)]
+                    if deck.starter[top] and (other, end) in by_rank:
+                        mask |= 1 << by_rank[(other, end)]
             out.append(mask)
         return tuple(out)
 
@@ -266,7 +273,26 @@ def _pack_tables(deck: Pack) -> PackTables:
     )
 
 
-PACK_TABLES: Final[Mapping[str, PackTables]] = types.MappingProxyType(
-    {name: _pack_tables(deck) for name, deck in PACKS.items()}
-)
-"""The rules' tables of every kind of pack (``PACK_TABLES[rules.pack]``)."""
+class _Lazy(Mapping[str, PackTables]):
+    """Each pack kind's tables, computed the first time they are read (``import crapette``
+    computes none but the standard pack's)."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, PackTables] = {}
+
+    def __getitem__(self, name: str) -> PackTables:
+        tables = self._tables.get(name)
+        if tables is None:
+            tables = self._tables[name] = _pack_tables(PACKS[name])
+        return tables
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(PACKS)
+
+    def __len__(self) -> int:
+        return len(PACKS)
+
+
+PACK_TABLES: Final[Mapping[str, PackTables]] = _Lazy()
+"""The rules' tables of every kind of pack (``PACK_TABLES[rules.pack]``, computed the first
+time a pack kind is read)."""

@@ -35,7 +35,7 @@ from crapette._hooks import need
 from crapette._quote import quote, show
 from crapette._tables import PACK_TABLES, PackTables
 from crapette._tables import houses_key as _houses_key
-from crapette.cards import ALL_CARDS, PACK, TEXT, Card
+from crapette.cards import PACKS, Card
 from crapette.errors import IllegalMoveError, InvalidPositionError
 from crapette.moves import ALL_MOVES, Move
 from crapette.rules import Ruleset
@@ -870,7 +870,7 @@ _hooks.state_replace = _replace
 _hooks.position_problems = position_problems
 if _NATIVE is not None:
     _NATIVE.setup(
-        cards=ALL_CARDS,
+        cards=tuple(deck.cards for deck in PACKS.values()),
         moves=ALL_MOVES,
         move_class=Move,
         pending_stop=PendingStop,

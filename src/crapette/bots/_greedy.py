@@ -12,6 +12,7 @@ the Python engine. The ranking is documented in
 from __future__ import annotations
 
 from crapette._engine import python_apply_unchecked
+from crapette._fits import tables
 from crapette._laws import builds_on, fits_foundation, fits_load, violation
 from crapette._movegen import legal_moves, python_legal_moves
 from crapette.bots.base import call_helps
@@ -41,6 +42,8 @@ def _listed(state: GameState) -> tuple[Move, ...]:
 
 _POINTLESS = -100
 _VIOLATION = -10_000
+_RIGHT_CALL = 2000
+_FALSE_CALL = -1000
 _SHUFFLE = -1  # not a score: a house shuffle whose rank needs the look-ahead
 
 
@@ -63,12 +66,14 @@ class _LookAhead:
     """What the one-move look-ahead of house shuffles reads in a position, gathered once:
     the player's own cards and the opponent's tops that a house card may load."""
 
-    __slots__ = ("foundations", "loads", "own", "wrap")
+    __slots__ = ("foundations", "loads", "match", "own", "t", "wrap")
 
     def __init__(self, state: GameState) -> None:
         self.foundations = state.foundations
         self.own = _own_cards(state)
         self.wrap = state.rules.load_wrap
+        self.match = int(state.rules.load_match == "colour")
+        self.t = tables(state.rules)
         loads: list[Card] = []
         if state.rules.load_from == "any":
             q = 1 - state.to_act
@@ -85,22 +90,23 @@ class _LookAhead:
         opens up: own cards that may then be built on the uncovered card, plus the
         uncovered card going to a foundation or loading the opponent, less own cards the
         covered top took (or 1 for an empty house used up)."""
+        t = self.t
         exposed = pile[-count - 1]
         gain = 0
         for card in self.own:
-            if builds_on(exposed, card):
+            if builds_on(exposed, card, t):
                 gain += 1
-        if fits_foundation(self.foundations, exposed):
+        if fits_foundation(self.foundations, exposed, t):
             gain += 2
         if covered:
             top = covered[-1]
             for card in self.own:
-                if builds_on(top, card):
+                if builds_on(top, card, t):
                     gain -= 1
         else:
             gain -= 1
         for card in self.loads:
-            if fits_load(card, exposed, self.wrap):
+            if fits_load(card, exposed, self.wrap, t, self.match):
                 gain += 1
         return gain
 
@@ -114,6 +120,8 @@ def _base_score(state: GameState, move: Move) -> int:
             return 1000
         if action is Action.DRAW:
             return 100
+        if action is Action.CALL_STOP:  # at the start of a turn: a right call, never a false one
+            return _RIGHT_CALL if state.fault is not None else _FALSE_CALL
         return 0
     source, target = move.source, move.target
     houses = state.houses
@@ -172,7 +180,9 @@ def move_score(state: GameState, move: Move) -> int:
 def ranked_scores(state: GameState, moves: tuple[Move, ...]) -> list[int]:
     """The greedy score of each of ``moves`` (legal in ``state``), in order: the
     [`move_score`][crapette.bots.greedy.move_score], less 10,000 for a move that breaks a
-    priority under callable Stop! rules (the opponent would call it)."""
+    priority under callable Stop! rules (the opponent would call it); under
+    ``call_window="turn_start"`` a Stop! call ranks first when the last turn ended by a
+    violation and last otherwise."""
     if _NATIVE is not None and not isinstance(state, PythonState):
         return _NATIVE.greedy_scores(state, moves)
     callable_stop = state.rules.stop != "enforced"
