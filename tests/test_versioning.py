@@ -60,6 +60,8 @@ def test_the_page_lists_the_modules_it_means() -> None:
         "crapette.adapters.encoding",
         "crapette.adapters.pettingzoo",
         "crapette.adapters.openspiel",
+        "crapette.session",
+        "crapette.session.payload",
         "crapette.cli.game",
         "crapette.web",
         "crapette.web.app",

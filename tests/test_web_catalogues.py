@@ -22,7 +22,8 @@ from crapette.moves import ALL_MOVES, listed
 
 pytest.importorskip("fastapi")
 
-from crapette.web.session import Game, WebError, _outcome_json
+from crapette.session.payload import outcome_info
+from crapette.web.session import Game, WebError
 
 STATIC = resources.files("crapette.web") / "static"
 I18N = STATIC / "i18n"
@@ -105,7 +106,7 @@ the rules engine's reason, through ``explain`` of refusals.js), and writes recor
 text format of ``crapette.records``."""
 
 BACKEND_TECHNICAL = {
-    "crapette: a chosen seed|${seed}",  # the key of a chosen seed (crapette.web.session)
+    "crapette: a chosen seed|${seed}",  # the key of a chosen seed (crapette.session)
     "P${result.winner} wins ${scores}",  # a record's result line (crapette.records)
     "not a saved game",  # wrapped into a no_such_game refusal
     "resigned by ${seat}",  # the payload's "ended", as the server writes it
@@ -121,15 +122,17 @@ def _refusals(source: str) -> list[tuple[str, str]]:
 
 
 def _server_codes() -> set[str]:
-    """Every error code the server's source can answer with."""
-    web = resources.files("crapette.web")
+    """Every error code the server's source (and the session's, whose refusals the server
+    answers with) can answer with."""
     codes: set[str] = set()
-    for path in web.iterdir():
-        if path.name.endswith(".py"):
-            text = path.read_text("utf-8")
-            codes |= set(re.findall(r'WebError\(\s*\d+,\s*"(\w+)"', text))
-            codes |= set(re.findall(r'"code":\s*"(\w+)"', text))
-            codes |= set(re.findall(r'\d{3}:\s*"(\w+)"', text))
+    for package in ("crapette.web", "crapette.session"):
+        for path in resources.files(package).iterdir():
+            if path.name.endswith(".py"):
+                text = path.read_text("utf-8")
+                codes |= set(re.findall(r'WebError\(\s*\d+,\s*"(\w+)"', text))
+                codes |= set(re.findall(r'_refusal\(\s*"(\w+)"', text))
+                codes |= set(re.findall(r'"code":\s*"(\w+)"', text))
+                codes |= set(re.findall(r'\d{3}:\s*"(\w+)"', text))
     return codes
 
 
@@ -238,7 +241,7 @@ def test_the_tally_adds_up_to_the_scores() -> None:
             moves = crapette.legal_moves(state)
             state = crapette.apply_unchecked(state, moves[rng.below(len(moves))])
         result = crapette.outcome(state)
-        data = _outcome_json(result, state)
+        data = outcome_info(result, state)
         assert data is not None and result is not None
         tally, points = data["tally"], data["points"]
         for p in (0, 1):

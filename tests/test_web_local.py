@@ -1,13 +1,15 @@
 """The serverless page's backend (``src/crapette/web/static/local.js``, issue 21) against the
-server's ``crapette.web.session.Game``: the same game, action by action.
+core session ``crapette.session.Session`` (the game server's ``Game`` is one): the same
+game, action by action.
 
 ``tests/web_local_driver.mjs`` plays a game on the local backend in Node (a seeded policy
 picks moves, the hint's move, undo, the next deal of a match, resigning) and writes out each
-action with the payloads it produced. Here the same actions are replayed on the server's
-``Game``, created from the same chosen seed (and so with the same bot key: the bots play the
-same moves), and every payload, every live update, every hint, every deal record and every
-refusal must be the server's, except the fields the local backend leaves out on purpose (the
-English ``description`` of a move; the game id is its own).
+action with the payloads it produced. Here the same actions are replayed on a ``Session``
+with the same seats, created from the same chosen seed (and so with the same bot key: the
+bots play the same moves), and every payload, every live update, every hint, every deal
+record and every refusal must be the session's (a refusal's HTTP status the server's),
+except the fields the local backend leaves out on purpose (the English ``description`` of a
+move; the game id is its own).
 
 Skipped without ``node`` unless ``CI`` is set (CI installs it: ``.ci/run``).
 """
@@ -24,9 +26,9 @@ from typing import Any
 import pytest
 
 from crapette import Ruleset
-from crapette.errors import WebError
+from crapette.errors import SessionError
 from crapette.records import format_record
-from crapette.web.session import Game, _chosen_secret
+from crapette.session import Seat, Session, chosen_secret
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "tests" / "web_local_driver.mjs"
@@ -105,10 +107,13 @@ def plain(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def refusal(action: Any) -> dict[str, Any] | None:
+    """A refusal as the page reports it: the session's code and message, with the status
+    the server answers it with (docs/web.md: 422 for a bad or illegal move, else 409)."""
     try:
         action()
-    except WebError as exc:
-        return {"code": exc.code, "status": exc.status, "message": exc.message}
+    except SessionError as exc:
+        status = 422 if exc.code in ("bad_move", "illegal_move") else 409
+        return {"code": exc.code, "status": status, "message": exc.message}
     return None
 
 
@@ -124,11 +129,13 @@ def test_the_local_backend_plays_the_servers_game(scenario: dict[str, Any]) -> N
     seed = int(scenario["seed"])
     seat = scenario["seat"]
     moved: dict[int, dict[str, Any]] = {}
-    game, _, _ = Game.create(
-        "g", rules, seed=seed, opponent=scenario["opponent"], seat=seat, secret=_chosen_secret(seed)
-    )
-    game.on_move = lambda g: moved.__setitem__(g.version, plain(g.payload(seat)))
-    game.run_bots()  # nothing more: create already ran them (on_move was not set yet)
+    seats = [Seat("human", "human"), Seat("bot", scenario["opponent"])]
+    if seat == 1:
+        seats.reverse()
+    game = Session.new(rules, seed=seed, seats=seats, id="g", secret=chosen_secret(seed))
+    game.on_move = lambda *_: moved.__setitem__(game.version, plain(game.payload(seat)))
+    game.run_bots()
+    moved.clear()  # (the page's create sends no update: its answer is the payload)
 
     steps = local["steps"]
     assert steps[0]["action"] == ["create"]

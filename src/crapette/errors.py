@@ -20,7 +20,9 @@ CrapetteError
 │                           not in __all__: the simulator reports it as a SimulationError)
 ├── MatchError              a match used out of order
 ├── AdapterError            an adapter used out of order (an environment before its reset)
-└── WebError                a game server request refused (an HTTP status and a code)
+└── SessionError            a game session's action refused (a code: not your turn, ...;
+    │                       not in __all__: provisional, exported by crapette.session)
+    └── WebError            a game server request refused (an HTTP status and a code)
 KeyboardInterrupt
 └── SimulationInterrupted   Ctrl-C during a simulation (holds the records made so far)
     └── RunInterrupted      Ctrl-C during `crapette simulate`/`compare` (internal, not in
@@ -210,10 +212,27 @@ class AdapterError(CrapetteError, RuntimeError):
     error."""
 
 
-class WebError(CrapetteError):
+class SessionError(CrapetteError):
+    """An action a game session refuses ([`crapette.session`][crapette.session]): a move
+    out of turn, at a stale version, illegal or malformed, an undo the rules of undo do not
+    allow, ...: a short machine-readable code and a message.
+
+    Attributes:
+        code: the machine-readable reason, such as ``"illegal_move"`` or ``"cannot_undo"``.
+        message: the readable reason.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class WebError(SessionError):
     """A request the game server refuses (``crapette.web``): an HTTP status, a short
     machine-readable code and a message, sent to the client as
-    ``{"error": {"code": ..., "message": ...}}``.
+    ``{"error": {"code": ..., "message": ...}}``. The game server refuses a session's
+    action with one of these (the session's code, and its HTTP status).
 
     Attributes:
         status: the HTTP status (a 4xx, or 503 when the server is full).
@@ -222,7 +241,5 @@ class WebError(CrapetteError):
     """
 
     def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
+        super().__init__(code, message)
         self.status = status
-        self.code = code
-        self.message = message
