@@ -182,7 +182,8 @@ class Session:
             if seat.kind == "bot":
                 get_bot(seat.name)  # an unknown name is refused now, not at the bot's turn
         match = new_match(rules, seed=seed)
-        session = cls(id, rules, seed, list(seats), match, match.state, undo=undo)
+        own = [attrs.evolve(seat) for seat in seats]  # (a resignation marks the session's own)
+        session = cls(id, rules, seed, own, match, match.state, undo=undo)
         if secret is not None:
             session.secret = secret
         return session
