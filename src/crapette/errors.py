@@ -33,7 +33,7 @@ The two Ctrl-C errors are ``KeyboardInterrupt``s, not ``CrapetteError``s, on pur
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = [
@@ -77,7 +77,26 @@ class IllegalMoveError(CrapetteError, ValueError):
 
     The message names the move and says why it is illegal. The state it was applied to is
     unchanged (states are immutable).
+
+    Attributes:
+        code: the refusal's reason code (one of ``crapette._spec.REASONS``, such as
+            ``"foundation"`` or ``"cycle"``: the same in both engines and in the JavaScript
+            package), or ``None`` when the move was refused before the rules were asked (a
+            move text naming a pile of the opponent or a card that is not available, a move
+            outside a player's view).
+        params: the reason's parameters by name (see
+            [`Refusal`][crapette._laws.Refusal]); empty when ``code`` is ``None``.
     """
+
+    def __init__(
+        self, message: str, code: str | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: Mapping[str, Any] = dict(params) if params else {}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (str(self), self.code, dict(self.params))
 
 
 class InvalidRulesError(CrapetteError, ValueError):
