@@ -232,16 +232,29 @@ class AdapterError(CrapetteError, RuntimeError):
 class WebError(CrapetteError):
     """A request the game server refuses (``crapette.web``): an HTTP status, a short
     machine-readable code and a message, sent to the client as
-    ``{"error": {"code": ..., "message": ...}}``.
+    ``{"error": {"code": ..., "message": ...}}``; a move the rules refuse adds the rules'
+    reason as data, ``"reason": {"code": ..., "params": {...}}``.
 
     Attributes:
         status: the HTTP status (a 4xx, or 503 when the server is full).
         code: the machine-readable reason, such as ``"illegal_move"``.
         message: the readable reason.
+        reason: for an illegal move, the rules' refusal as JSON-ready data (its reason code
+            of the rule spec and its parameters, ``Refusal.to_dict()``); else ``None``.
     """
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, reason: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.reason = reason
+
+    def body(self) -> dict[str, Any]:
+        """The JSON body of the refusal: ``{"error": {"code", "message"[, "reason"]}}``."""
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.reason is not None:
+            error["reason"] = self.reason
+        return {"error": error}

@@ -383,13 +383,15 @@ class Game:
                     )
                 move = ALL_MOVES[code]
         except crapette.IllegalMoveError as exc:
-            raise WebError(422, "illegal_move", str(exc)) from None
+            raise WebError(422, "illegal_move", str(exc), _reason(exc)) from None
         except crapette.CrapetteError as exc:
             raise WebError(422, "bad_move", str(exc)) from None
         if not listed(move, crapette.legal_moves(state)):
-            reason = crapette.why_illegal(state, move) or "not legal here"
+            found = crapette.refusal(state, move)
             label = text if text is not None else f"code {code}"
-            raise WebError(422, "illegal_move", f"{label}: {reason}")
+            if found is None:  # (cannot be: a move not listed is refused by the rules)
+                raise WebError(422, "illegal_move", f"{label}: not legal here")
+            raise WebError(422, "illegal_move", f"{label}: {found}", found.to_dict())
         return move
 
     def play(self, seat: int, *, text: str | None, code: int | None, version: int | None) -> None:
@@ -703,6 +705,15 @@ class Game:
             fixed=data.get("fixed", len(moves)),
             secret=data.get("secret") or _new_secret(),
         )
+
+
+def _reason(error: crapette.IllegalMoveError) -> dict[str, Any] | None:
+    """The refusal of an ``IllegalMoveError`` as the refusal body's ``reason`` (as
+    ``Refusal.to_dict()`` writes it), or ``None`` when the rules gave no reason code."""
+    if error.code is None:
+        return None
+    params = {k: list(v) if isinstance(v, tuple) else v for k, v in error.params.items()}
+    return {"code": error.code, "params": params}
 
 
 def _move_entry(state: GameState, move: Move) -> dict[str, Any]:
