@@ -2,7 +2,7 @@
  * crapette: the rules engine of Russian Bank (Crapette) for JavaScript, the C core of the
  * Python library compiled to WebAssembly. One engine, proven equal to the Python library
  * by shared test vectors: the same deals from the same seeds, the same legal moves, the
- * same states after every move, notation, JSON and refusal reasons.
+ * same states after every move, notation, JSON and refusals (reason codes from the C core).
  *
  * The module loads crapette.wasm (beside this file) when it is imported (a top-level
  * await), so every function below is synchronous.

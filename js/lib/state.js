@@ -297,7 +297,7 @@ const FIELD_DEFAULTS = {
 
 /**
  * Every reason a state made of these fields could not occur in a deal, as readable
- * sentences (crapette.state.position_problems, the same sentences for the same problems):
+ * sentences (the problems of crapette.state.position_problems):
  * the type and range of every field, every card once, foundations built up in suit from
  * their Ace, houses descending in alternating colours, possible counts.
  */
@@ -316,7 +316,7 @@ export function positionProblems(fields) {
     pairProblem(f.passes, 2, 'passes'),
   ];
   if (f.turned !== null && !isCard(f.turned)) {
-    shape.push(`turned must be a card or None, not ${show(f.turned)}`);
+    shape.push(`turned must be a card or null, not ${show(f.turned)}`);
   }
   if (!Number.isInteger(f.emptied) || f.emptied < 0 || f.emptied > 255) {
     shape.push(`emptied must be a bitmask of houses from 0 to 255, not ${show(f.emptied)}`);

@@ -10,7 +10,7 @@ tables in a batched form and is tested against ``crapette.testing.reference_lega
 which tries every move of the fixed table against ``why_illegal``; the native engine states
 the same rules in C (``native/crapette_core.c``) and is tested against both.
 
-A refusal is data: a [`Refusal`][crapette._laws.Refusal] holds a reason code of the rule
+A refusal is data: a [`Refusal`][crapette.Refusal] holds a reason code of the rule
 spec (``crapette._spec.REASONS``) and its parameters, and its English is the spec's template
 filled in by one renderer (``render_reason``). The C core answers with the same codes
 (``cr_why_illegal``), and the lockstep test compares the two.
@@ -157,8 +157,11 @@ class Refusal(NamedTuple):
     Attributes:
         code: the reason's stable code (``"foundation"``, ``"cycle"``, ...; every code is in
             ``crapette._spec.REASONS``, with its English template and its parameters).
-        params: each parameter of the reason by name (see
-            [`RefusalParam`][crapette._laws.RefusalParam] for how each type is written).
+        params: each parameter of the reason by name, written by its type in the spec: a
+            ``card`` as its text (``"7H"``), ``cards`` as a tuple of texts, a ``house`` as
+            its number 1..8, a ``pile`` as its token of move notation (``"R"``, ``"T"``,
+            ``"W"``, ``"F"``, ``"OR"``, ``"OW"``, ``"H1"``..``"H8"``), an ``int`` and a
+            ``player`` as a number, a ``move`` as its text (``"R-F"``).
     """
 
     code: str
@@ -525,7 +528,7 @@ refusal: Callable[[GameState, Move], Refusal | None] = (
     _python_refusal_checked if _NATIVE is None else _native_refusal
 )
 """Why ``move`` is illegal in ``state`` as data, or ``None`` when it is legal: a
-[`Refusal`][crapette._laws.Refusal] (a reason code of the rule spec and its parameters), answered
+[`Refusal`][crapette.Refusal] (a reason code of the rule spec and its parameters), answered
 by the engine that runs (the native engine's C core, ``cr_why_illegal``, or the Python
 reference ``python_refusal``; the lockstep test holds them equal).
 ``str(refusal(state, move))`` is ``why_illegal(state, move)``.

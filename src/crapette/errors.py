@@ -85,7 +85,7 @@ class IllegalMoveError(CrapetteError, ValueError):
             move text naming a pile of the opponent or a card that is not available, a move
             outside a player's view).
         params: the reason's parameters by name (see
-            [`Refusal`][crapette._laws.Refusal]); empty when ``code`` is ``None``.
+            [`Refusal`][crapette.Refusal]); empty when ``code`` is ``None``.
     """
 
     def __init__(
