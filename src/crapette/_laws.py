@@ -61,13 +61,13 @@ __all__ = [
     "Violation",
     "ViolationKind",
     "builds_on",
-    "describe_illegal",
     "fill_obligation",
     "fits_foundation",
     "fits_house",
     "fits_load",
     "foundation_needs",
     "foundation_pile",
+    "illegal_move_error",
     "is_foundation_run",
     "is_legal",
     "is_run",
@@ -109,12 +109,6 @@ _PILE_WORDS = {
     "OR": "your opponent's reserve",
     "OW": "your opponent's waste",
 }
-
-
-def pile_token(pile: int) -> str:
-    """The move-notation token of a move's source or target (``RESERVE`` -> ``"R"``, house
-    2 -> ``"H3"``): the value of a ``pile`` parameter."""
-    return _PILE_TOKENS[pile]
 
 
 def pile_name(pile: int) -> str:
@@ -559,17 +553,13 @@ def why_illegal(state: GameState, move: object) -> str | None:
 
 def illegal_move_error(state: GameState, move: Move, found: Refusal | None) -> IllegalMoveError:
     """The ``IllegalMoveError`` of an illegal move: a message naming the move, its card, the
-    player and the reason (``describe_illegal``), with the refusal's code and parameters."""
+    player and the reason, with the refusal's code and parameters (``found``: the move's
+    refusal, of either engine)."""
     reason = "it is not legal here" if found is None else str(found)
     message = f"illegal move {_label(state, move)} for player {state.to_act}: {reason}"
     if found is None:
         return IllegalMoveError(message)
     return IllegalMoveError(message, code=found.code, params=found.params)
-
-
-def describe_illegal(state: GameState, move: Move) -> str:
-    """A full message for an illegal move: the move, its card, and why."""
-    return str(illegal_move_error(state, move, python_refusal(state, move)))
 
 
 def _illegal_from_core(

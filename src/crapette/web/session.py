@@ -708,12 +708,11 @@ class Game:
 
 
 def _reason(error: crapette.IllegalMoveError) -> dict[str, Any] | None:
-    """The refusal of an ``IllegalMoveError`` as the refusal body's ``reason`` (as
-    ``Refusal.to_dict()`` writes it), or ``None`` when the rules gave no reason code."""
+    """The refusal of an ``IllegalMoveError`` as the refusal body's ``reason``, or ``None``
+    when the rules gave no reason code."""
     if error.code is None:
         return None
-    params = {k: list(v) if isinstance(v, tuple) else v for k, v in error.params.items()}
-    return {"code": error.code, "params": params}
+    return crapette.Refusal(error.code, error.params).to_dict()
 
 
 def _move_entry(state: GameState, move: Move) -> dict[str, Any]:
