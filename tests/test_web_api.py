@@ -287,6 +287,35 @@ def test_out_of_turn_stale_replayed_and_illegal_moves_leave_the_game_unchanged(
     error_of(mover.play(legal, version), 409, "stale_version")
 
 
+def test_an_illegal_move_is_refused_with_the_rules_reason_as_data(client: TestClient) -> None:
+    """The refusal body carries the rules' reason (its code and parameters) beside the
+    English message, by notation and by action code alike; a text that is no move has none."""
+    a, b = two_humans(client, rules="classic", seed=21)
+    mover = a if a.get()["to_act"] == 0 else b
+    payload = mover.get()
+    version = payload["version"]
+    server = server_game(client, a.game_id)
+    state = server.state
+    legal = {m["code"] for m in payload["legal_moves"]}
+    one_of_each: dict[str, crapette.Move] = {}
+    for move in ALL_MOVES:
+        found = None if move.index in legal else crapette.refusal(state, move)
+        if found is not None:
+            one_of_each.setdefault(found.code, move)
+    assert len(one_of_each) >= 4
+    for move in one_of_each.values():
+        expected = crapette.refusal(state, move)
+        assert expected is not None
+        for body in ({"move": str(move), "version": version}, {"code": move.index}):
+            r = mover.post("/moves", {**body, "version": version})
+            message = error_of(r, 422, "illegal_move")
+            assert r.json()["error"]["reason"] == expected.to_dict()
+            assert message.endswith(str(expected))
+    r = mover.play("Z9-Q", version)
+    error_of(r, 422, "bad_move")
+    assert "reason" not in r.json()["error"]
+
+
 def test_stop_decision_call_and_let_stand(client: TestClient) -> None:
     for call in (True, False):
         a, b = two_humans(client, rules="pagat", seed=3)

@@ -113,8 +113,19 @@ def refusal(action: Any) -> dict[str, Any] | None:
         action()
     except SessionError as exc:
         status = 422 if exc.code in ("bad_move", "illegal_move") else 409
-        return {"code": exc.code, "status": status, "message": exc.message}
+        return {"code": exc.code, "status": status, "message": exc.message, "reason": exc.reason}
     return None
+
+
+def same_refusal(local: dict[str, Any] | None, server: dict[str, Any] | None) -> None:
+    """The local backend refuses as the server does: the same code, status and rules'
+    reason (code and parameters), and the same message, except for a text that is no move
+    at all (``bad_move``), whose message is the JavaScript package's own."""
+    assert local is not None and server is not None
+    if server["code"] == "bad_move":
+        local, server = dict(local), dict(server)
+        del local["message"], server["message"]
+    assert local == server
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: f"{s['rules']}-{s['seed']}")
@@ -149,14 +160,19 @@ def test_the_local_backend_plays_the_servers_game(scenario: dict[str, Any]) -> N
     assert refused["stale"] == refusal(
         lambda: game.play(seat, text="draw", code=None, version=version + 5)
     )
-    assert refused["illegal"] == refusal(
-        lambda: game.play(seat, text="W-F", code=None, version=version)
-    )
-    assert refused["nonsense"] == refusal(
-        lambda: game.play(seat, text="zz", code=None, version=version)
-    )
+    for name, text in (
+        ("illegal", "W-F"),
+        ("houses", "H1-H2"),
+        ("foundation", "H3-F"),
+        ("end", "end"),
+        ("nonsense", "zz"),
+    ):
+        server = refusal(lambda text=text: game.play(seat, text=text, code=None, version=version))
+        same_refusal(refused[name], server)
     assert refused["stale"]["code"] == "stale_version"
     assert refused["illegal"]["code"] == "illegal_move"
+    assert refused["illegal"]["reason"]["code"] in ("waste_closed", "no_card", "foundation")
+    assert refused["nonsense"]["code"] == "bad_move" and refused["nonsense"]["reason"] is None
     assert game.version == version
 
     kinds: set[str] = set()

@@ -10,12 +10,12 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Sequence
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import attrs
 
 from crapette._engine import apply
-from crapette._laws import why_illegal
+from crapette._laws import Refusal, refusal
 from crapette._movegen import legal_moves
 from crapette.bots import Bot, MoveHook, get_bot
 from crapette.errors import CrapetteError, IllegalMoveError, InvalidArgumentError, SessionError
@@ -230,9 +230,12 @@ class Session:
         """Every change calls this: the version goes up."""
         self.version += 1
 
-    def _refusal(self, code: str, message: str) -> SessionError:
-        """The error that refuses an action (the game server's names an HTTP status)."""
-        return SessionError(code, message)
+    def _refusal(
+        self, code: str, message: str, reason: dict[str, Any] | None = None
+    ) -> SessionError:
+        """The error that refuses an action (the game server's names an HTTP status);
+        ``reason``: an illegal move's refusal as data (``Refusal.to_dict()``)."""
+        return SessionError(code, message, reason)
 
     # ------------------------------------------------------------------ playing
 
@@ -276,15 +279,18 @@ class Session:
                     )
                 move = ALL_MOVES[code]
         except IllegalMoveError as exc:
-            raise self._refusal("illegal_move", str(exc)) from None
+            data = None if exc.code is None else Refusal(exc.code, exc.params).to_dict()
+            raise self._refusal("illegal_move", str(exc), data) from None
         except SessionError:
             raise
         except CrapetteError as exc:
             raise self._refusal("bad_move", str(exc)) from None
         if not listed(move, legal_moves(state)):
-            reason = why_illegal(state, move) or "not legal here"
+            found = refusal(state, move)
             label = text if text is not None else f"code {code}"
-            raise self._refusal("illegal_move", f"{label}: {reason}")
+            if found is None:  # (cannot be: a move not listed is refused by the rules)
+                raise self._refusal("illegal_move", f"{label}: not legal here")
+            raise self._refusal("illegal_move", f"{label}: {found}", found.to_dict())
         return move
 
     def play(

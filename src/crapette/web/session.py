@@ -175,8 +175,8 @@ class Game(Session):
         super()._changed()
         self.updated = time.time()
 
-    def _refusal(self, code: str, message: str) -> WebError:
-        return WebError(422 if code in _UNPROCESSABLE else 409, code, message)
+    def _refusal(self, code: str, message: str, reason: dict[str, Any] | None = None) -> WebError:
+        return WebError(422 if code in _UNPROCESSABLE else 409, code, message, reason)
 
     # ------------------------------------------------------------------ payloads
 

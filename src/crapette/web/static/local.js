@@ -36,7 +36,7 @@ const BOTS = ["greedy", "random"];
 /** The notation of moves that can never be taken back (they show a card or end a turn). */
 const NO_UNDO = new Set(["draw", "reveal", "discard", "end", "stop", "pass"]);
 
-const refuse = (status, code, message) => new BackendError(status, code, message);
+const refuse = (status, code, message, reason = null) => new BackendError(status, code, message, reason);
 
 function randomHex(bytes) {
   const out = new Uint8Array(bytes);
@@ -216,12 +216,17 @@ class LocalGame {
     try {
       move = lib.parseMove(state, text);
     } catch (error) {
-      if (error instanceof lib.IllegalMoveError) throw refuse(422, "illegal_move", error.message);
+      if (error instanceof lib.IllegalMoveError) {
+        const reason = error.code === null ? null : { code: error.code, params: error.params };
+        throw refuse(422, "illegal_move", error.message, reason);
+      }
       if (error instanceof lib.CrapetteError) throw refuse(422, "bad_move", error.message);
       throw error;
     }
     if (!lib.isLegal(state, move)) {
-      throw refuse(422, "illegal_move", `${text}: ${lib.whyIllegal(state, move) || "not legal here"}`);
+      const found = lib.refusal(state, move);
+      if (found === null) throw refuse(422, "illegal_move", `${text}: not legal here`);
+      throw refuse(422, "illegal_move", `${text}: ${lib.renderReason(found)}`, found);
     }
     return move;
   }
