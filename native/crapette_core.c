@@ -290,6 +290,13 @@ static inline int calls_at_turn_start(const cr_rules *r) {
            CR_RULE(r, CALL_WINDOW) == CR_CALL_WINDOW_TURN_START;
 }
 
+/* _laws.forbids_violation: whether a priority violation by a move of this action is
+   illegal (stop=enforced; under call_window=turn_start, unless the move ends the turn). */
+static inline int forbids_violation(const cr_rules *r, int action) {
+    if (CR_RULE(r, STOP) == CR_STOP_ENFORCED) return 1;
+    return CR_RULE(r, CALL_WINDOW) == CR_CALL_WINDOW_TURN_START && !ends_turn(action);
+}
+
 /* _laws.source_card: the available card at a source for the player to act, or -1. */
 static int source_card(const cr_rules *r, const cr_state *s, const int *off, int source) {
     int p = s->to_act;
@@ -427,7 +434,9 @@ int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remed
         if (card >= 0) {
             for (int h = 0; h < 8; h++) {
                 int pile = CR_PILE_HOUSE + h;
-                if (s->len[pile] && pk->takes[top_at(s, off, pile)] == pk->kind[card]) {
+                /* (h == source only with a card foreign to the pack: no move there) */
+                if (s->len[pile] && h != m->source &&
+                    pk->takes[top_at(s, off, pile)] == pk->kind[card]) {
                     remedy[0] = (uint16_t)MOVE(m->source, h);
                     *n = 1;
                     return CR_VIOLATION_ORDER;
@@ -678,11 +687,21 @@ ALWAYS_INLINE int generate(const cr_rules *r, const cr_state *s, const cr_seen *
             return calls ? ends_and_call(r, s, out, n) : n;
         }
         if (immediate && reserve && s->emptied) {
+            /* (no foundation priority) foundation moves are never a violation: with the
+               fills, in table order */
+            memcpy(out, found, sizeof(uint16_t) * (size_t)nfound);
+            n = nfound;
             if (reveal) {
                 out[n++] = CR_MOVE_REVEAL;
             } else {
                 for (int h = 0; h < 8; h++)
                     if ((s->emptied >> h) & 1u) out[n++] = (uint16_t)MOVE(CR_SRC_RESERVE, h);
+            }
+            for (int i = 1; i < n; i++) {
+                uint16_t v = out[i];
+                int j = i - 1;
+                for (; j >= 0 && out[j] > v; j--) out[j + 1] = out[j];
+                out[j + 1] = v;
             }
             return calls ? ends_and_call(r, s, out, n) : n;
         }
@@ -822,6 +841,218 @@ int cr_is_legal(const cr_rules *r, const cr_state *s, const cr_seen *seen, int m
     for (int i = 0; i < n; i++)
         if (moves[i] == move) return 1;
     return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Why a move is illegal (crapette._laws.python_refusal): a reason code and its parameters */
+
+typedef struct why {
+    int32_t *params;
+    int n;
+} why;
+
+static int because1(why *w, int code, int32_t a) {
+    w->params[w->n++] = a;
+    return code;
+}
+static int because2(why *w, int code, int32_t a, int32_t b) {
+    w->params[w->n++] = a;
+    w->params[w->n++] = b;
+    return code;
+}
+static int because3(why *w, int code, int32_t a, int32_t b, int32_t c) {
+    w->params[w->n++] = a;
+    w->params[w->n++] = b;
+    w->params[w->n++] = c;
+    return code;
+}
+
+/* _laws.violation's reason: the priority `move` breaks as a refusal (its kind from
+   cr_violation), whatever the Stop! rule. */
+static int violation_reason(const cr_rules *r, const cr_state *s, int move, why *w) {
+    uint16_t remedy[2];
+    int n = 0;
+    int kind = cr_violation(r, s, move, remedy, &n);
+    if (kind == CR_VIOLATION_NONE) return CR_REASON_LEGAL;
+    const cr_pack *pk = PACK_OF(r);
+    int off[CR_NPILES + 1];
+    offsets_of(s, off);
+    const cr_move_info *m = &cr_move_table[move];
+    int bob = CR_RULE(r, PRIORITY) == CR_PRIORITY_BOBCRAPETTE;
+    if (kind == CR_VIOLATION_RESERVE)
+        return because1(w, bob ? CR_REASON_OBLIGATION_RESERVE : CR_REASON_PRIORITY_RESERVE,
+                        source_card(r, s, off, CR_SRC_RESERVE));
+    if (kind == CR_VIOLATION_FOUNDATION && bob)
+        return because1(w, CR_REASON_OBLIGATION_STARTER,
+                        source_card(r, s, off, cr_move_table[remedy[0]].source));
+    if (kind == CR_VIOLATION_FOUNDATION) {
+        /* _foundation_sources: every available card that fits, in source order */
+        static const uint8_t sources[11] = {CR_SRC_RESERVE, CR_SRC_HAND, CR_SRC_WASTE, 0, 1, 2, 3, 4, 5, 6, 7};
+        int count = w->n++;
+        w->params[count] = 0;
+        for (int i = 0; i < 11; i++) {
+            int card = source_card(r, s, off, sources[i]);
+            if (card >= 0 && foundation_pile(pk, s, off, card) >= 0) {
+                w->params[w->n++] = card;
+                w->params[count]++;
+            }
+        }
+        return CR_REASON_PRIORITY_FOUNDATION;
+    }
+    if (kind == CR_VIOLATION_ORDER)
+        return because2(w, CR_REASON_PRIORITY_ORDER, source_card(r, s, off, m->source),
+                        cr_move_table[remedy[0]].target);
+    int house = cr_move_table[remedy[n - 1]].target; /* the fill move */
+    return because1(w,
+                    CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_BEFORE_HAND
+                        ? CR_REASON_FILLING_BEFORE
+                        : CR_REASON_FILLING_IMMEDIATE,
+                    house);
+}
+
+int cr_violation_reason(const cr_rules *r, const cr_state *s, int move, int32_t *params, int *n) {
+    why w = {params, 0};
+    int code = violation_reason(r, s, move, &w);
+    *n = w.n;
+    return code;
+}
+
+/* _laws._play_reason: the building rules of a card move. */
+static int play_reason(const cr_rules *r, const cr_state *s, const cr_move_info *m, why *w) {
+    const cr_pack *pk = PACK_OF(r);
+    int off[CR_NPILES + 1];
+    offsets_of(s, off);
+    int p = s->to_act;
+    int source = m->source, target = m->target, count = m->count;
+    if (source == CR_SRC_RESERVE && s->len[CR_PILE_RESERVE + p] && !s->reserve_up[p])
+        return CR_REASON_RESERVE_DOWN;
+    if (source == CR_SRC_WASTE && !CR_RULE(r, OWN_WASTE_PLAYABLE)) return CR_REASON_WASTE_CLOSED;
+    int card = source_card(r, s, off, source);
+    if (card < 0) return because1(w, CR_REASON_NO_CARD, source);
+    if (count > 1) {
+        int pile = CR_PILE_HOUSE + source;
+        int size = s->len[pile];
+        const uint8_t *cards = s->cards + off[pile];
+        if (CR_RULE(r, GROUP_MOVES) == CR_GROUP_MOVES_SINGLE) return CR_REASON_GROUP_SINGLE;
+        if (count > size) return because2(w, CR_REASON_GROUP_SHORT, source, size);
+        for (int i = size - count; i < size - 1; i++)
+            if (pk->takes[cards[i]] != pk->kind[cards[i + 1]])
+                return because2(w, CR_REASON_GROUP_RUN, count, source);
+        card = cards[size - count];
+        if (CR_RULE(r, GROUP_MOVES) == CR_GROUP_MOVES_SUPERMOVE) {
+            int free = 0;
+            for (int h = 0; h < 8; h++) free += !s->len[CR_PILE_HOUSE + h] && h != target;
+            if (count > most_cards(r, pk, free)) {
+                int need = 0;
+                while ((count >> (need + 1)) > 0) need++; /* count.bit_length() - 1 */
+                return because3(w, CR_REASON_GROUP_SPACE, count, need, free);
+            }
+        }
+    }
+    if (target == CR_TGT_FOUNDATION)
+        return foundation_pile(pk, s, off, card) < 0 ? because1(w, CR_REASON_FOUNDATION, card)
+                                                     : CR_REASON_LEGAL;
+    if (target < 8) {
+        int pile = CR_PILE_HOUSE + target;
+        if (s->len[pile] && pk->takes[top_at(s, off, pile)] != pk->kind[card])
+            return because3(w, CR_REASON_HOUSE, card, top_at(s, off, pile), target);
+        if (CR_RULE(r, STERILE_MOVES) == CR_STERILE_MOVES_FORBIDDEN && source < 8 &&
+            !s->len[pile] && count == s->len[CR_PILE_HOUSE + source])
+            return because1(w, CR_REASON_STERILE, source);
+        return CR_REASON_LEGAL;
+    }
+    /* loading the opponent */
+    if (CR_RULE(r, LOAD_FROM) == CR_LOAD_FROM_OWN && source < 8) return CR_REASON_LOAD_OWN;
+    int opp = 1 - p;
+    int pile = (target == CR_TGT_OPP_RESERVE ? CR_PILE_RESERVE : CR_PILE_WASTE) + opp;
+    if (!s->len[pile]) return because1(w, CR_REASON_LOAD_EMPTY, target);
+    if (target == CR_TGT_OPP_RESERVE && !s->reserve_up[opp]) return CR_REASON_LOAD_DOWN;
+    int top = top_at(s, off, pile);
+    if (!fits_load(pk, loads_of(r, pk), top, card)) {
+        int wrap = CR_RULE(r, LOAD_WRAP) != 0;
+        int code = CR_RULE(r, LOAD_MATCH) == CR_LOAD_MATCH_COLOUR
+                       ? (wrap ? CR_REASON_LOAD_COLOUR_WRAP : CR_REASON_LOAD_COLOUR)
+                       : (wrap ? CR_REASON_LOAD_WRAP : CR_REASON_LOAD);
+        return because2(w, code, card, top);
+    }
+    return CR_REASON_LEGAL;
+}
+
+/* _laws._building_reason: the turn structure and the building rules. */
+static int building_reason(const cr_rules *r, const cr_state *s, int move, why *w) {
+    const cr_move_info *m = &cr_move_table[move];
+    int p = s->to_act;
+    int hand_or_waste = s->len[CR_PILE_HAND + p] || s->len[CR_PILE_WASTE + p];
+    int flip = CR_RULE(r, TURN_END) == CR_TURN_END_FLIP;
+    switch (m->action) {
+    case CR_ACT_REVEAL:
+        if (!s->len[CR_PILE_RESERVE + p]) return CR_REASON_REVEAL_EMPTY;
+        return s->reserve_up[p] ? CR_REASON_REVEAL_UP : CR_REASON_LEGAL;
+    case CR_ACT_DRAW:
+        if (flip) return CR_REASON_FLIP_RULE;
+        if (s->turned != NONE) return because1(w, CR_REASON_DRAW_TURNED, s->turned);
+        return hand_or_waste ? CR_REASON_LEGAL : CR_REASON_DRAW_EMPTY;
+    case CR_ACT_DISCARD:
+        if (flip) return CR_REASON_FLIP_RULE;
+        return s->turned != NONE ? CR_REASON_LEGAL : CR_REASON_DISCARD_NONE;
+    case CR_ACT_FLIP:
+        if (!flip) return CR_REASON_FLIP_DISCARD;
+        return hand_or_waste ? CR_REASON_LEGAL : CR_REASON_FLIP_EMPTY;
+    case CR_ACT_END_TURN:
+        if (s->turned != NONE) return CR_REASON_END_TURNED;
+        if (!hand_or_waste) return CR_REASON_LEGAL;
+        return flip ? CR_REASON_END_FLIP : CR_REASON_END_CARDS;
+    case CR_ACT_PLAY:
+        return play_reason(r, s, m, w);
+    case CR_ACT_CALL_STOP:
+        if (calls_at_turn_start(r)) {
+            if (!cr_window(s)) return CR_REASON_STOP_WINDOW;
+            return may_call(r, s) ? CR_REASON_LEGAL : CR_REASON_STOP_RATIONED;
+        }
+        return CR_REASON_STOP_NONE;
+    default:
+        return CR_REASON_STOP_NONE;
+    }
+}
+
+/* _laws.recreates_layout: a house-to-house move whose layout was seen this turn. */
+static int recreates_layout(const cr_rules *r, const cr_state *s, const cr_seen *seen,
+                            const cr_move_info *m) {
+    if (m->action != CR_ACT_PLAY || m->source >= 8 || m->target >= 8) return 0;
+    if (!seen || !seen->size) return 0; /* only the current layout was seen: a move changes it */
+    int off[CR_NPILES + 1];
+    offsets_of(s, off);
+    int pile = CR_PILE_HOUSE + m->source;
+    int size = s->len[pile], dst = s->len[CR_PILE_HOUSE + m->target];
+    const uint8_t *cards = s->cards + off[pile];
+    uint64_t key = seen->current;
+    int n = PACK_OF(r)->count;
+    for (int i = 0; i < m->count; i++) {
+        int card = cards[size - m->count + i];
+        key ^= zkey(m->source, size - m->count + i, card, n) ^ zkey(m->target, dst + i, card, n);
+    }
+    return seen_has(seen, key);
+}
+
+int cr_why_illegal(const cr_rules *r, const cr_state *s, const cr_seen *seen, int move,
+                   int32_t *params, int *n) {
+    why w = {params, 0};
+    int code = CR_REASON_LEGAL;
+    int action = cr_move_table[move].action;
+    if (cr_is_over(r, s)) {
+        code = CR_REASON_DEAL_OVER;
+    } else if (s->stop) {
+        if (action != CR_ACT_CALL_STOP && action != CR_ACT_LET_STAND)
+            code = because2(&w, CR_REASON_STOP_PENDING, s->to_act, cr_stop_move(s));
+    } else {
+        code = building_reason(r, s, move, &w);
+        if (code == CR_REASON_LEGAL && forbids_violation(r, action))
+            code = violation_reason(r, s, move, &w);
+        if (code == CR_REASON_LEGAL && recreates_layout(r, s, seen, &cr_move_table[move]))
+            code = CR_REASON_CYCLE;
+    }
+    *n = w.n;
+    return code;
 }
 
 /* ---------------------------------------------------------------------------------------- */

@@ -178,6 +178,22 @@ int cr_apply(const cr_rules *r, const cr_state *s, const cr_state *prior, int mo
    remedy[0..*n) (at most 2). */
 int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remedy, int *n);
 
+/* Why `move` is illegal (crapette._laws.python_refusal, in its order: the deal is over, a
+   pending Stop!, the turn and building rules, the priority broken under stop=enforced, the
+   no-cycle rule): CR_REASON_LEGAL (0) for a legal move, else a CR_REASON_<CODE> of spec.h
+   with the reason's parameters in params[0..*n), in the spec's order: a card is its index,
+   a cards list its length then each card, a house its index 0..7, a pile its move code
+   (CR_SRC_* / CR_TGT_* or a house), a move its index, an int or a player itself. params
+   must hold CR_MAX_REASON_PARAMS values. The error path only: cr_legal_moves does not call
+   it. */
+#define CR_MAX_REASON_PARAMS 16
+int cr_why_illegal(const cr_rules *r, const cr_state *s, const cr_seen *seen, int move,
+                   int32_t *params, int *n);
+/* The reason of the priority rule `move` breaks (CR_REASON_PRIORITY_* or
+   CR_REASON_FILLING_*, or 0 for none), whatever the Stop! rule, with its parameters as
+   cr_why_illegal gives them (PlayerView.breaks_priority). */
+int cr_violation_reason(const cr_rules *r, const cr_state *s, int move, int32_t *params, int *n);
+
 /* The winner (0 or 1) or -1; whether the deal is over; the outcome (CR_RUNNING while it
    runs) with the scores; the stalemate counts of both players. */
 int cr_winner(const cr_state *s);

@@ -151,6 +151,12 @@ static void exercise(const cr_rules *rules, const cr_state *s, const cr_state *p
             cr_legal_moves(rules, &out, NULL, after);
         }
         (void)cr_is_legal(rules, s, &seen, move);
+        int32_t params[CR_MAX_REASON_PARAMS];
+        int np = 0;
+        int code = cr_why_illegal(rules, s, move & 1 ? &seen : NULL, move, params, &np);
+        if (code < 0 || code >= CR_NREASONS || np > CR_MAX_REASON_PARAMS) abort();
+        code = cr_violation_reason(rules, s, move, params, &np);
+        if (code < 0 || code >= CR_NREASONS || np > CR_MAX_REASON_PARAMS) abort();
     }
     if (n) {
         cr_greedy_scores(rules, s, moves, n, scores);

@@ -79,7 +79,7 @@ def render() -> str:
         starters = sum(1 << deck.face[c] for c in range(deck.size) if deck.starter[c])
         out.append(f"  {{ /* {name} */")
         out.append(
-            f"    {deck.size}, {t.count}, {t.foundations}, {t.most}, {t.none}, {deck.families},"
+            f"    {deck.size}, {t.ncards}, {t.foundations}, {t.most}, {t.none}, {deck.families},"
         )
         for table in (
             list(t.face),

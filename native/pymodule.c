@@ -1244,14 +1244,49 @@ static inline const cr_seen *seen_of(const StateObject *s, cr_seen *buf) {
     return buf;
 }
 
+/* The C core's refusal of a move as (code, params): a reason number of spec.h (0: legal)
+   and its parameters as integers (cr_why_illegal; only_priority: cr_violation_reason). */
+static PyObject *refusal_of(StateObject *s, int move, int only_priority) {
+    int32_t params[CR_MAX_REASON_PARAMS];
+    int n = 0, code;
+    if (only_priority) {
+        code = cr_violation_reason(&s->rules->r, &s->st, move, params, &n);
+    } else {
+        cr_seen sn;
+        code = cr_why_illegal(&s->rules->r, &s->st, seen_of(s, &sn), move, params, &n);
+    }
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(params[i]);
+        if (!v) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return Py_BuildValue("(iN)", code, t);
+}
+
+/* Raise the IllegalMoveError of an illegal move: the C core says why (a code and its
+   parameters), the hook _laws._illegal_from_core renders the spec's English template. */
 static PyObject *illegal(StateObject *s, PyObject *move) {
-    PyObject *fn = hook("describe_illegal");
-    if (!fn) return NULL;
-    PyObject *msg = PyObject_CallFunctionObjArgs(fn, (PyObject *)s, move, NULL);
+    int idx = move_index(move);
+    if (idx < 0) return NULL;
+    PyObject *why = refusal_of(s, idx, 0);
+    if (!why) return NULL;
+    PyObject *fn = hook("illegal_move_error");
+    if (!fn) {
+        Py_DECREF(why);
+        return NULL;
+    }
+    PyObject *err = PyObject_CallFunctionObjArgs(fn, (PyObject *)s, move, PyTuple_GET_ITEM(why, 0),
+                                                 PyTuple_GET_ITEM(why, 1), NULL);
     Py_DECREF(fn);
-    if (!msg) return NULL;
-    PyErr_SetObject(g_err_illegal, msg);
-    Py_DECREF(msg);
+    Py_DECREF(why);
+    if (!err) return NULL;
+    PyErr_SetObject((PyObject *)Py_TYPE(err), err);
+    Py_DECREF(err);
     return NULL;
 }
 
@@ -1473,6 +1508,28 @@ static PyObject *py_violation(PyObject *mod, PyObject *const *args, Py_ssize_t n
     if (!moves) return NULL;
     PyObject *out = Py_BuildValue("(iN)", kind, moves);
     return out;
+}
+
+static PyObject *why_illegal_of(PyObject *const *args, Py_ssize_t nargs, int only_priority,
+                                const char *usage) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return NULL;
+    }
+    if (!IS_STATE(args[0])) return not_a_state(args[0]);
+    int move = move_index(args[1]);
+    if (move < 0) return NULL;
+    return refusal_of((StateObject *)args[0], move, only_priority);
+}
+
+static PyObject *py_why_illegal(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    return why_illegal_of(args, nargs, 0, "why_illegal(state, move) takes 2 arguments");
+}
+
+static PyObject *py_violation_reason(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    return why_illegal_of(args, nargs, 1, "violation_reason(state, move) takes 2 arguments");
 }
 
 static PyObject *new_state(PyObject *ruleset, const cr_state *st) {
@@ -1879,6 +1936,10 @@ static PyMethodDef core_methods[] = {
      "The play-outs' value of a state for a player."},
     {"violation", (PyCFunction)(void (*)(void))py_violation, METH_FASTCALL,
      "(kind, remedy) of the priority rule a move breaks (kind 0: none)."},
+    {"why_illegal", (PyCFunction)(void (*)(void))py_why_illegal, METH_FASTCALL,
+     "(code, params) of the reason a move is illegal (cr_why_illegal; code 0: legal)."},
+    {"violation_reason", (PyCFunction)(void (*)(void))py_violation_reason, METH_FASTCALL,
+     "(code, params) of the priority a move breaks (cr_violation_reason; code 0: none)."},
     {"new_game", (PyCFunction)(void (*)(void))py_new_game, METH_FASTCALL,
      "The deal of a seed (crapette.new_game)."},
     {"deal", (PyCFunction)(void (*)(void))py_deal, METH_FASTCALL, "Deal from two pack orders."},

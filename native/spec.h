@@ -128,9 +128,10 @@ enum {
     CR_REASON_OBLIGATION_RESERVE, /* card: card */
     CR_REASON_OBLIGATION_STARTER, /* card: card */
     CR_REASON_STOP_WINDOW,
-    CR_REASON_STOP_CALLED,
     CR_REASON_STOP_RATIONED,
-    CR_NREASONS = 41
+    CR_REASON_LOAD_COLOUR, /* card: card, onto: card */
+    CR_REASON_LOAD_COLOUR_WRAP, /* card: card, onto: card */
+    CR_NREASONS = 42
 };
 
 /* Kinds of broken priority (crapette._spec.VIOLATION_KINDS); 0: none. */

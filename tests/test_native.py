@@ -24,11 +24,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import crapette as c
+from crapette import _laws
 from crapette._engine import python_apply, python_apply_unchecked
 from crapette._movegen import python_legal_moves
 from crapette.bots import _greedy
 from crapette.cards import full_pack
 from crapette.deal import Rng, cut, deal, shuffled
+from crapette.moves import ALL_MOVES
 from crapette.outcome import python_counts, python_is_over, python_outcome
 from crapette.state import FIELDS, PythonState, to_python
 from crapette.testing import option_samples
@@ -69,8 +71,25 @@ def assert_same(native: c.GameState, python: c.GameState, where: str) -> None:
         raise AssertionError(f"{where}: the engines differ in {diff}")
 
 
+def assert_same_refusals(native: c.GameState, python: c.GameState, where: str) -> None:
+    """Every move of the table, legal or not: the C core's refusal (``cr_why_illegal``, its
+    code and parameters) is the Python reference's (``_laws.python_refusal``), and so is
+    the priority each legal move breaks (``cr_violation_reason``, under any Stop! rule)."""
+    legal = set(c.legal_moves(native))
+    for move in ALL_MOVES:
+        found = _laws.refusal_from_core(*_core.why_illegal(native, move), native.rules)
+        assert found == _laws.python_refusal(python, move), f"{where}: {move}"
+        assert (found is None) == (move in legal), f"{where}: {move}"
+        if move in legal and python.stop is None:
+            broken = _laws.violation(python, move)
+            expected = None if broken is None else broken.refusal
+            core = _laws.refusal_from_core(*_core.violation_reason(native, move), native.rules)
+            assert core == expected, f"{where}: {move}"
+
+
 def lockstep(rules: c.Ruleset, seed: int, rng: Rng, checked_every: int = 7) -> int:
-    """Play one random deal in both engines; returns the number of moves played."""
+    """Play one random deal in both engines; returns the number of moves played. At about
+    every 101st state (and at the end) every move's refusal is compared too."""
     native = c.new_game(rules, seed=seed)
     python = to_python(native)
     plies = 0
@@ -78,6 +97,8 @@ def lockstep(rules: c.Ruleset, seed: int, rng: Rng, checked_every: int = 7) -> i
         where = f"{rules} seed {seed} move {plies}"
         moves = c.legal_moves(native)
         assert moves == python_legal_moves(python), where
+        if plies % 101 == 0 or not moves:
+            assert_same_refusals(native, python, where)
         if not moves:
             break
         move = moves[rng.below(len(moves))]
@@ -270,12 +291,12 @@ junk = st.one_of(
     st.text(max_size=3), piles, st.lists(piles, max_size=9).map(tuple),
     st.tuples(st.integers(-2, 300), st.integers(-2, 300)),
 )  # fmt: skip
-FIELDS = ("to_act", "foundations", "houses", "reserves", "reserve_up", "hands", "wastes",
+JUNK_FIELDS = ("to_act", "foundations", "houses", "reserves", "reserve_up", "hands", "wastes",
           "turned", "emptied", "passes", "moves_made", "seen")  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(PRESETS), st.integers(0, 300), st.sampled_from(FIELDS), junk)
+@given(st.sampled_from(PRESETS), st.integers(0, 300), st.sampled_from(JUNK_FIELDS), junk)
 def test_a_hand_built_state_is_held_or_refused(
     preset: str, moves: int, field: str, value: object
 ) -> None:

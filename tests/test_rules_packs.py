@@ -270,8 +270,7 @@ def test_who_starts_compares_rank_values_whatever_the_family() -> None:
 
     def order(player: int, top: str, house: str) -> list[c.Card]:
         mine = [card for card in deck.player_cards(player) if card.text not in (top, house)]
-        head = mine[:12] + [deck.parse(top), deck.parse(house)]
-        return head + [card for card in mine[12:]]
+        return [*mine[:12], deck.parse(top), deck.parse(house), *mine[12:]]
 
     tie = c.deal(r, order(0, "9M", "5S"), order(1, "9c", "4s"))
     assert tie.to_act == 1  # equal reserve tops: player 1's lower house starts

@@ -394,3 +394,19 @@ def test_everything_else_combines() -> None:
     c.Ruleset.preset("serbian").replace(turn_end="flip")
     c.Ruleset().replace(priority="bobcrapette", stop="card")
     c.Ruleset().replace(call_window="turn_start", stop="undo")
+
+
+def test_a_foundation_move_stays_legal_while_an_emptied_house_waits_under_bobcrapette() -> None:
+    """``house_filling=immediate`` owes the fill before anything *but foundation moves*;
+    with no foundation priority (``bobcrapette``) a foundation move is no violation, so it
+    is listed beside the fill."""
+    rules = c.Ruleset().replace(priority="bobcrapette", house_filling="immediate")
+    state = position(rules=rules, houses=quiet({0: "AD", 4: ""}), reserve0="5C 9H", emptied=0b10000)
+    assert names(state) == ["R-H5", "H1-F"]
+    pagat = position(
+        rules=rules.replace(priority="pagat"),
+        houses=quiet({0: "AD", 4: ""}),
+        reserve0="5C 9H",
+        emptied=0b10000,
+    )
+    assert names(pagat) == ["H1-F"]

@@ -15,7 +15,8 @@ GENERATED`` and ``END GENERATED`` markers of a hand-written file):
 * ``src/crapette/web/static/spec.js``: the same module for the web page;
 * ``src/crapette/rules.py``: the typed option fields of ``Ruleset`` and their ``Literal``
   types;
-* ``js/lib/index.d.ts``: the option types and the ``RuleOptions`` interface;
+* ``js/lib/index.d.ts``: the option types, the ``RuleOptions`` interface and the refusal
+  reasons' codes and parameters (``ReasonCode``, ``ReasonParams``);
 * ``docs/variants.md``: the table of options;
 * ``src/crapette/web/static/i18n/spec-keys.json``: the catalogue keys the spec needs (every
   catalogue must have words for each: ``tests/test_web_catalogues.py``).
@@ -286,7 +287,30 @@ def ts_block() -> str:
         out.append(f"  /** {option.doc[0].upper()}{option.doc[1:]}. */")
         out.append(f"  {option.name}: {_ts_type(option)};")
     out.append("}")
+    out.append("")
+    out.append("/** The code of a refusal reason (the rule spec's REASONS). */")
+    out.append("export type ReasonCode =")
+    out += [f"  | '{reason.code}'" for reason in _spec.REASONS]
+    out[-1] += ";"
+    out.append("/** The parameters of each refusal reason, by code. */")
+    out.append("export interface ReasonParams {")
+    for reason in _spec.REASONS:
+        fields = "; ".join(f"{name}: {_TS_PARAM[kind]}" for name, kind in reason.params)
+        out.append(f"  /** {reason.template} */")
+        out.append(f"  {reason.code}: {{ {fields} }};" if fields else f"  {reason.code}: {{}};")
+    out.append("}")
     return "\n".join(out)
+
+
+_TS_PARAM = {
+    "card": "string",
+    "cards": "string[]",
+    "house": "number",
+    "pile": "PileToken",
+    "int": "number",
+    "player": "Player",
+    "move": "string",
+}
 
 
 # ---------------------------------------------------------------------------------------

@@ -51,6 +51,7 @@ const P_SCORES = x.wa_scores();
 const P_IO = x.wa_io();
 const P_RESULT = x.wa_result();
 const P_PACKS = x.wa_packs();
+const P_PARAMS = x.wa_params();
 
 let buffer = null;
 let u8 = null;
@@ -149,6 +150,18 @@ export function applyIndex(core, move) {
   if (effect < 0) return null;
   const key = effect === 2 ? u64(ioAt(0)) : 0n;
   return { bytes: u8.slice(P_OUT, P_OUT + STATE_BYTES), effect, key };
+}
+
+/**
+ * Why the move of this index is illegal (cr_why_illegal; onlyPriority: the priority rule
+ * it breaks whatever the Stop! rule, cr_violation_reason): `{code, raw}`, the reason's
+ * number (0: legal; REASONS[code - 1] of spec.js) and its parameters as integers.
+ */
+export function whyIllegalIndex(core, move, onlyPriority) {
+  load(core);
+  const code = x.wa_why_illegal(loadedKeys, loadedCurrent, move, onlyPriority ? 1 : 0);
+  const n = Number(ioAt(0));
+  return { code, raw: Array.from(new Int32Array(buffer, P_PARAMS, n)) };
 }
 
 /** The violation kind (0 none, 1 reserve, 2 foundation, 3 order, 4 filling) and remedy. */

@@ -2,11 +2,11 @@
  * The ruleset: every rule option as an independent field, the named presets, and the
  * canonical string form ("serbian(house_filling=immediate)") that round-trips, exactly as
  * the Python library's crapette.rules (the same parsing, the same canonical strings, the
- * same error messages). Option names are those of the rules strings (snake_case).
+ * same strings refused). Option names are those of the rules strings (snake_case).
  * @module
  */
 import { InvalidRulesError } from './errors.js';
-import { pyLength, quote, show, typeName } from './quote.js';
+import { codePoints, quote, show } from './quote.js';
 import { COMBINATIONS, OPTIONS as SPEC, PACKS, PRESETS as PRESET_SPEC } from './spec.js';
 
 /** Every option: its kind ('bool', 'int', 'count_or_none' or the allowed names) and one
@@ -75,9 +75,9 @@ function validate(name, value) {
   else if (kind === 'int') ok = isInt(value);
   else ok = value === null || isInt(value);
   if (!ok) {
-    throw new InvalidRulesError(
-      `option ${name}=${short(value)} is invalid: expected ${describe(name)}`,
-    );
+    throw new InvalidRulesError(`option ${name}=${short(value)} is invalid: expected ${describe(name)}`, {
+      code: 'bad_value',
+    });
   }
   if (name in RANGES && value !== null) {
     const [low, high] = RANGES[name];
@@ -87,11 +87,12 @@ function validate(name, value) {
         throw new InvalidRulesError(
           `option reserve_size=${short(value)} is impossible: a pack of ${PACK_CARDS} cards` +
             ` deals 4 houses, so the reserve holds 1 to ${PACK_CARDS - 4} cards`,
+          { code: 'bad_value' },
         );
       }
-      throw new InvalidRulesError(
-        `option ${name}=${short(value)} is out of range: expected ${describe(name)}`,
-      );
+      throw new InvalidRulesError(`option ${name}=${short(value)} is out of range: expected ${describe(name)}`, {
+        code: 'bad_value',
+      });
     }
   }
 }
@@ -121,6 +122,7 @@ export class Ruleset {
       if (first[1].includes(one) && second[1].includes(other)) {
         throw new InvalidRulesError(
           `options ${first[0]}=${formatValue(one)} and ${second[0]}=${formatValue(other)}: ${why}`,
+          { code: 'refused_combination' },
         );
       }
     }
@@ -167,9 +169,9 @@ export class Ruleset {
   static preset(name) {
     const found = typeof name === 'string' && Object.hasOwn(PRESETS, name) ? PRESETS[name] : null;
     if (!found) {
-      throw new InvalidRulesError(
-        `unknown preset ${show(name)}: expected one of ${Object.keys(PRESETS).join(', ')}`,
-      );
+      throw new InvalidRulesError(`unknown preset ${show(name)}: expected one of ${Object.keys(PRESETS).join(', ')}`, {
+        code: 'unknown_preset',
+      });
     }
     return found;
   }
@@ -179,9 +181,9 @@ export class Ruleset {
     const entries = changes instanceof Map ? [...changes] : Object.entries(changes);
     for (const [key] of entries) {
       if (!Object.hasOwn(OPTIONS, key)) {
-        throw new InvalidRulesError(
-          `unknown option ${quote(key)}: expected one of ${NAMES.join(', ')}`,
-        );
+        throw new InvalidRulesError(`unknown option ${quote(key)}: expected one of ${NAMES.join(', ')}`, {
+          code: 'unknown_option',
+        });
       }
     }
     const values = {};
@@ -217,7 +219,7 @@ export class Ruleset {
   /** Parse a canonical string (or any "preset(option=value, ...)" string). */
   static fromString(text) {
     if (typeof text !== 'string') {
-      throw new InvalidRulesError(`a rules string must be a str, not ${typeName(text)}`);
+      throw new InvalidRulesError(`a rules string must be a string, not ${show(text)}`, { code: 'bad_syntax' });
     }
     const cached = PARSED.get(text);
     if (cached) return cached;
@@ -230,10 +232,10 @@ export class Ruleset {
 const PARSED = new Map();
 
 function parse(text) {
-  if (pyLength(text) > MAX_RULES_TEXT) {
-    throw new InvalidRulesError(
-      `rules string ${quote(text)} is too long: at most ${MAX_RULES_TEXT} characters`,
-    );
+  if (codePoints(text) > MAX_RULES_TEXT) {
+    throw new InvalidRulesError(`rules string ${quote(text)} is too long: at most ${MAX_RULES_TEXT} characters`, {
+      code: 'too_long',
+    });
   }
   const body = strip(text);
   const open = body.indexOf('(');
@@ -242,7 +244,7 @@ function parse(text) {
   if (open < 0) return base;
   const rest = body.slice(open + 1);
   if (!rest.endsWith(')')) {
-    throw new InvalidRulesError(`rules string ${quote(text)} lacks the closing ')'`);
+    throw new InvalidRulesError(`rules string ${quote(text)} lacks the closing ')'`, { code: 'bad_syntax' });
   }
   const inner = strip(rest.slice(0, -1));
   const changes = new Map();
@@ -251,26 +253,23 @@ function parse(text) {
       const eq = item.indexOf('=');
       const key = strip(eq < 0 ? item : item.slice(0, eq));
       if (eq < 0) {
-        throw new InvalidRulesError(
-          `expected option=value, got ${quote(strip(item))} in ${quote(text)}`,
-        );
+        throw new InvalidRulesError(`expected option=value, got ${quote(strip(item))} in ${quote(text)}`, {
+          code: 'bad_syntax',
+        });
       }
       if (!Object.hasOwn(OPTIONS, key)) {
         throw new InvalidRulesError(
           `unknown option ${quote(key)} in ${quote(text)}: expected one of ${NAMES.join(', ')}`,
+          { code: 'unknown_option' },
         );
       }
       if (changes.has(key)) {
-        throw new InvalidRulesError(`option ${reprKey(key)} given twice in ${quote(text)}`);
+        throw new InvalidRulesError(`option ${key} given twice in ${quote(text)}`, { code: 'bad_syntax' });
       }
       changes.set(key, parseValue(key, strip(item.slice(eq + 1))));
     }
   }
   return base.replace(changes);
-}
-
-function reprKey(key) {
-  return `'${key}'`; // an option name: letters and underscores only
 }
 
 const INT_TEXT = /^-?[0-9]+$/;
@@ -282,13 +281,15 @@ function parseValue(name, raw) {
   if (kind === 'count_or_none' && raw === 'none') return null;
   if (kind !== 'bool' && INT_TEXT.test(raw)) {
     if (raw.replace(/^-+/, '').length > 12) {
-      throw new InvalidRulesError(
-        `option ${name}=${quote(raw)} is out of range: expected ${describe(name)}`,
-      );
+      throw new InvalidRulesError(`option ${name}=${quote(raw)} is out of range: expected ${describe(name)}`, {
+        code: 'bad_value',
+      });
     }
     return Number(raw) + 0; // never -0
   }
-  throw new InvalidRulesError(`option ${name}=${quote(raw)} is invalid: expected ${describe(name)}`);
+  throw new InvalidRulesError(`option ${name}=${quote(raw)} is invalid: expected ${describe(name)}`, {
+    code: 'bad_value',
+  });
 }
 
 function formatValue(value) {
@@ -317,7 +318,7 @@ export function parseRules(text) {
 /** The canonical rules string of a ruleset. */
 export function formatRules(rules) {
   if (!(rules instanceof Ruleset)) {
-    throw new TypeError(`formatRules() needs a Ruleset, not ${typeName(rules)}`);
+    throw new TypeError(`formatRules() needs a Ruleset, not ${show(rules)}`);
   }
   return rules.toString();
 }
@@ -327,9 +328,9 @@ export function asRuleset(rules) {
   if (rules instanceof Ruleset) return rules;
   if (rules === null || rules === undefined) return CLASSIC;
   if (typeof rules !== 'string') {
-    throw new InvalidRulesError(
-      `rules must be a Ruleset, a preset name or a rules string, not ${show(rules)}`,
-    );
+    throw new InvalidRulesError(`rules must be a Ruleset, a preset name or a rules string, not ${show(rules)}`, {
+      code: 'bad_value',
+    });
   }
   return Ruleset.fromString(rules);
 }

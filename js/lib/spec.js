@@ -889,14 +889,37 @@ export const REASONS = deepFreeze([
     "params": []
   },
   {
-    "code": "stop_called",
-    "template": "you have already called Stop! this turn",
-    "params": []
-  },
-  {
     "code": "stop_rationed",
     "template": "you have made your 3 false calls of this deal: no more calls",
     "params": []
+  },
+  {
+    "code": "load_colour",
+    "template": "{card} does not load on {onto}: the other colour, one rank apart",
+    "params": [
+      [
+        "card",
+        "card"
+      ],
+      [
+        "onto",
+        "card"
+      ]
+    ]
+  },
+  {
+    "code": "load_colour_wrap",
+    "template": "{card} does not load on {onto}: the other colour, one rank apart (K and A adjacent)",
+    "params": [
+      [
+        "card",
+        "card"
+      ],
+      [
+        "onto",
+        "card"
+      ]
+    ]
   }
 ]);
 

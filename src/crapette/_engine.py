@@ -18,15 +18,15 @@ from crapette._build import argument_type_error
 from crapette._fits import tables
 from crapette._laws import (
     FALSE_CALLS,
-    describe_illegal,
     ends_turn,
     foundation_pile,
+    illegal_move_error,
     is_legal,
+    python_refusal,
     violation,
 )
 from crapette._movegen import known_moves
 from crapette._tables import house_key, layout_key_after
-from crapette.errors import IllegalMoveError
 from crapette.moves import FOUNDATION, HAND, OPP_RESERVE, RESERVE, Action, Move, listed
 from crapette.outcome import python_winner
 from crapette.state import (
@@ -58,7 +58,7 @@ def python_apply(state: GameState, move: Move | str) -> GameState:
         return python_apply_unchecked(state, parse_move(state, move))
     known = known_moves(state)
     if not ((known is not None and listed(move, known)) or is_legal(state, move)):
-        raise IllegalMoveError(describe_illegal(state, move))
+        raise illegal_move_error(state, move, python_refusal(state, move))
     if state.stop is None and state.rules.stop == "enforced":
         return _play(state, move)  # what apply_unchecked does here, without its checks
     return python_apply_unchecked(state, move)
@@ -122,7 +122,7 @@ def _play(state: GameState, move: Move) -> GameState:
             pile = houses[source]
             cards = pile[-count:]
             houses = _set(houses, source, pile[:-count])
-            key ^= _key_delta(source, len(pile) - count, cards, t.count)
+            key ^= _key_delta(source, len(pile) - count, cards, t.ncards)
             if count == len(pile):
                 emptied |= 1 << source
         elif source == RESERVE:
@@ -145,7 +145,7 @@ def _play(state: GameState, move: Move) -> GameState:
             assert i is not None, f"no foundation takes {cards[0]!r}"
             foundations = _set(foundations, i, foundations[i] + cards)
         elif target < 8:
-            key ^= _key_delta(target, len(houses[target]), cards, t.count)
+            key ^= _key_delta(target, len(houses[target]), cards, t.ncards)
             houses = _set(houses, target, houses[target] + cards)
             emptied &= ~(1 << target)
         elif target == OPP_RESERVE:
@@ -244,7 +244,7 @@ def _house_to_house(state: GameState, source: int, target: int, count: int) -> G
     items[source] = pile[:depth]
     items[target] = dest + cards
     key = layout_key_after(
-        state.houses_key, houses, source, target, count, tables(state.rules).count
+        state.houses_key, houses, source, target, count, tables(state.rules).ncards
     )
     emptied = state.emptied & ~(1 << target)
     seen_log, seen_size = _extend(state, key)
@@ -359,8 +359,7 @@ def _turn_start_rules(state: GameState, move: Move) -> GameState:
     # The prior is kept with its own call window closed: a call answers only the last turn.
     prior = state
     if state.window or state.fault is not None:
-        fields = _fields(state)
-        prior = make_state(*fields[:13], None, False, *fields[15:])
+        prior = _remade(state, fault=None, window=False)
     return _new_turn(after, after.to_act, PendingStop(prior, move, state.to_act, after.to_act))
 
 
@@ -423,13 +422,13 @@ def _call(state: GameState) -> GameState:
         used = min(calls[caller] + 1, FALSE_CALLS)
         calls = (used, calls[1]) if caller == 0 else (calls[0], used)
     after = _with(state, caller, None, moves_made, state.hands, state.wastes)
-    fields = _fields(after)
-    return make_state(*fields[:15], calls, *fields[16:])
+    return _remade(after, false_calls=calls)
 
 
-def _fields(state: GameState) -> tuple[Any, ...]:
-    """Every field of a Python engine's state, in field order (for ``make_state``)."""
-    return tuple(getattr(state, name) for name in _FIELDS)
+def _remade(state: GameState, **changes: Any) -> GameState:
+    """A Python engine's state with some fields changed, built by ``make_state`` from every
+    field in field order."""
+    return make_state(*[changes.get(name, getattr(state, name)) for name in _FIELDS])
 
 
 def _penalty_card(
@@ -499,8 +498,6 @@ def _with(
         0 if turn_ends else state.seen_size,
     )
 
-
-_hooks.describe_illegal = describe_illegal  # the native engine's message of an illegal move
 
 apply: Callable[[GameState, Move | str], GameState] = (
     python_apply if _NATIVE is None else _NATIVE.apply

@@ -142,17 +142,24 @@ def _options(rules: Ruleset) -> _Options:
         calls=calls,
         rationed=rules.false_call == "rationed",
         loads=t.loads[rules.load_match == "colour"][rules.load_wrap],
-        most=(
-            (lambda free: 1)
-            if group == "single"
-            else (lambda free: 1 << free)
-            if group == "supermove"
-            else (lambda free, most=t.most: most)
-        ),
+        most=_most_cards(group, t.most),
         t=t,
     )
     _last_options = (rules, options)
     return options
+
+
+def _most_cards(group: str, most: int) -> Callable[[int], int]:
+    """The most cards one group move takes with ``free`` empty houses (``_laws.most_cards``)."""
+    if group == "single":
+        return lambda free: 1
+    if group == "supermove":
+        return lambda free: 1 << free
+    return lambda free: most
+
+
+def _by_index(move: Move) -> int:
+    return move.index
 
 
 def _generate(state: GameState) -> tuple[Move, ...]:
@@ -224,6 +231,8 @@ def _generate(state: GameState) -> tuple[Move, ...]:
         owed_fill, houses_owed = fill_obligation(state)
         if owed_fill == "immediate":
             fills = (REVEAL,) if reveal else tuple(_FILL[h] for h in BITS[houses_owed])
+            if found:  # (no foundation priority) foundation moves are never a violation
+                fills = tuple(sorted((*found, *fills), key=_by_index))
             return (*fills, *_ends(state, o, p)) if o.calls else fills
 
     opp = 1 - p
@@ -295,7 +304,7 @@ def _generate(state: GameState) -> tuple[Move, ...]:
                 key = state.houses_key
                 plays = PLAY[h]
                 for dest in BITS[targets]:
-                    if layout_key_after(key, houses, h, dest, 1, t.count) not in seen:
+                    if layout_key_after(key, houses, h, dest, 1, t.ncards) not in seen:
                         append(plays[dest])
         if loadable >> face[card] & 1 and not (tableau_first and builds):
             cface = face[card]
@@ -349,6 +358,7 @@ def _ends(state: GameState, o: _Options, p: int) -> tuple[Move, ...]:
     priority rule: the next player may call it)."""
     moves: list[Move] = []
     hand, waste = state.hands[p], state.wastes[p]
+    ending: Move | None
     if o.flip:
         ending = FLIP if hand or waste else END_TURN
     elif state.turned is not None:
@@ -409,7 +419,7 @@ def _group_moves(
                 continue  # the whole house onto an empty one changes nothing
             if (
                 seen is not None
-                and layout_key_after(key, houses, source, dest, count, t.count) in seen
+                and layout_key_after(key, houses, source, dest, count, t.ncards) in seen
             ):
                 continue
             (moves if count <= STANDARD_GROUP else late).append(group[dest][count - 1])

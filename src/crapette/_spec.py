@@ -617,7 +617,16 @@ REASONS: Final = (
         (("card", "card"),),
     ),
     Reason("stop_window", "Stop! is called only at the start of your turn, before your first move"),
-    Reason("stop_called", "you have already called Stop! this turn"),
     Reason("stop_rationed", "you have made your 3 false calls of this deal: no more calls"),
+    Reason(
+        "load_colour",
+        "{card} does not load on {onto}: the other colour, one rank apart",
+        (("card", "card"), ("onto", "card")),
+    ),
+    Reason(
+        "load_colour_wrap",
+        "{card} does not load on {onto}: the other colour, one rank apart (K and A adjacent)",
+        (("card", "card"), ("onto", "card")),
+    ),
 )
 """Every reason a move can be illegal, in the order of their codes (code 0 is "legal")."""

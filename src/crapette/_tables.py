@@ -173,7 +173,7 @@ class PackTables(NamedTuple):
 
     Attributes:
         name: the pack kind.
-        count: cards in play (both packs: 104, 112, 154 or 156).
+        ncards: cards in play (both packs: 104, 112, 154 or 156).
         foundations: foundation piles (8, or 10 with the trumps).
         most: the longest group a move may carry (13, 14, 21 or 22: a whole run).
         face: ``code % size``: the card with its owner forgotten.
@@ -192,7 +192,7 @@ class PackTables(NamedTuple):
     """
 
     name: str
-    count: int
+    ncards: int
     foundations: int
     most: int
     face: tuple[int, ...]
@@ -254,7 +254,7 @@ def _pack_tables(deck: Pack) -> PackTables:
     most = max(r, deck.trumps)
     return PackTables(
         name=deck.name,
-        count=len(deck.cards),
+        ncards=len(deck.cards),
         foundations=deck.foundations,
         most=most,
         face=deck.face,

@@ -280,8 +280,11 @@ class GameState:  # the Python engine's class (PythonState)
         if seen_size < 0:  # the public form: check the types, derive the layout fields
             fields = (rules, to_act, foundations, houses, reserves, reserve_up, hands, wastes)
             _check_types(
-                (*fields, turned, stop, emptied, passes, moves_made, fault, window, false_calls)
-                + (houses_key,)
+                (
+                    *fields,
+                    *(turned, stop, emptied, passes, moves_made, fault, window, false_calls),
+                    houses_key,
+                )
             )
             key = _layout_key(houses, rules) if houses_key is None else houses_key
             houses_key = key
@@ -485,7 +488,7 @@ def _layout_key(houses: tuple[Pile, ...], rules: object) -> int:
     """``houses_key(houses)`` in a game of the rules' pack, or 0 for houses that are not 8
     piles of cards (no state of play; ``position_problems`` names what is wrong)."""
     try:
-        count = PACK_TABLES[rules.pack].count if isinstance(rules, Ruleset) else 104
+        count = PACK_TABLES[rules.pack].ncards if isinstance(rules, Ruleset) else 104
         return _houses_key(houses, count)
     except (IndexError, TypeError):
         return 0
@@ -659,7 +662,7 @@ def position_problems(state: GameState) -> list[str]:
         t = PACK_TABLES["standard"]
     else:
         t = PACK_TABLES[state.rules.pack]
-    count = t.count
+    count = t.ncards
     if not _is_int(state.to_act, 0, 1):
         problems.append(f"to_act must be 0 or 1, not {show(state.to_act)}")
     shape = [

@@ -37,7 +37,7 @@ from crapette._engine import apply_unchecked
 from crapette._laws import violation
 from crapette._movegen import legal_moves
 from crapette._quote import show
-from crapette.cards import ALL_CARDS, PACK, TEXT, Card
+from crapette.cards import PACKS, Card
 from crapette.deal import Rng, shuffled
 from crapette.errors import IllegalMoveError, InvalidArgumentError
 from crapette.moves import RESERVE, Action, Move
@@ -120,9 +120,10 @@ class PlayerView:
 
     def hidden_cards(self) -> tuple[Card, ...]:
         """The cards this view does not show (face-down reserve cards and both hands), in
-        index order: the 104 cards less the visible ones."""
+        index order: the cards of the rules' pack (104 with the standard pack) less the
+        visible ones."""
         visible = set(self.visible_cards())
-        return tuple(c for c in ALL_CARDS if c not in visible)
+        return tuple(c for c in PACKS[self.rules.pack].cards if c not in visible)
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The legal moves of the player to act: the same as ``crapette.legal_moves`` of any
@@ -211,7 +212,7 @@ class PlayerView:
             f"hands {self.hand_sizes[0]} {self.hand_sizes[1]}",
             f"W0 {_pile(self.wastes[0])}",
             f"W1 {_pile(self.wastes[1])}",
-            f"T {TEXT[self.turned] if self.turned is not None else '-'}",
+            f"T {self.turned.text if self.turned is not None else '-'}",
             f"stop {stop}",
             f"moves {self.moves_made}",
             f"passes {self.passes[0]}{self.passes[1]}",
@@ -247,7 +248,7 @@ class StopView:
 
 
 def _pile(pile: Pile) -> str:
-    return "".join(TEXT[c] for c in pile) if pile else "-"
+    return "".join(c.text for c in pile) if pile else "-"
 
 
 def observe(state: GameState, player: SupportsIndex) -> PlayerView:
@@ -308,7 +309,7 @@ def determinize(view: PlayerView, rng: Rng) -> GameState:
     face up), then the hands from the rest, uniformly. When an open Stop! decision follows
     a hand card turned from a waste just turned over, that hand's order is known (it was
     the waste) and kept. Observing the result for ``view.player`` gives ``view`` back, and
-    the result holds the 104 cards.
+    the result holds every card of the rules' pack.
 
     Args:
         view: what the player sees.
@@ -330,8 +331,9 @@ def sketch(view: PlayerView) -> GameState:
         return _realize(view, view.hidden_cards())
     d0, d1 = view.reserves_down
     n0, n1 = view.hand_sizes
-    reserves = (_PAD[:d0] + view.reserves_up[0], _PAD[:d1] + view.reserves_up[1])
-    return _state_of(view, reserves, (_PAD[:n0], _PAD[:n1]))
+    pad = PACKS[view.rules.pack].cards
+    reserves = (pad[:d0] + view.reserves_up[0], pad[:d1] + view.reserves_up[1])
+    return _state_of(view, reserves, (pad[:n0], pad[:n1]))
 
 
 def _state_of(view: PlayerView, reserves: tuple[Pile, Pile], hands: tuple[Pile, Pile]) -> GameState:
@@ -352,9 +354,6 @@ def _state_of(view: PlayerView, reserves: tuple[Pile, Pile], hands: tuple[Pile, 
         moves_made=view.moves_made,
         houses_key=view.houses_key,
     )
-
-
-_PAD: tuple[Card, ...] = ALL_CARDS
 
 
 def _known_hand(view: PlayerView) -> tuple[int, Pile] | None:
@@ -382,7 +381,8 @@ def _realize(view: PlayerView, pool: Sequence[Card]) -> GameState:
         if not need:
             downs.append(())
             continue
-        own = [c for c in cards if PACK[c] == p][:need]
+        owner = PACKS[view.rules.pack].owner
+        own = [c for c in cards if owner[c] == p][:need]
         if len(own) < need:  # impossible under the rules (a hand-built position)
             own = cards[:need]
         chosen = set(own)

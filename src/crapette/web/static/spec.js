@@ -682,12 +682,34 @@ export const REASONS = deepFreeze([
     "params": []
   },
   {
-    "code": "stop_called",
+    "code": "stop_rationed",
     "params": []
   },
   {
-    "code": "stop_rationed",
-    "params": []
+    "code": "load_colour",
+    "params": [
+      [
+        "card",
+        "card"
+      ],
+      [
+        "onto",
+        "card"
+      ]
+    ]
+  },
+  {
+    "code": "load_colour_wrap",
+    "params": [
+      [
+        "card",
+        "card"
+      ],
+      [
+        "onto",
+        "card"
+      ]
+    ]
   }
 ]);
 
