@@ -20,8 +20,10 @@ lines (trailing spaces aside)::
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib
+import importlib.metadata
 import io
 import itertools
 import re
@@ -376,3 +378,80 @@ def test_no_page_installs_from_pypi_without_saying_it_needs_a_release() -> None:
         if _PYPI_INSTALL.search(block) and not re.search(r"release|PyPI", block)
     ]
     assert not bad, "pip install crapette before a release:\n" + "\n".join(bad)
+
+
+def test_the_install_table_names_every_extra() -> None:
+    """Every optional extra of the package has its row in getting-started's install table
+    (issue 30: the ``web`` extra was missing)."""
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    extras = set(importlib.metadata.metadata("crapette").get_all("Provides-Extra") or [])
+    assert {"cli", "web", "all"} <= extras
+    text = (DOCS / "getting-started.md").read_text(encoding="utf-8")
+    table = text[text.index("| what |") :].split("\n\n", 1)[0]
+    named = set(re.findall(r"""\.\[(\w+)\]|"\.?\[?(?:crapette)?\[(\w+)\]""", table))
+    found = {a or b for a, b in named}
+    assert extras - found == set(), f"extras missing from the install table: {extras - found}"
+
+
+DEPRECATED = set(crapette._MOVED)
+"""The names ``crapette`` still answers with a DeprecationWarning (``crapette.__getattr__``)."""
+
+
+def deprecated_uses(code: str) -> list[str]:
+    """The deprecated top-level names a Python block uses: ``from crapette import X``,
+    ``crapette.X`` (also under an ``import crapette as c`` alias)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    aliases = {"crapette"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            aliases |= {a.asname or a.name for a in node.names if a.name == "crapette"}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "crapette":
+            found += [a.name for a in node.names if a.name in DEPRECATED]
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+            and node.attr in DEPRECATED
+        ):
+            found.append(node.attr)
+    return found
+
+
+def test_deprecated_uses_finds_each_form() -> None:
+    code = (
+        "import crapette\nimport crapette as c\nfrom crapette import perft, new_game\n"
+        "crapette.simulate()\nc.Rng(1)\ncrapette.new_game()\nfrom crapette.deal import Rng\n"
+    )
+    assert sorted(deprecated_uses(code)) == ["Rng", "perft", "simulate"]
+
+
+def test_no_code_block_of_the_docs_uses_a_deprecated_name() -> None:
+    """Every Python block of the docs and the README, skipped ones included, imports the
+    names from their homes, never a deprecated top-level name (issue 30)."""
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    bad = [
+        f"{page.name}:{line}: crapette.{name}"
+        for page in [*ALL_PAGES, DOCS.parent / "README.md"]
+        for line, code, _ in code_blocks(page.read_text(encoding="utf-8"))
+        for name in deprecated_uses(code)
+    ]
+    assert not bad, "deprecated names in the docs' code:\n" + "\n".join(bad)
+
+
+def test_the_json_example_shows_what_the_library_writes() -> None:
+    """The notation page's JSON example starts as ``to_json`` writes it (issue 30: it showed
+    ``"behaviour": 1``)."""
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    text = (DOCS / "notation.md").read_text(encoding="utf-8")
+    example = text[text.index("```json\n") + 8 :].split("\n")[0]
+    written = crapette.to_json(crapette.Ruleset.preset("serbian"))
+    head = example.split(', "options"')[0].rstrip(",")
+    assert written.startswith(head), (head, written[:120])
