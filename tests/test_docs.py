@@ -216,29 +216,57 @@ def test_the_command_line_page_is_generated_and_current() -> None:
 
 
 def test_release_workflow_builds_checks_and_publishes_by_trusted_publishing() -> None:
-    """``.github/workflows/release.yml``: the CI first, then build, ``twine check`` and a
-    PyPI upload by trusted publishing (OIDC, ``id-token: write``), only for a version tag."""
+    """``.github/workflows/release.yml``: the CI first; then the sdist and no pure wheel
+    (pip would take it over building the sdist), the native wheels of every supported
+    CPython on Linux (x86_64, aarch64), macOS (x86_64, arm64) and Windows (AMD64, ARM64),
+    the Pyodide wheel, ``twine check``; a PyPI upload by trusted publishing (OIDC,
+    ``id-token: write``) and the npm package with provenance, only for a version tag."""
     yaml = pytest.importorskip("yaml")
     path = DOCS.parent / ".github" / "workflows" / "release.yml"
     if not path.exists():
         pytest.skip("no .github/ next to the tests (an installed-wheel run)")
-    flow = yaml.safe_load(path.read_text(encoding="utf-8"))
+    text = path.read_text(encoding="utf-8")
+    flow = yaml.safe_load(text)
     jobs = flow["jobs"]
     steps = {
         name: "\n".join(str(s.get("run", s.get("uses", ""))) for s in job["steps"])
         for name, job in jobs.items()
     }
     assert ".ci/run" in steps["test"]
-    assert jobs["build"]["needs"] == "test"
-    assert "python -m build" in steps["build"] and "twine check --strict" in steps["build"]
-    assert "CRAPETTE_PURE_BUILD=1 python -m build --wheel" in steps["build"]  # the pure wheel
+    assert jobs["sdist"]["needs"] == "test"
+    assert "python -m build --sdist" in steps["sdist"] and "twine check --strict" in steps["sdist"]
+    assert "--wheel" not in text and "CRAPETTE_PURE_BUILD" not in text  # no pure wheel
+    assert "-none-any.whl" in steps["check"] and "twine check --strict" in steps["check"]
+    runners = {entry["os"] for entry in jobs["wheels"]["strategy"]["matrix"]["include"]}
+    assert runners == {
+        "ubuntu-latest",
+        "ubuntu-24.04-arm",
+        "macos-15-intel",
+        "macos-15",
+        "windows-latest",
+        "windows-11-arm",
+    }
     assert jobs["wheels"]["needs"] == "test" and "pypa/cibuildwheel" in steps["wheels"]
+    pyodide = jobs["pyodide"]
+    assert pyodide["steps"][-2]["env"]["CIBW_PLATFORM"] == "pyodide"
+    assert jobs["check"]["needs"] == ["sdist", "wheels", "pyodide"]
     publish = jobs["publish"]
-    assert publish["needs"] == ["build", "wheels"] and "refs/tags/v" in publish["if"]
+    assert publish["needs"] == "check" and "refs/tags/v" in publish["if"]
     assert publish["permissions"] == {"id-token": "write"}
     assert publish["environment"]["name"] == "pypi"
     assert "pypa/gh-action-pypi-publish" in steps["publish"]
-    assert "password" not in path.read_text(encoding="utf-8")  # no stored token
+    npm = jobs["npm"]
+    assert "refs/tags/v" in npm["if"] and npm["permissions"]["id-token"] == "write"
+    assert "npm publish --provenance" in steps["npm"] and "node --test" in steps["npm"]
+    assert "password" not in text and "NPM_TOKEN" not in text  # no stored token
+    assert "mypyc" not in text
+    pyproject = (DOCS.parent / "pyproject.toml").read_text(encoding="utf-8")
+    builds = re.search(r"\[tool\.cibuildwheel\]\nbuild = \[([^]]*)\]", pyproject)
+    assert builds is not None
+    versions = re.findall(r'"cp3(\d+)-\*"', builds.group(1))
+    assert sorted(int(v) for v in versions) == [10, 11, 12, 13, 14]
+    classifiers = re.findall(r'"Programming Language :: Python :: 3\.(\d+)"', pyproject)
+    assert sorted(int(v) for v in classifiers) == [10, 11, 12, 13, 14]
     install = (DOCS / "getting-started.md").read_text(encoding="utf-8")
     assert "pip install -e ." in install and "pip install crapette" in install
     assert "git tag v" in install and "release.yml" in install
