@@ -32,7 +32,7 @@ if not (NATIVE / "fuzz.c").is_file():
 if shutil.which("gcc") is None:
     if os.environ.get("CI") == "1":
         raise RuntimeError("CI needs gcc for the sanitizer runs")
-    pytest.skip("gcc is not installed", allow_module_level=True)
+    pytest.skip("gcc is not installed (Debian: apt-get install gcc)", allow_module_level=True)
 
 
 def _runtime(name: str) -> str:

@@ -1252,6 +1252,22 @@ PACE = """([speed, moves]) => {
 }"""
 
 
+SKIP_WHEN_ENABLED = """async () => {
+  for (let i = 0; i < 400; i++) {
+    const skip = document.querySelector('#btn-skip');
+    if (!skip.disabled) {
+      const others = ['#btn-draw', '#btn-discard', '#btn-hint', '#btn-undo']
+        .every(s => document.querySelector(s).disabled) && !window.crapette.game.your_turn;
+      skip.click();
+      return {clicked: true, others_disabled: others};
+    }
+    if (window.crapette.idle && window.crapette.game.your_turn) break;
+    await new Promise(done => setTimeout(done, 5));
+  }
+  return {clicked: false};
+}"""
+
+
 def test_the_bots_turn_goes_at_the_players_pace_and_can_be_skipped(
     browser: Browser, server: str
 ) -> None:
@@ -1280,28 +1296,36 @@ def test_the_bots_turn_goes_at_the_players_pace_and_can_be_skipped(
                      }"""
         )
         measured: list[tuple[int, float, float]] = []
-        skipped = False
+        skipped = slow = False
         for _ in range(200):
             if game["status"] != "playing" or (len(measured) >= 2 and skipped):
                 break
+            if len(measured) >= 2 and not slow:  # measured: now slowly, to skip a turn
+                page.click("#btn-settings")  # (under Settings)
+                page.select_option("#speed", "slow")
+                page.click("#btn-settings")
+                slow = True
             move = hinted(server, page, game)
             page.evaluate("() => { window.times = []; }")
             play_by_drag(page, game, move)
-            if move["action"] in ("discard", "end") and len(measured) >= 2 and not skipped:
-                # the bot's turn is being shown: skip to its end
-                page.wait_for_function("() => !document.querySelector('#btn-skip').disabled")
+            if move["action"] in ("discard", "end") and slow and not skipped:
+                # the bot's turn is being shown (slowly now): skip to its end, from within the
+                # page as soon as the button is enabled (a short turn may be over first)
                 begun = time.monotonic()
-                page.click("#btn-skip")
-                page.wait_for_function("() => window.crapette.idle")
-                assert time.monotonic() - begun < 2.5
-                truth = api(server, page, "GET")
-                assert game_of(page)["version"] == truth["version"]
-                assert page.is_disabled("#btn-skip")
-                skipped = True
+                pressed = page.evaluate(SKIP_WHEN_ENABLED)
+                if pressed["clicked"]:
+                    # not the player's turn: the buttons that cannot act were disabled
+                    assert pressed["others_disabled"], pressed
+                    page.wait_for_function("() => window.crapette.idle")
+                    assert time.monotonic() - begun < 2.5
+                    truth = api(server, page, "GET")
+                    assert game_of(page)["version"] == truth["version"]
+                    assert page.is_disabled("#btn-skip")
+                    skipped = True
             game = wait_my_turn(page, game["version"])
             times = page.evaluate("() => window.times")
             theirs = [t for t in times if not t[1]]
-            if len(theirs) >= 3 and not skipped:
+            if len(theirs) >= 3 and not slow:
                 # the bot's moves: from the first shown to the last, against the schedule
                 took = times[-1][2] - theirs[0][2]
                 measured.append((len(theirs), took, page.evaluate(PACE, ["normal", len(theirs)])))
