@@ -644,8 +644,10 @@ def test_the_hint_is_shown_on_the_table(context: BrowserContext, server: str) ->
 
 def test_moves_slide_one_by_one_at_the_chosen_pace(browser: Browser, server: str) -> None:
     """With motion on, every version of the game is shown in turn (each of the bot's moves),
-    each with its card sliding; with prefers-reduced-motion the page starts with motion off."""
-    ctx = new_context(browser, "en", settings={"speed": "fast"})
+    each with its card sliding (at the slow pace: a move the page shows later than its
+    schedule, on a slow or busy machine, is shown without the slide); with
+    prefers-reduced-motion the page starts with motion off."""
+    ctx = new_context(browser, "en", settings={"speed": "slow"})
     try:
         page = ctx.new_page()
         game = start_game(page, server, "classic", "greedy", SHORT_DEALS[0])
@@ -1286,6 +1288,14 @@ def test_the_bots_turn_goes_at_the_players_pace_and_can_be_skipped(
         assert page.input_value("#speed") == "normal"
         assert page.evaluate(PACE, ["normal", 50]) < 10_000
         game = start_game(page, server, "classic", "greedy", SHORT_DEALS[2])
+        page.evaluate(  # the time the page spends drawing the table (it adds to the pace)
+            """async () => { window.drawn = 0; const { Table } = await import('/static/table.js');
+                             const draw = Table.prototype.render;
+                             Table.prototype.render = function (...args) {
+                               const begun = performance.now();
+                               try { return draw.apply(this, args); }
+                               finally { window.drawn += performance.now() - begun; } }; }"""
+        )
         page.evaluate(
             """() => { window.times = []; const s = window.crapette;
                        let value = s.game;
@@ -1295,7 +1305,7 @@ def test_the_bots_turn_goes_at_the_players_pace_and_can_be_skipped(
                            window.times.push([v.version, v.your_turn, performance.now()]); } });
                      }"""
         )
-        measured: list[tuple[int, float, float]] = []
+        measured: list[tuple[int, int, int, int]] = []
         skipped = slow = False
         for _ in range(200):
             if game["status"] != "playing" or (len(measured) >= 2 and skipped):
@@ -1306,7 +1316,7 @@ def test_the_bots_turn_goes_at_the_players_pace_and_can_be_skipped(
                 page.click("#btn-settings")
                 slow = True
             move = hinted(server, page, game)
-            page.evaluate("() => { window.times = []; }")
+            page.evaluate("() => { window.times = []; window.drawn = 0; }")
             play_by_drag(page, game, move)
             if move["action"] in ("discard", "end") and slow and not skipped:
                 # the bot's turn is being shown (slowly now): skip to its end, from within the
@@ -1328,10 +1338,13 @@ def test_the_bots_turn_goes_at_the_players_pace_and_can_be_skipped(
             if len(theirs) >= 3 and not slow:
                 # the bot's moves: from the first shown to the last, against the schedule
                 took = times[-1][2] - theirs[0][2]
-                measured.append((len(theirs), took, page.evaluate(PACE, ["normal", len(theirs)])))
+                planned = page.evaluate(PACE, ["normal", len(theirs)])
+                drawn = page.evaluate("() => window.drawn")
+                measured.append((len(theirs), round(took), planned, round(drawn)))
         assert skipped and measured, measured
-        for count, took, planned in measured:
-            assert took <= planned + 60 * count + 400, (count, took, planned)
-        print("bot turns shown (moves, ms, scheduled ms):", measured)
+        for count, took, planned, drawn in measured:
+            # the schedule, and where drawing a move took longer than its slot, that time
+            assert took <= planned + drawn + 30 * count + 400, (count, took, planned, drawn)
+        print("bot turns shown (moves, ms, scheduled ms, ms drawing):", measured)
     finally:
         ctx.close()

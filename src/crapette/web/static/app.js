@@ -159,7 +159,8 @@ async function pump() {
         continue;
       }
       // the opponent's moves of a turn speed up, one after the other, against a clock: a
-      // move shown late (the table takes time to draw) slides for less time, or none
+      // move shown late (the table, or a slow machine, takes time to draw) slides for less
+      // time, or is shown at once when the turn is a whole slide behind
       streak += 1;
       const factor = Math.max(FLOOR_MS / (base + basePause), ACCELERATION ** streak);
       const duration = Math.round(base * factor);
