@@ -483,3 +483,31 @@ def test_the_json_example_shows_what_the_library_writes() -> None:
     written = crapette.to_json(crapette.Ruleset.preset("serbian"))
     head = example.split(', "options"')[0].rstrip(",")
     assert written.startswith(head), (head, written[:120])
+
+
+def test_ci_runs_the_readmes_test_command_and_the_selection_exists() -> None:
+    """The README's test command installs what the tests need (the package, axe-core), runs
+    the whole suite, then the ``engine`` selection on the Python engine; ``.ci/run`` reads
+    that command from the README and runs it as written; the selection names only modules
+    that exist (issue 30)."""
+    if not (DOCS.parent / ".ci" / "run").is_file():
+        pytest.skip("no checkout beside the tests (an installed-wheel run)")
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"run the test suite on both engines.*?```bash\n(.*?)\n```", readme, re.S)
+    assert match is not None
+    command = match.group(1).strip()
+    steps = [step.strip() for step in command.split("&&")]
+    assert steps == [
+        "pip install -e '.[all]'",
+        "npm ci --prefix tests/browser",
+        "python -m pytest -n auto",
+        "CRAPETTE_PURE=1 python -m pytest -n auto -m engine",
+    ]
+    ci = (DOCS.parent / ".ci" / "run").read_text(encoding="utf-8")
+    assert "run the test suite on both engines" in ci and 'eval "$command"' in ci
+    assert "python -m pytest" not in ci  # no test run of its own beside the README's
+    import conftest
+
+    tests = {p.stem for p in (DOCS.parent / "tests").glob("test_*.py")}
+    assert tests >= conftest.ENGINE_MODULES | conftest.NATIVE_MODULES
+    assert not conftest.ENGINE_MODULES & conftest.NATIVE_MODULES
