@@ -7,8 +7,10 @@ What gets built (``native/build.py`` does the compiling, with setuptools):
   built in place, ``src/crapette/_core.*.so``, so that the suite runs on the native engine
   locally (after editing the C sources: ``python native/build.py``);
 * ``CRAPETTE_PURE_BUILD=1``, another interpreter than CPython, or a failed compilation (no
-  compiler, no Python headers): no extension, the pure-Python ``py3-none-any`` wheel (the
-  Python engine), with a warning in the build's output saying why (pip shows a build's
+  compiler, no Python headers): no extension, a wheel of the Python engine (``py3-none-any``;
+  after a failed compilation tagged for the interpreter and platform instead, so that pip's
+  cache of built wheels does not hand it to another Python version of the machine), with a
+  warning in the build's output saying why (pip shows a build's
   output only with ``-v``, so the wheel also carries the reason in
   ``crapette/_engine_build.txt``, and ``import crapette`` warns once with it: the Python
   engine never runs unannounced, ``crapette/_build.py``);
@@ -141,6 +143,11 @@ class NativeCoreHook(BuildHookInterface):  # type: ignore[misc]
             )
             why = f"no C compiler worked when it was built ({summary})"
             self._record(version, build_data, why)
+            # tagged for this interpreter and platform, not py3-none-any: pip caches the
+            # wheels it builds, and would otherwise hand this one to every other Python
+            # version of the machine, where a compiler may well work
+            build_data["pure_python"] = False
+            build_data["infer_tag"] = True
             return
         if version == "editable":
             target = Path(self.root) / "src" / "crapette"

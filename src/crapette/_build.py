@@ -104,8 +104,8 @@ def _why_python_engine(error: ImportError, here: Path) -> tuple[str, str]:
     reinstall = (
         "install a C compiler (Linux: gcc and the Python headers, such as `apt install gcc"
         " python3-dev`; macOS: `xcode-select --install`; Windows: the Visual Studio Build"
-        " Tools), then reinstall from source: `pip install --force-reinstall --no-binary"
-        " crapette crapette`"
+        " Tools), then reinstall from source, past pip's cache of the wheel built without"
+        " it: `pip install --force-reinstall --no-cache-dir --no-binary crapette crapette`"
     )
     if implementation != "CPython":
         return (
