@@ -20,8 +20,8 @@ const SPEEDS = { slow: [700, 420], normal: [320, 160], fast: [160, 60], off: [0,
 /** The slide and pause of a move, in ms, per setting. The opponent's moves of one turn
  * speed up one after the other (each takes ACCELERATION of the one before, down to
  * FLOOR_MS a move), so that a short turn is easy to follow and a long one does not drag:
- * at the normal pace a turn of 50 moves is shown in about 6 s (the 1st move 480 ms, the
- * 16th 90 ms); the button.skip control on the table shows the rest of the turn at once. */
+ * at the normal pace a turn of 50 moves is shown in about 6.2 s (the 1st move 430 ms, from
+ * the 17th on 80 ms); the button.skip control on the table shows the rest of the turn at once. */
 const ACCELERATION = 0.9;
 const FLOOR_MS = 80;
 const GAP_WAIT_MS = 700; // how long a later version waits for the ones before it
