@@ -64,6 +64,7 @@ ENGINE_MODULES = frozenset(
         "test_rules_end",
         "test_rules_options",
         "test_rules_priority",
+        "test_rules_refusals",
         "test_rules_stop",
         "test_rules_turn",
         "test_serialize",
