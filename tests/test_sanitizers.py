@@ -32,7 +32,7 @@ if not (NATIVE / "fuzz.c").is_file():
 if shutil.which("gcc") is None:
     if os.environ.get("CI") == "1":
         raise RuntimeError("CI needs gcc for the sanitizer runs")
-    pytest.skip("gcc is not installed", allow_module_level=True)
+    pytest.skip("gcc is not installed (Debian: apt-get install gcc)", allow_module_level=True)
 
 
 def _runtime(name: str) -> str:
@@ -83,6 +83,7 @@ def test_the_sanitized_extension_survives_the_python_fuzz(tmp_path: Path) -> Non
         CRAPETTE_EXPECT_NATIVE="1",
     )
     env.pop("CRAPETTE_PURE", None)
+    env.pop("PYTEST_ADDOPTS", None)  # its own options (CI's -q would hide the summary)
     tests = ROOT / "tests" / "test_native.py"
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",

@@ -36,7 +36,7 @@ NODE = shutil.which("node")
 if NODE is None:
     if os.environ.get("CI"):
         pytest.fail("node is missing (CI must install it)", pytrace=False)
-    pytest.skip("node is not installed", allow_module_level=True)
+    pytest.skip("node is not installed (Debian: apt-get install nodejs)", allow_module_level=True)
 
 SCENARIOS = [
     {"rules": "classic", "seed": "501", "opponent": "greedy", "seat": 0, "policy": 1},

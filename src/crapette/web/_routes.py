@@ -346,6 +346,7 @@ async def _follow(
         sent = await _run(lambda: _seat_payload(games, game_id, f"Bearer {token}", svg))
         await websocket.send_json({"type": "update", "game": sent})
         receiver = asyncio.ensure_future(_receive_frame(websocket))
+        getter: asyncio.Future[Any] | None = None
         try:
             while True:
                 getter = asyncio.ensure_future(queue.get())
@@ -369,9 +370,24 @@ async def _follow(
                         await websocket.send_json({"type": "update", "game": data})
                         sent = data
         finally:
-            receiver.cancel()
+            # whichever way the follower ends (the client left, a send failed, the server
+            # stops), neither waiting task outlives it: each is cancelled and awaited, so
+            # none is left pending ("Task was destroyed but it is pending!" in the log)
+            await _settle(receiver, getter)
     finally:
         games.unsubscribe(game_id, (seat, svg), queue, loop)
+
+
+async def _settle(*tasks: asyncio.Future[Any] | None) -> None:
+    """Cancel the tasks still running and wait until every one has finished."""
+    running = [task for task in tasks if task is not None and not task.done()]
+    for task in running:
+        task.cancel()
+    if running:
+        await asyncio.wait(running)
+    for done in tasks:  # retrieve their outcome: no "exception was never retrieved"
+        if done is not None and done.done() and not done.cancelled():
+            done.exception()
 
 
 def page_routes() -> APIRouter:
