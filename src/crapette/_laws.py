@@ -44,6 +44,10 @@ from crapette.moves import (
     Move,
 )
 from crapette.outcome import python_winner
+from crapette.state import GameState as _NativeOrPython
+from crapette.state import PythonState as _PythonState
+
+_STATES = (_NativeOrPython, _PythonState)  # either engine's state class
 
 if TYPE_CHECKING:
     from crapette.state import GameState
@@ -293,10 +297,9 @@ def violation(state: GameState, move: Move) -> Violation | None:
             "foundation",
         )
     if rules.priority == "serbian" and action is Action.PLAY and move.target in _LOAD_TARGETS:
-        card = source_card(state, move.source)
-        assert card is not None
+        card = source_card(state, move.source)  # None for a move that is not building-legal
         for h, house in enumerate(state.houses):
-            if house and fits_house(house, card):
+            if card is not None and house and fits_house(house, card):
                 return Violation(
                     f"{TEXT[card]} can be built on house {h + 1}: the tableau comes before"
                     " loading the opponent",
@@ -374,6 +377,8 @@ def why_illegal(state: GameState, move: object) -> str | None:
     """Why ``move`` is not legal in ``state``, or ``None`` when it is legal. ``move`` is a
     [`Move`][crapette.Move] or, as for ``apply``, its text in move notation (a text that is
     not a move gets the reason it cannot be read)."""
+    if not isinstance(state, _STATES):
+        raise _hooks.need(_hooks.not_a_state, "not_a_state")(state)
     if isinstance(move, str):
         try:
             _hooks.need(_hooks.parse_move, "parse_move")(state, move)
