@@ -7,10 +7,10 @@
  * @module
  */
 import * as engine from './engine.js';
-import { IllegalMoveError, InvalidArgumentError } from './errors.js';
-import { describeIllegal } from './laws.js';
+import { InvalidArgumentError } from './errors.js';
 import { ALL_MOVES, Move } from './moves.js';
 import { toSeed } from './play.js';
+import { illegalMoveError } from './refusals.js';
 import { show } from './quote.js';
 import { asRuleset } from './rules.js';
 import { GameState } from './state.js';
@@ -95,7 +95,7 @@ export class GreedyBot {
     const chosen = engine.greedyMoveOf(state, moves, this._rng);
     if (chosen.illegal !== undefined) {
       const move = ALL_MOVES[moves[chosen.illegal]];
-      throw new IllegalMoveError(describeIllegal(state, move));
+      throw illegalMoveError(state, move);
     }
     this._rng = chosen.rng;
     return ALL_MOVES[chosen.move];
@@ -141,7 +141,7 @@ export function greedyScores(state, moves) {
   }
   for (const m of moves) if (!(m instanceof Move)) throw new TypeError(`not a Move: ${show(m)}`);
   const ranked = engine.greedyScoresOf(state, moves.map((m) => m.index));
-  if (ranked.illegal !== undefined) throw new IllegalMoveError(describeIllegal(state, moves[ranked.illegal]));
+  if (ranked.illegal !== undefined) throw illegalMoveError(state, moves[ranked.illegal]);
   return ranked.scores;
 }
 

@@ -14,7 +14,13 @@ from collections.abc import Callable
 
 from crapette import _hooks
 from crapette._build import argument_type_error
-from crapette._laws import describe_illegal, foundation_pile, is_legal, violation
+from crapette._laws import (
+    foundation_pile,
+    illegal_move_error,
+    is_legal,
+    python_refusal,
+    violation,
+)
 from crapette._movegen import known_moves
 from crapette._tables import house_key, layout_key_after
 from crapette.errors import IllegalMoveError
@@ -39,7 +45,7 @@ class _Unmakeable(Exception):
 
 
 def _unmakeable(state: GameState, move: Move) -> IllegalMoveError:
-    return IllegalMoveError(describe_illegal(state, move))
+    return illegal_move_error(state, move, python_refusal(state, move))
 
 
 def python_apply(state: GameState, move: Move | str) -> GameState:
@@ -57,7 +63,7 @@ def python_apply(state: GameState, move: Move | str) -> GameState:
         return python_apply_unchecked(state, parse_move(state, move))
     known = known_moves(state)
     if not ((known is not None and listed(move, known)) or is_legal(state, move)):
-        raise IllegalMoveError(describe_illegal(state, move))
+        raise illegal_move_error(state, move, python_refusal(state, move))
     if state.stop is None and state.rules.stop == "enforced":
         return _play(state, move)  # what apply_unchecked does here, without its checks
     return python_apply_unchecked(state, move)
@@ -372,7 +378,7 @@ def _replay_stop(prior: GameState, move: Move) -> tuple[GameState | None, str | 
     when it is not legal there (the check of a hand-built pending Stop! decision)."""
     if isinstance(prior, PythonState):
         if not is_legal(prior, move):
-            return None, describe_illegal(prior, move)
+            return None, str(illegal_move_error(prior, move, python_refusal(prior, move)))
         return python_apply_unchecked(prior, move), None
     try:
         return apply(prior, move), None
@@ -380,7 +386,6 @@ def _replay_stop(prior: GameState, move: Move) -> tuple[GameState | None, str | 
         return None, str(error)
 
 
-_hooks.describe_illegal = describe_illegal  # the native engine's message of an illegal move
 _hooks.replay_stop = _replay_stop
 
 apply: Callable[[GameState, Move | str], GameState] = (

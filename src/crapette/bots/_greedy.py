@@ -16,13 +16,20 @@ from typing import Final
 
 from crapette._build import argument_type_error
 from crapette._engine import python_apply_unchecked
-from crapette._laws import builds_on, describe_illegal, fits_foundation, fits_load, violation
+from crapette._laws import (
+    builds_on,
+    fits_foundation,
+    fits_load,
+    illegal_move_error,
+    python_refusal,
+    violation,
+)
 from crapette._movegen import known_moves, legal_moves, python_legal_moves
 from crapette._quote import show
 from crapette.bots.base import call_helps
 from crapette.cards import Card
 from crapette.deal import Rng
-from crapette.errors import IllegalMoveError, InvalidArgumentError
+from crapette.errors import InvalidArgumentError
 from crapette.moves import (
     ALL_MOVES,
     CALL_STOP,
@@ -96,7 +103,7 @@ def _checked_moves(state: GameState, moves: object, name: str) -> tuple[Move, ..
             legal = known if known is not None else python_legal_moves(state)
             for move in moves:
                 if not listed(move, legal):
-                    raise IllegalMoveError(describe_illegal(state, move))
+                    raise illegal_move_error(state, move, python_refusal(state, move))
     return moves
 
 
@@ -239,7 +246,7 @@ def move_score(state: GameState, move: Move) -> int:
         raise TypeError(f"move_score() needs a Move, not {show(move)}")
     source = move.source
     if move.action is Action.PLAY and 0 <= source < 8 and move.count > len(state.houses[source]):
-        raise IllegalMoveError(describe_illegal(state, move))
+        raise illegal_move_error(state, move, python_refusal(state, move))
     score = _base_score(state, move)
     if score == _SHUFFLE:
         return _shuffle_score(state, move, _LookAhead(state))
