@@ -49,6 +49,7 @@ int wa_legal_moves(uint32_t n, uint64_t current);
 int wa_is_legal(uint32_t n, uint64_t current, int move);
 int wa_apply(int move, int has_prior, int known, uint64_t current);
 int wa_violation(int move);
+int wa_why_illegal(uint32_t n, uint64_t current, int move, int only_priority);
 int wa_outcome(void);
 void wa_counts(void);
 int wa_winner(void);
@@ -269,6 +270,7 @@ static void hostile_calls(reader *r, int calls) {
             break;
         case 2:
             (void)wa_is_legal((uint32_t)small, big, small * 7);
+            (void)wa_why_illegal((uint32_t)small, big, small * 7, (int)below(r, 2));
             break;
         case 3:
             (void)wa_apply(small * 5, (int)below(r, 2), (int)below(r, 2), big);
