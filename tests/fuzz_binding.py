@@ -192,18 +192,22 @@ class Fuzz:
         """The constructor's keywords of ``state`` with one to three of them changed: junk,
         cards moved between piles, counters off by one, a stop from another state."""
         fields = {n: getattr(state, n) for n in FIELDS}
+        junked: set[str] = set()
         for _ in range(1 + self.below(3)):
             name = self.pick(FIELDS)
             roll = self.below(6)
             value = fields[name]
-            if roll == 0:
+            if roll == 0 or name in junked:  # (junk is not changed as its field would be)
                 fields[name] = self.junk()
+                junked.add(name)
             elif name in ("foundations", "houses", "reserves", "hands", "wastes") and roll < 4:
                 piles = [list(p) for p in value]
                 source = self.below(len(piles))
                 if piles[source]:
                     card = piles[source].pop(self.below(len(piles[source])))
                     other = self.pick(("foundations", "houses", "reserves", "hands", "wastes"))
+                    if other in junked:
+                        other = name
                     target = [list(p) for p in fields[other]] if other != name else piles
                     where = self.below(len(target))
                     target[where].insert(self.below(len(target[where]) + 1), card)
