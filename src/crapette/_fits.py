@@ -12,7 +12,7 @@ tested against these.
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from crapette._tables import ACE_KEY, FACE, FNEED, KIND, MOST_CARDS, RANK, SUIT, TAKES
 from crapette.cards import Card
@@ -72,12 +72,17 @@ def fits_foundation(foundations: tuple[Pile, ...], card: Card) -> bool:
 
 
 def is_foundation_run(pile: Pile) -> bool:
-    """Whether a foundation pile (bottom first) is its Ace and the next ranks in suit."""
-    return (
-        bool(pile)
-        and FNEED[pile[0]] == ACE_KEY
-        and all(FNEED[pile[i]] == FACE[pile[i - 1]] for i in range(1, len(pile)))
-    )
+    """Whether a foundation pile (bottom first) is its Ace and the next ranks in suit: its
+    faces (``_tables.FACE``, the pack forgotten) are those of its suit from the Ace up
+    (each card's ``FNEED`` is the face below it)."""
+    if not pile or len(pile) > 13 or FNEED[pile[0]] != ACE_KEY:
+        return False
+    first = FACE[pile[0]]
+    return tuple(map(FACE.__getitem__, pile)) == _SUIT_FACES[first : first + len(pile)]
+
+
+# The faces of the four suits, Ace to King: a foundation run's faces are a slice of one.
+_SUIT_FACES: Final = tuple(range(52))
 
 
 def builds_on(top: Card, card: Card) -> bool:
@@ -93,8 +98,11 @@ def fits_house(house: Pile, card: Card) -> bool:
 
 
 def is_run(cards: Pile) -> bool:
-    """Whether the cards (bottom first) descend one rank at a time in alternating colours."""
-    return all(TAKES[cards[i]] == KIND[cards[i + 1]] for i in range(len(cards) - 1))
+    """Whether the cards (bottom first) descend one rank at a time in alternating colours:
+    each card's ``TAKES`` is the ``KIND`` of the card on it."""
+    if len(cards) < 2:
+        return True
+    return list(map(TAKES.__getitem__, cards[:-1])) == list(map(KIND.__getitem__, cards[1:]))
 
 
 def fits_load(top: Card, card: Card, wrap: bool) -> bool:

@@ -52,7 +52,9 @@ from crapette.moves import (
     Move,
 )
 from crapette.outcome import python_winner
-from crapette.state import _NATIVE, GameState
+from crapette.state import _NATIVE, GameState, PythonState
+
+_STATES = (GameState, PythonState)  # either engine's state class
 
 __all__ = [
     "VIOLATION_KINDS",
@@ -416,10 +418,9 @@ def violation(state: GameState, move: Move) -> Violation | None:
             "foundation",
         )
     if rules.priority == "serbian" and action is Action.PLAY and move.target in _LOAD_TARGETS:
-        card = source_card(state, move.source)
-        assert card is not None
+        card = source_card(state, move.source)  # None for a move that is not building-legal
         for h, house in enumerate(state.houses):
-            if house and fits_house(house, card):
+            if card is not None and house and fits_house(house, card):
                 return _violation(
                     _refuse("priority_order", card=TEXT[card], house=h + 1),
                     (PLAY[move.source][h],),
@@ -537,6 +538,8 @@ def why_illegal(state: GameState, move: object) -> str | None:
     [`Move`][crapette.Move] or, as for ``apply``, its text in move notation (a text that is
     not a move gets the reason it cannot be read). The reason of a ``Move`` is the English of
     [`refusal`][crapette.refusal], which gives its code and parameters."""
+    if not isinstance(state, _STATES):
+        raise _hooks.need(_hooks.not_a_state, "not_a_state")(state)
     if isinstance(move, str):
         try:
             _hooks.need(_hooks.parse_move, "parse_move")(state, move)

@@ -73,8 +73,14 @@ def houses_key(houses: tuple[tuple[Card, ...], ...]) -> int:
     """The Zobrist hash of a house layout (XOR of the key of every card at its place)."""
     key = 0
     for h, pile in enumerate(houses):
-        for depth, card in enumerate(pile):
-            key ^= house_key(h, depth, card)
+        if len(pile) > _DEPTHS:  # (only a hand-built house: house_key's rotation)
+            for depth, card in enumerate(pile):
+                key ^= house_key(h, depth, card)
+            continue
+        base = h * _DEPTHS * 104
+        for card in pile:  # HOUSE_KEYS[(h * _DEPTHS + depth) * 104 + card], depth by depth
+            key ^= HOUSE_KEYS[base + card]
+            base += 104
     return key
 
 

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import inspect
 from collections import Counter
-from collections.abc import Collection, Container
+from collections.abc import Collection, Container, Mapping
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias, final
 
 from crapette import _build, _hooks
@@ -35,7 +36,7 @@ from crapette._hooks import need
 from crapette._quote import quote, show
 from crapette._tables import houses_key as _houses_key
 from crapette.cards import ALL_CARDS, PACK, TEXT, Card
-from crapette.errors import IllegalMoveError, InvalidPositionError
+from crapette.errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError
 from crapette.moves import ALL_MOVES, Move
 from crapette.rules import Ruleset
 
@@ -248,14 +249,22 @@ class GameState:  # the Python engine's class (PythonState)
     ) -> None:
         """Build a state by keyword (see the class docstring). ``seen`` is the set of house
         layout keys seen this turn (the current layout is always added); ``houses_key`` is
-        computed from ``houses`` when not given. The fields are stored as given (a field of
-        the wrong type raises ``TypeError``): call
-        [`validate_position`][crapette.state.validate_position] (or
-        [`problems`][crapette.state.GameState.problems]) to check a hand-built state.
+        computed from ``houses`` when not given.
+
+        A state is checked when it is built, by both engines alike: a field of the wrong
+        type raises ``TypeError``; a state that could not occur in a deal (every reason
+        [`position_problems`][crapette.state.position_problems] gives) raises
+        ``InvalidPositionError`` naming the field, so that every state that exists is one
+        both engines play alike.
 
         ``seen_log`` and ``seen_size`` are internal: given (``seen_size >= 0``), the fields
-        are stored exactly as passed, in field order, which is how ``apply`` builds states.
+        are stored as passed, in field order (a pickled state is rebuilt so), and checked.
+
+        Raises:
+            TypeError: a field of the wrong type.
+            InvalidPositionError: a state that could not occur (naming every problem).
         """
+        key_given = houses_key is not None
         if seen_size < 0:  # the public form: check the types, derive the layout fields
             fields = (rules, to_act, foundations, houses, reserves, reserve_up, hands, wastes)
             _check_types((*fields, turned, stop, emptied, passes, moves_made, houses_key))
@@ -265,7 +274,7 @@ class GameState:  # the Python engine's class (PythonState)
             seen_size = 0
             if seen:
                 _check_keys(seen)
-                extra = sorted(k for k in seen if k != key)
+                extra = sorted({k for k in seen if k != key})
                 if extra:
                     seen_log = SeenLog([*extra, key])
                     seen_size = len(extra) + 1
@@ -285,6 +294,12 @@ class GameState:  # the Python engine's class (PythonState)
         self.houses_key = 0 if houses_key is None else houses_key
         self.seen_log = seen_log
         self.seen_size = seen_size
+        # Until now ``self`` was an instance of the twin class (see ``_new``): it becomes a
+        # GameState, which is then checked whole.
+        self.__class__ = PythonState
+        problems = _problems(self, PythonState, check_key=key_given)
+        if problems:
+            raise _impossible(problems)
 
     @property
     def seen(self) -> frozenset[int]:
@@ -336,8 +351,10 @@ class GameState:  # the Python engine's class (PythonState)
         return out
 
     def problems(self) -> list[str]:
-        """Everything that makes this state impossible (empty for a valid one); see
-        [`position_problems`][crapette.state.position_problems]."""
+        """Everything that makes this state impossible, as
+        [`position_problems`][crapette.state.position_problems] lists it: empty, since a
+        state is checked when it is built (ask ``position_problems`` of the fields to
+        check them before building)."""
         return position_problems(self)
 
     def replace(self, **changes: Any) -> GameState:
@@ -458,9 +475,11 @@ def _layout_key(houses: tuple[Pile, ...]) -> int:
 
 
 # The Python class is a plain ``__slots__`` class whose instances are filled in by a twin
-# class (the same slots and ``__init__``) and then made ``GameState``s, whose assignment and
-# deletion raise as the native class's read-only fields do.
+# class (the same slots) and then made ``GameState``s, whose assignment and deletion raise as
+# the native class's read-only fields do. The public constructor's twin runs ``__init__``
+# (which checks the state); ``make_state``'s only assigns the slots.
 _TWIN: Any = None
+_FAST_TWIN: Any = None
 
 
 def _read_only(self: object, name: str, value: object = None) -> None:
@@ -484,13 +503,50 @@ def _no_init(self: object, *args: object, **kwargs: object) -> None:
 
 
 def _new(cls: type, *args: object, **kwargs: object) -> Any:
-    state = _TWIN(*args, **kwargs)
-    state.__class__ = PythonState
-    return state
+    return _TWIN(*args, **kwargs)  # ``__init__`` makes it a GameState, then checks it
+
+
+def _assign(
+    self: Any,
+    rules: Ruleset,
+    to_act: int,
+    foundations: tuple[Pile, ...],
+    houses: tuple[Pile, ...],
+    reserves: tuple[Pile, ...],
+    reserve_up: tuple[int, ...],
+    hands: tuple[Pile, ...],
+    wastes: tuple[Pile, ...],
+    turned: Card | None,
+    stop: PendingStop | None,
+    emptied: int,
+    passes: tuple[int, ...],
+    moves_made: int,
+    houses_key: int,
+    seen_log: SeenLog | None,
+    seen_size: int,
+) -> None:
+    """The slots of ``make_state``'s twin, assigned as given."""
+    self.rules = rules
+    self.to_act = to_act
+    self.foundations = foundations
+    self.houses = houses
+    self.reserves = reserves
+    self.reserve_up = reserve_up
+    self.hands = hands
+    self.wastes = wastes
+    self.turned = turned
+    self.stop = stop
+    self.emptied = emptied
+    self.passes = passes
+    self.moves_made = moves_made
+    self.houses_key = houses_key
+    self.seen_log = seen_log
+    self.seen_size = seen_size
 
 
 _init = PythonState.__init__
 _TWIN = type("GameState", (), {"__slots__": _FIELDS, "__init__": _init})
+_FAST_TWIN = type("GameState", (), {"__slots__": _FIELDS, "__init__": _assign})
 # help() and inspect.signature show the constructor's parameters, not _new's
 _parameters = list(inspect.signature(_init).parameters.values())[1:]
 setattr(PythonState, "__signature__", inspect.Signature(_parameters))  # noqa: B010
@@ -519,10 +575,11 @@ def make_state(
     seen_size: int,
 ) -> GameState:
     """The Python engine's internal constructor: every field given, in field order, nothing
-    derived or checked (its ``apply`` builds every state with it): the twin class fills the
-    slots by plain assignment (the fastest way CPython builds an object) and the object
-    becomes a ``GameState`` of the Python engine."""
-    state = _TWIN(
+    derived or checked (its ``apply`` builds every state with it, from a state that passed
+    the checks, by the rules): the twin class fills the slots by plain assignment (the
+    fastest way CPython builds an object) and the object becomes a ``GameState`` of the
+    Python engine."""
+    state = _FAST_TWIN(
         rules,
         to_act,
         foundations,
@@ -574,6 +631,9 @@ def _is_int(value: object, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
+_CARD_TYPES: Final = frozenset((int, Card))
+
+
 def _pile_problem(value: object, what: str) -> str | None:
     """Why ``value`` is not a pile (a tuple of card indexes), or ``None``."""
     if not isinstance(value, tuple):
@@ -582,6 +642,32 @@ def _pile_problem(value: object, what: str) -> str | None:
         if not _is_int(card, 0, 103):
             return f"{what}[{i}] is not a card: {show(card)}"
     return None
+
+
+_GROUPS: Final = (8, 8, 2, 2, 2)  # foundations, houses, reserves, hands, wastes
+_TUPLE: Final = frozenset((tuple,))
+_ALL_CARDS: Final = frozenset(range(104))
+
+
+def _whole_pack(groups: tuple[object, ...], turned: object) -> list[Card] | None:
+    """The cards of the piles of ``groups`` (the foundations, houses, reserves, hands and
+    wastes), pile by pile, and the turned card, when each group is a tuple of its number
+    of tuples of plain cards (ints or ``Card``s) holding the 104 cards once each, as every
+    possible state does: checked at C speed. ``None`` otherwise, when the detailed checks
+    find what is wrong (or that nothing is: a subclass of tuple or int)."""
+    piles: list[object] = []
+    for group, n in zip(groups, _GROUPS, strict=True):
+        if type(group) is not tuple or len(group) != n:
+            return None
+        piles.extend(group)
+    if not _TUPLE.issuperset(map(type, piles)):
+        return None
+    cards: list[Card] = list(chain.from_iterable(piles))  # type: ignore[arg-type]
+    if turned is not None:
+        cards.append(turned)  # type: ignore[arg-type]
+    if len(cards) != 104 or not _CARD_TYPES.issuperset(map(type, cards)):
+        return None
+    return cards if _ALL_CARDS.issubset(cards) else None
 
 
 def _piles_problem(value: object, n: int, what: str) -> str | None:
@@ -595,6 +681,10 @@ def _piles_problem(value: object, n: int, what: str) -> str | None:
 
 
 def _pair_problem(value: object, high: int, what: str) -> str | None:
+    if type(value) is tuple and len(value) == 2:
+        a, b = value
+        if type(a) is int and type(b) is int and 0 <= a <= high and 0 <= b <= high:
+            return None  # (the usual case, at once)
     if (
         not isinstance(value, tuple)
         or len(value) != 2
@@ -604,31 +694,100 @@ def _pair_problem(value: object, high: int, what: str) -> str | None:
     return None
 
 
-def position_problems(state: GameState) -> list[str]:
-    """Every reason ``state`` could not occur in a deal, as readable sentences naming the
-    field (empty for a valid state): the type and range of every field, every card once,
+_DEFAULTS: Final[dict[str, Any]] = {
+    "turned": None,
+    "stop": None,
+    "emptied": 0,
+    "passes": (1, 1),
+    "moves_made": 0,
+    "houses_key": None,
+    "seen": None,
+}
+
+
+class _Fields:
+    """The fields of a state that may not exist, given as the constructor's keywords, read
+    as a state's are (``position_problems`` of a mapping)."""
+
+    __slots__ = (*_VALUES, "seen")
+
+    def __init__(self, fields: Mapping[str, Any]) -> None:
+        for name in fields:
+            if name not in _DEFAULTS and name not in _VALUES:
+                raise TypeError(f"position_problems() got an unexpected field {name!r}")
+        for name in _VALUES[:8]:
+            if name not in fields:
+                raise TypeError(f"position_problems() needs the field {name!r}")
+        values = {**_DEFAULTS, **fields}
+        for name in _VALUES:
+            setattr(self, name, values[name])
+        key = values["houses_key"]
+        if key is None:
+            key = _layout_key(values["houses"])
+        self.houses_key = key
+        seen = values["seen"]
+        try:
+            self.seen = frozenset((*seen, key)) if seen else frozenset((key,))
+        except TypeError:  # not a collection of hashable keys
+            self.seen = frozenset((None,))
+
+
+def position_problems(state: GameState | Mapping[str, Any]) -> list[str]:
+    """Every reason a state could not occur in a deal, as readable sentences naming the field
+    (empty for a valid state): the type and range of every field, every card once,
     foundations built up in suit from their Ace, houses descending in alternating colours,
-    possible counts. Like python-chess's ``Board.status()``, the list form of
-    [`validate_position`][crapette.state.validate_position].
+    possible counts, and a pending Stop! decision that is the violation its move makes from
+    ``stop.prior`` (a state of the same ruleset). Like python-chess's ``Board.status()``, the
+    list form of [`validate_position`][crapette.state.validate_position].
+
+    A ``GameState`` is checked when it is built (its constructor, ``replace`` and every
+    reader refuse what this names), so a state that exists has no problem; pass the
+    constructor's keywords as a mapping to ask about a state before building it.
+
+    Args:
+        state: a ``GameState``, or a mapping of the constructor's keywords (``rules``,
+            ``to_act``, ``foundations``, ``houses``, ``reserves``, ``reserve_up``,
+            ``hands``, ``wastes`` and optionally ``turned``, ``stop``, ``emptied``,
+            ``passes``, ``moves_made``, ``houses_key``, ``seen``).
+
+    Raises:
+        TypeError: a mapping with a keyword that is not a field, or without a required one.
     """
+    if isinstance(state, Mapping):
+        return _problems(_Fields(state), None)
     if not isinstance(state, (GameState, PythonState)):
         return [f"not a GameState: {type(state).__name__}"]
+    return _problems(state, type(state))
+
+
+def _problems(state: Any, engine: type | None, *, check_key: bool = True) -> list[str]:
+    """``position_problems`` of a state, a state being built or ``_Fields``: ``engine`` is
+    the class ``stop.prior`` must be (``None``: either engine's); ``check_key`` whether
+    ``houses_key`` may differ from the layout key of the houses (it was given, not
+    derived)."""
     problems: list[str] = []
-    if not isinstance(state.rules, Ruleset):
-        problems.append(f"rules must be a Ruleset, not {type(state.rules).__name__}")
+    rules = state.rules
+    if not isinstance(rules, Ruleset):
+        problems.append(f"rules must be a Ruleset, not {type(rules).__name__}")
     if not _is_int(state.to_act, 0, 1):
         problems.append(f"to_act must be 0 or 1, not {show(state.to_act)}")
+    foundations, houses, reserves = state.foundations, state.houses, state.reserves
+    hands, wastes, turned = state.hands, state.wastes, state.turned
+    whole = _whole_pack((foundations, houses, reserves, hands, wastes), turned)
     shape = [
-        _piles_problem(state.foundations, 8, "foundations"),
-        _piles_problem(state.houses, 8, "houses"),
-        _piles_problem(state.reserves, 2, "reserves"),
-        _piles_problem(state.hands, 2, "hands"),
-        _piles_problem(state.wastes, 2, "wastes"),
         _pair_problem(state.reserve_up, 104, "reserve_up"),
         _pair_problem(state.passes, 2, "passes"),
     ]
-    if state.turned is not None and not _is_int(state.turned, 0, 103):
-        shape.append(f"turned must be a card or None, not {show(state.turned)}")
+    if whole is None:
+        shape[:0] = [
+            _piles_problem(foundations, 8, "foundations"),
+            _piles_problem(houses, 8, "houses"),
+            _piles_problem(reserves, 2, "reserves"),
+            _piles_problem(hands, 2, "hands"),
+            _piles_problem(wastes, 2, "wastes"),
+        ]
+    if whole is None and turned is not None and not _is_int(turned, 0, 103):
+        shape.append(f"turned must be a card or None, not {show(turned)}")
     if not _is_int(state.emptied, 0, 255):
         shape.append(
             f"emptied must be a bitmask of houses from 0 to 255, not {show(state.emptied)}"
@@ -637,42 +796,52 @@ def position_problems(state: GameState) -> list[str]:
         shape.append(f"moves_made must be an integer from 0, not {show(state.moves_made)}")
     if not all(_is_int(k, 0, 2**64 - 1) for k in state.seen):
         shape.append("seen must hold layout keys, integers from 0 to 2**64 - 1")
-    if state.stop is not None and not isinstance(state.stop, PendingStop):
-        shape.append(f"stop must be a PendingStop or None, not {type(state.stop).__name__}")
+    stop = state.stop
+    if stop is not None and not isinstance(stop, PendingStop):
+        shape.append(f"stop must be a PendingStop or None, not {type(stop).__name__}")
     problems.extend(p for p in shape if p is not None)
     if problems:
         return problems  # the checks below read the fields as cards and piles
-    if any(len(pile) > 13 for pile in state.houses):
-        tall = [f"H{h + 1}" for h, pile in enumerate(state.houses) if len(pile) > 13]
+    if any(len(pile) > 13 for pile in houses):
+        tall = [f"H{h + 1}" for h, pile in enumerate(houses) if len(pile) > 13]
         problems.append(f"houses hold at most 13 cards (a run from King to Ace): {' '.join(tall)}")
-    elif state.houses_key != _houses_key(state.houses):
+    elif check_key and state.houses_key != _houses_key(houses):
         problems.append("houses_key is not the layout key of the houses")
-    counts = Counter(state.cards())
-    missing = [TEXT[c] for c in range(104) if c not in counts]
-    doubled = [TEXT[c] for c in sorted(counts) if counts[c] > 1]
-    if missing:
-        problems.append("missing cards: " + " ".join(missing))
-    if doubled:
-        problems.append("cards written more than once: " + " ".join(doubled))
-    for i, pile in enumerate(state.foundations):
+    if whole is None:  # every card once? (told at once for the whole pack above)
+        cards = [
+            card
+            for group in (foundations, houses, reserves, hands, wastes)
+            for pile in group
+            for card in pile
+        ]
+        if turned is not None:
+            cards.append(turned)
+        counts = Counter(cards)
+        missing = [TEXT[c] for c in range(104) if c not in counts]
+        doubled = [TEXT[c] for c in sorted(counts) if counts[c] > 1]
+        if missing:
+            problems.append("missing cards: " + " ".join(missing))
+        if doubled:
+            problems.append("cards written more than once: " + " ".join(doubled))
+    for i, pile in enumerate(foundations):
         if pile and not is_foundation_run(pile):
             problems.append(
                 f"foundation {i + 1} ({_pile_text(pile)}) is not a run up in suit from its Ace"
             )
-    for i, pile in enumerate(state.houses):
+    for i, pile in enumerate(houses):
         if not is_run(pile):
             problems.append(
                 f"house H{i + 1} ({_pile_text(pile)}) does not descend one rank at a time in"
                 " alternating colours"
             )
     for p in (0, 1):
-        reserve, up = state.reserves[p], state.reserve_up[p]
+        reserve, up = reserves[p], state.reserve_up[p]
         if up > len(reserve):
             problems.append(
                 f"player {p}'s reserve has {len(reserve)} cards, fewer than its {up} face-up"
                 " cards (reserve_up)"
             )
-        elif reserve and up == 0 and state.rules.reserve_face_up:
+        elif reserve and up == 0 and rules.reserve_face_up:
             problems.append(
                 f"player {p}'s reserve top is face down, but these rules deal it face up"
             )
@@ -682,22 +851,101 @@ def position_problems(state: GameState) -> list[str]:
                 f"face-down cards of player {p}'s reserve come from the other pack: "
                 + " ".join(foreign)
             )
-    for h in range(8):
-        if state.emptied >> h & 1 and state.houses[h]:
-            problems.append(f"house H{h + 1} is marked emptied this turn but holds cards")
-    if state.moves_made > state.rules.move_cap:
+    if state.emptied:
+        for h in range(8):
+            if state.emptied >> h & 1 and houses[h]:
+                problems.append(f"house H{h + 1} is marked emptied this turn but holds cards")
+    if state.moves_made > rules.move_cap:
         problems.append(
-            f"{state.moves_made} moves made is beyond the rules' move cap of {state.rules.move_cap}"
+            f"{state.moves_made} moves made is beyond the rules' move cap of {rules.move_cap}"
         )
+    if stop is not None and not problems:
+        problems.extend(_stop_problems(state, stop, engine))
     return problems
 
 
-def validate_position(state: GameState, text: str = "") -> None:
+# The fields a pending Stop! decision must share with the state its move gives from
+# stop.prior (the rules are compared first; the layout key follows the houses).
+_AFTER: Final = (
+    "to_act",
+    "foundations",
+    "houses",
+    "reserves",
+    "reserve_up",
+    "hands",
+    "wastes",
+    "turned",
+    "emptied",
+    "passes",
+    "moves_made",
+    "seen",
+)
+
+
+def _stop_problems(state: Any, stop: PendingStop, engine: type | None) -> list[str]:
+    """Why a pending Stop! decision is not the one its move makes from ``stop.prior``: a
+    Stop! decision exists only after a move that breaks a priority under callable Stop!
+    rules, so the state must be that move's result from the prior (a state of the same
+    ruleset, with no decision of its own), field for field."""
+    prior, move, offender, resume = stop
+    engines = (GameState, PythonState) if engine is None else (engine,)
+    if not isinstance(prior, engines):
+        return [f"stop.prior must be a GameState of the same engine, not {type(prior).__name__}"]
+    if prior.stop is not None:
+        return ["stop.prior must not itself await a Stop! decision"]
+    if prior.rules != state.rules:
+        return [
+            f"stop.prior is a state of other rules ({prior.rules}) than the state's"
+            f" ({state.rules}): the decision would be played by the prior's"
+        ]
+    if not isinstance(move, Move):
+        return [f"stop.move must be a Move, not {show(move)}"]
+    if not (_is_int(offender, 0, 1) and _is_int(resume, 0, 1)):
+        return [f"stop.offender and stop.resume must be 0 or 1, not {show((offender, resume))}"]
+    after, reason = need(_hooks.replay_stop, "replay_stop")(prior, move)
+    if after is None:
+        return [f"stop.move {move} cannot be played in stop.prior: {reason}"]
+    pending = after.stop
+    if pending is None:
+        return [
+            f"stop: {move} played from stop.prior leaves no Stop! decision (it breaks no"
+            " priority these rules let the opponent call)"
+        ]
+    differ = [name for name in _AFTER if getattr(state, name) != getattr(after, name)]
+    if (offender, resume) != (pending.offender, pending.resume):
+        differ.append("stop.offender/stop.resume")
+    if differ:
+        return [
+            f"the state's {', '.join(differ)} are not those {move} played from stop.prior"
+            " gives (a Stop! decision follows its violating move)"
+        ]
+    return []
+
+
+def _impossible(problems: list[str], text: str = "") -> InvalidPositionError:
+    """The error of an impossible state (``validate_position``'s)."""
+    where = f" {quote(text)}" if text else ""
+    return InvalidPositionError(f"impossible position{where}: " + "; ".join(problems), text, None)
+
+
+def _position_error(fields: Any, engine: type | None) -> InvalidPositionError | None:
+    """The error for a state (or a mapping of its fields) that its constructor refuses,
+    or ``None`` when it has no problem: the native engine's constructor words its
+    refusals with it, as the Python engine's does."""
+    if isinstance(fields, Mapping):
+        problems = _problems(_Fields(fields), engine)
+    else:
+        problems = _problems(fields, engine)
+    return _impossible(problems) if problems else None
+
+
+def validate_position(state: GameState | Mapping[str, Any], text: str = "") -> None:
     """Check that ``state`` could occur in a deal (see
-    [`position_problems`][crapette.state.position_problems]).
+    [`position_problems`][crapette.state.position_problems]); a state that exists passed
+    this check when it was built.
 
     Args:
-        state: the state to check.
+        state: the state to check, or a mapping of the constructor's keywords.
         text: the text it was read from, quoted in the error (optional).
 
     Raises:
@@ -705,10 +953,7 @@ def validate_position(state: GameState, text: str = "") -> None:
     """
     problems = position_problems(state)
     if problems:
-        where = f" {quote(text)}" if text else ""
-        raise InvalidPositionError(
-            f"impossible position{where}: " + "; ".join(problems), text, None
-        )
+        raise _impossible(problems, text)
 
 
 # --------------------------------------------------------------------------------------
@@ -791,6 +1036,7 @@ _hooks.rebuild_state = _rebuild
 _hooks.state_repr = _state_repr
 _hooks.state_replace = _replace
 _hooks.position_problems = position_problems
+_hooks.position_error = _position_error
 if _NATIVE is not None:
     _NATIVE.setup(
         cards=ALL_CARDS,
@@ -800,5 +1046,6 @@ if _NATIVE is not None:
         ruleset_class=Ruleset,
         position_error=InvalidPositionError,
         illegal_error=IllegalMoveError,
+        argument_error=InvalidArgumentError,
         hooks=_hooks,
     )

@@ -50,7 +50,7 @@ from crapette.errors import UnknownBotError
 from crapette.moves import RESERVE, Action, Move
 from crapette.outcome import is_over, winner
 from crapette.state import GameState, Pile
-from crapette.views import PlayerView, determinize, sketch
+from crapette.views import PlayerView, determinize, sketch, state_of
 
 __all__ = ["DEFAULT_PLANNER_BUDGET", "SCORED_PER_ROLLOUT", "HandMemory", "PlannerBot", "plan_lines"]
 
@@ -238,9 +238,10 @@ class HandMemory:
                 hand = tuple(pool[: view.hand_sizes[q]])
                 pool = pool[view.hand_sizes[q] :]
             dealt.append(hand)
-        return sketch(view).replace(
-            reserves=(downs[0] + view.reserves_up[0], downs[1] + view.reserves_up[1]),
-            hands=(dealt[0], dealt[1]),
+        return state_of(
+            view,
+            (downs[0] + view.reserves_up[0], downs[1] + view.reserves_up[1]),
+            (dealt[0], dealt[1]),
         )
 
 

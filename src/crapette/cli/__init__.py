@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from crapette._version import __version__
+from crapette.cli._output import OutputError
 from crapette.errors import CrapetteError
 
 __all__ = ["main"]
@@ -48,7 +49,8 @@ RICH_MISSING: str = (
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 success, 1 error, 2 usage)."""
+    """Run the command line; returns the exit status (0 success, 1 error, 2 usage: a bad
+    argument, or a file it cannot write)."""
     if importlib.util.find_spec("rich") is None:
         print(RICH_MISSING, file=sys.stderr)
         return 1
@@ -61,6 +63,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = args.run(args)
         sys.stdout.flush()
+    except OutputError as exc:  # a file it cannot write: a bad argument (status 2)
+        print(f"crapette {args.command}: {exc}", file=sys.stderr)
+        return 2
     except CrapetteError as exc:
         print(f"crapette {args.command}: {exc}", file=sys.stderr)
         return 1
