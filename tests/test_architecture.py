@@ -28,7 +28,17 @@ LAYER = {
     "__init__": 5,
 }
 CORE = set(LAYER) - {"_core"}  # _core is the C extension (native/), which imports nothing
-OPTIONAL = ("records", "testing", "bots", "simulation", "adapters", "svg", "cli", "web")
+OPTIONAL = (
+    "records",
+    "testing",
+    "bots",
+    "simulation",
+    "analysis",
+    "adapters",
+    "svg",
+    "cli",
+    "web",
+)
 # The optional parts each part may import, as docs/architecture.md "Who may import whom"
 # says (every part may import the core); a part may always import its own modules.
 ALLOWED = {
@@ -38,8 +48,9 @@ ALLOWED = {
     "svg": set(),
     "bots": set(),
     "simulation": {"bots"},
+    "analysis": {"records", "bots", "simulation"},
     "adapters": {"bots"},
-    "web": {"records", "bots", "svg"},
+    "web": {"records", "bots", "svg", "analysis"},
     "cli": set(OPTIONAL),
 }
 FORBIDDEN = {part: set(OPTIONAL) - allowed - {part} for part, allowed in ALLOWED.items()}
