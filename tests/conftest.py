@@ -5,7 +5,9 @@ examples; ``dev`` searches harder: ``HYPOTHESIS_PROFILE=dev pytest``.
 """
 
 import os
+import sys
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -23,3 +25,14 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(autouse=True)
+def _quick_server_hints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's hints from a small analysis: the web tests play whole deals by hints,
+    each an analysis (tests/test_analysis.py checks the hint at its real limit)."""
+    session = sys.modules.get("crapette.web.session")
+    if session is not None:
+        from crapette.analysis import Limit
+
+        monkeypatch.setattr(session, "HINT_LIMIT", Limit(rollouts=24))

@@ -187,7 +187,7 @@ the face-up cards (loaded on it) below the ones shown.
 A deal seed saved with the game lets it be replayed.
 Commands:
   undo         take back everything since your previous decision
-  hint         the bot's choice for you
+  hint         the engine's best line for you, its win chance and why
   moves        list your legal moves again, each with what it does
   board        draw the table again
   rules        the ruleset and its options
@@ -548,11 +548,14 @@ class TerminalGame:
         elif word == "rules":
             self._show_rules()
         elif word == "hint":
-            move = self.bots[self.state.to_act](self.state)
+            from crapette.analysis import hint
+
             state = self.state
+            found = hint(observe(state, state.to_act), seed=state.moves_made)
+            move = found.move
             number = menu.index(move) + 1 if move in menu else "-"
             described = describe_move(state, move, ascii=self.ascii)
-            self._say(f"Hint: {number}. {move}  {described}")
+            self._say(f"Hint: {number}. {move}  {described}\n  {found.reason}")
         elif word == "undo":
             return self._undo(), None
         elif word in ("save", "load"):

@@ -14,8 +14,8 @@ of the bots' choices. (A game dealt from a seed its creator chose is keyed by th
 so that it replays the same bot moves: its creator knows every card anyway.) A bot is built once per
 deal and kept across its moves, with the hooks of ``crapette.bots.play_deal``
 (``on_deal_start``, ``on_opponent_move``); a bot rebuilt after a restart is shown the deal
-so far. The hint is the greedy bot seeded with the move number: a function of the seat's
-own view and public data only.
+so far. The hint is the engine's analysis of the seat's own view, seeded with the move
+number: a function of the seat's view and public data only.
 """
 
 from __future__ import annotations
@@ -49,11 +49,15 @@ from crapette.records import GameRecord, format_result
 from crapette.svg import board
 from crapette.text import describe_move
 
-__all__ = ["MAX_SEARCH_BUDGET", "Game", "Seat", "WebError"]
+__all__ = ["HINT_LIMIT", "MAX_SEARCH_BUDGET", "Game", "Seat", "WebError"]
 
 MAX_SEARCH_BUDGET: Final = 8192
 """The largest search budget a client may ask for (``search:N``, ``planner:N``; the
 planner's default)."""
+
+HINT_LIMIT: Any = None
+"""The analysis limit of the server's hints (``None``: ``crapette.analysis.HINT_LIMIT``,
+1,024 play-outs or half a second)."""
 
 _RECENT_MOVES: Final = 40
 """How many of the opponent's latest moves a payload lists."""
@@ -480,15 +484,28 @@ class Game:
         return done
 
     def hint(self, seat: int) -> Move:
-        """The greedy bot's choice for the seat, from the seat's view (seeded with the
-        move number: no secret goes into it).
+        """The move the engine suggests for the seat: the first move of
+        [`advice`][crapette.web.session.Game.advice]'s best line.
 
         Raises:
             WebError: the seat may not act.
         """
+        move: Move = self.advice(seat).move
+        return move
+
+    def advice(self, seat: int) -> Any:
+        """The engine's hint for the seat ([`crapette.analysis.hint`][crapette.analysis.hint]
+        at [`HINT_LIMIT`][crapette.web.session.HINT_LIMIT]): the best line with its win
+        chance and a reason, from the seat's view only, seeded with the move number (no
+        secret goes into it).
+
+        Raises:
+            WebError: the seat may not act.
+        """
+        from crapette.analysis import hint
+
         self._check_can_act(seat, None)
-        bot = get_bot("greedy", seed=self.state.moves_made)
-        return bot.choose(observe(self.state, seat))
+        return hint(observe(self.state, seat), HINT_LIMIT, seed=self.state.moves_made)
 
     def can_undo(self, seat: int) -> bool:
         """Whether the seat may take back its last move: only against a bot, only its own
