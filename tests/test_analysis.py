@@ -73,7 +73,10 @@ def test_analysis_of_a_position() -> None:
     for move in best.moves:
         assert move in c.legal_moves(after)
         after = c.apply(after, move)
-    assert found.rollouts <= SMALL.rollouts
+    from crapette.analysis._analyse import DEEP_SAMPLES, FINALISTS
+
+    # the limit bounds the first stage; the second adds its samples of each finalist
+    assert found.rollouts <= SMALL.rollouts + DEEP_SAMPLES * FINALISTS
     assert found.samples >= 1 and found.positions > 0 and found.considered >= len(found.lines)
     data = found.to_dict()
     assert data["lines"][0]["moves"] == [str(m) for m in best.moves]
@@ -105,11 +108,16 @@ def test_analysis_reads_no_hidden_card() -> None:
 def test_more_work_narrows_the_error() -> None:
     state = _choice(seed=11)
     view = observe(state, state.to_act)
-    small = analyse(view, Limit(rollouts=64), seed=2)
-    large = analyse(view, Limit(rollouts=1024), seed=2)
+    small = analyse(view, Limit(rollouts=64), seed=2, deep=0)
+    large = analyse(view, Limit(rollouts=1024), seed=2, deep=0)
     assert large.best is not None and small.best is not None
     assert large.best.samples > small.best.samples
     assert large.win_se < small.win_se
+    # and more samples of the second stage
+    few = analyse(view, Limit(rollouts=64), seed=2, deep=4)
+    many = analyse(view, Limit(rollouts=64), seed=2, deep=40)
+    assert few.best is not None and many.best is not None and many.best.samples == 40
+    assert many.win_se < few.win_se
 
 
 def test_positions_and_time_limits() -> None:
@@ -236,3 +244,26 @@ def test_server_hint_has_the_new_fields() -> None:
     assert answer["code"] in {m["code"] for m in data["legal_moves"]}
     assert answer["notation"] == answer["line"][0] and answer["description"]
     assert 0 <= answer["win"] <= 1 and "win chance" in answer["reason"]
+
+
+def test_the_second_stage_judges_the_finalists_again() -> None:
+    from crapette.analysis._analyse import FINALISTS, analyse_scores
+    from crapette.bots._value import load_model
+
+    state = _choice(seed=21)
+    view = observe(state, state.to_act)
+    first, first_scores, _ = analyse_scores(view, SMALL, seed=4, deep=0)
+    both, scores, _ = analyse_scores(view, SMALL, seed=4, deep=6)
+    if load_model().deep is None:  # pragma: no cover - a model without its deep part
+        assert both == first
+        return
+    finalists = [s for s in scores if s.alive and s.exact is None]
+    assert 1 <= len(finalists) <= FINALISTS
+    assert all(s.n == 6 for s in finalists)  # the second stage's samples only
+    assert both.rollouts == first.rollouts + 6 * len(finalists)
+    assert both.best is not None and both.best.samples == 6
+    # the best line is a finalist of the first stage
+    ranked = sorted(first_scores, key=lambda s: (s.alive, s.key()), reverse=True)
+    assert both.best.moves in [s.line for s in ranked[:FINALISTS]]
+    with pytest.raises(InvalidArgumentError, match="deep"):
+        analyse(view, SMALL, deep=-1)

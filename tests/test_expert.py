@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -308,3 +309,31 @@ def test_the_second_stage_picks_among_the_finalists() -> None:
     assert three.line in lines
     with pytest.raises(UnknownBotError, match="finalists"):
         ExpertBot(finalists=-1)
+
+
+def test_the_training_script_runs(tmp_path: Path) -> None:
+    """training/train_expert.py's three steps on a tiny scale: the model it writes is one
+    the bot can load."""
+    pytest.importorskip("scipy")
+    import json
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[1] / "training" / "train_expert.py"
+    if not script.exists():
+        pytest.skip("no training/ next to the tests")  # pragma: no cover
+    records, found, model = tmp_path / "r.jsonl", tmp_path / "p.jsonl", tmp_path / "m.json"
+    steps = [
+        ["selfplay", "--deals", "4", "--bots", "greedy,random", "--out", str(records)],
+        ["positions", "--records", str(records), "--every", "15", "--rollouts", "16"]
+        + ["--samples", "4", "--deep", "2", "--out", str(found)],
+        ["fit", "--positions", str(found), "--out", str(model), "--note", "a test"],
+    ]
+    for step in steps:
+        subprocess.run([sys.executable, str(script), *step], check=True, capture_output=True)
+    data = json.loads(model.read_text(encoding="utf-8"))
+    assert data["trained"] == "a test" and "deep" in data
+    from crapette.bots._value import _model
+
+    fitted = _model(data, data["turns"])
+    assert fitted.deep is not None and 0 <= fitted.lost_win <= fitted.won_win <= 1

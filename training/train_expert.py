@@ -47,6 +47,7 @@ from crapette.analysis import Limit, analyse
 from crapette.bots import get_bot, play_deal
 from crapette.bots._greedy import play_out
 from crapette.bots._value import Sampler, load_model
+from crapette.bots.expert import deep_play_out
 from crapette.bots.planner import HandMemory
 from crapette.deal import Rng
 from crapette.match import deal_seed
@@ -131,6 +132,15 @@ def positions(args: argparse.Namespace) -> None:
                             sample = apply_unchecked(sample, m)
                         v, _, _ = play_out(sample, p, Rng(rng.next64()), model.turns)
                         values.append(v)
+                deep = []
+                if found.exact:
+                    deep = list(values)
+                else:
+                    for _ in range(args.deep):
+                        sample = draw(rng)
+                        for m in best.moves:
+                            sample = apply_unchecked(sample, m)
+                        deep.append(deep_play_out(sample, p, Rng(rng.next64())))
                 won = None if result.winner is None else int(result.winner == p)
                 row = {
                     "deal": number,
@@ -139,6 +149,7 @@ def positions(args: argparse.Namespace) -> None:
                     "margin": result.scores[p] - result.scores[1 - p],
                     "win_bonus": state.rules.win_bonus,
                     "values": values,
+                    "deep": deep,
                 }
                 out.write(json.dumps(row) + "\n")
             out.flush()
@@ -150,18 +161,19 @@ def _load(path: str) -> list[dict[str, Any]]:
         return [json.loads(line) for line in lines if line.strip()]
 
 
-def fit(args: argparse.Namespace) -> None:
-    """Fit the model and write it."""
+def _fit_values(rows: list[dict[str, Any]], key: str) -> dict[str, float]:
+    """Fit the win probability (a, b, won, lost) and the points (c, d) of the play-out
+    values under ``key`` of the positions, and print the calibration of the fit."""
     import numpy as np
     from scipy.optimize import minimize
 
-    rows = [r for r in _load(args.positions) if r["won"] is not None]
-    n = max(len(r["values"]) for r in rows)
+    rows = [r for r in rows if r.get(key)]
+    n = max(len(r[key]) for r in rows)
     v = np.zeros((len(rows), n))
     mask = np.zeros((len(rows), n))
     for i, r in enumerate(rows):
-        v[i, : len(r["values"])] = r["values"]
-        mask[i, : len(r["values"])] = 1
+        v[i, : len(r[key])] = r[key]
+        mask[i, : len(r[key])] = 1
     y = np.array([r["won"] for r in rows], float)
     won = (v >= WIN) & (mask > 0)
     lost = (v <= -WIN) & (mask > 0)
@@ -188,9 +200,8 @@ def fit(args: argparse.Namespace) -> None:
     p = predict(fitted.x)
     brier = float(np.mean((p - y) ** 2))
     print(
-        f"win: a={a:.4f} b={b:.5f}, won {won_win:.4f}, lost {lost_win:.4f};"
-        f" log loss {fitted.fun:.4f}, Brier {brier:.4f},"
-        f" {len(rows)} positions"
+        f"{key}: a={a:.4f} b={b:.5f}, won {won_win:.4f}, lost {lost_win:.4f};"
+        f" log loss {fitted.fun:.4f}, Brier {brier:.4f}, {len(rows)} positions"
     )
     for lo in np.arange(0, 1, 0.1):
         sel = (p >= lo) & (p < lo + 0.1)
@@ -206,17 +217,31 @@ def fit(args: argparse.Namespace) -> None:
     design = np.c_[x1, x2]
     (cc, dd), *_ = np.linalg.lstsq(design, target, rcond=None)
     rmse = float(np.sqrt(np.mean((design @ np.array([cc, dd]) - target) ** 2)))
-    print(f"points: c={cc:.3f} d={dd:.4f}; rmse {rmse:.1f}")
-    model = {
-        "turns": load_model().turns,
+    print(f"{key} points: c={cc:.3f} d={dd:.4f}; rmse {rmse:.1f}")
+    return {
         "win_bias": round(a, 5),
         "win_slope": round(b, 6),
         "won_win": round(won_win, 5),
         "lost_win": round(lost_win, 5),
         "points_bias": round(float(cc), 4),
         "points_slope": round(float(dd), 5),
-        "trained": args.note or f"{len(rows)} positions of {args.positions}",
     }
+
+
+def fit(args: argparse.Namespace) -> None:
+    """Fit the model (the greedy play-outs' and the deep play-outs') and write it."""
+    rows = [r for r in _load(args.positions) if r["won"] is not None]
+    if args.base:
+        with open(args.base, encoding="utf-8") as base:
+            model = json.load(base)
+        model.pop("deep", None)
+        print(f"play-out model kept from {args.base}")
+    else:
+        model = {"turns": load_model().turns, **_fit_values(rows, "values")}
+        model["trained"] = args.note or f"{len(rows)} positions of {args.positions}"
+    if any(r.get("deep") for r in rows):
+        deep = _fit_values(rows, "deep")
+        model["deep"] = {**deep, "trained": args.deep_note or f"{len(rows)} positions"}
     with open(args.out, "w", encoding="utf-8") as out:
         json.dump(model, out, indent=2)
         out.write("\n")
@@ -239,7 +264,8 @@ def main() -> None:
     q.add_argument("--records", required=True)
     q.add_argument("--every", type=int, default=5)
     q.add_argument("--rollouts", type=int, default=512)
-    q.add_argument("--samples", type=int, default=48)
+    q.add_argument("--samples", type=int, default=48, help="greedy play-outs per position")
+    q.add_argument("--deep", type=int, default=24, help="deep play-outs per position")
     q.add_argument("--seed", type=int, default=17)
     q.add_argument("--out", required=True)
     q.set_defaults(run=positions)
@@ -247,6 +273,10 @@ def main() -> None:
     f.add_argument("--positions", required=True)
     f.add_argument("--out", required=True)
     f.add_argument("--note", default="", help="the model's 'trained' field")
+    f.add_argument("--deep-note", default="", help="the deep model's 'trained' field")
+    f.add_argument(
+        "--base", help="keep the play-out model of this model file (fit the deep model only)"
+    )
     f.set_defaults(run=fit)
     args = parser.parse_args()
     args.run(args)

@@ -15,13 +15,21 @@ from crapette._quote import show
 from crapette.bots._value import (
     LineScore,
     Sampler,
+    ValueModel,
     Work,
     exact_value,
     load_model,
     score_lines,
     won_value,
 )
-from crapette.bots.expert import DEFAULT_NODES, DEFAULT_WIDTH, expert_lines, lines_after
+from crapette.bots.expert import (
+    DEFAULT_FINALISTS,
+    DEFAULT_NODES,
+    DEFAULT_WIDTH,
+    expert_lines,
+    lines_after,
+    score_deep,
+)
 from crapette.bots.planner import HandMemory, _boundary, _wins
 from crapette.deal import Rng
 from crapette.errors import InvalidArgumentError
@@ -45,6 +53,16 @@ __all__ = [
 
 MAX_LINES = 256
 """The most lines an analysis compares."""
+
+FINALISTS = DEFAULT_FINALISTS
+"""The lines of the first stage that an analysis judges again by deep play-outs (with the
+lines it must include)."""
+
+DEEP_SAMPLES = 32
+"""The samples of an analysis's second stage by default (every finalist on each)."""
+
+HINT_DEEP_SAMPLES = 16
+"""The samples of a hint's second stage."""
 
 
 def _count(label: str, value: object, kind: type = int) -> None:
@@ -246,15 +264,19 @@ def analyse(
     seed: int = 0,
     memory: HandMemory | None = None,
     include: Sequence[Move] = (),
+    deep: int = DEEP_SAMPLES,
 ) -> Analysis:
     """Analyse the position ``view`` shows, for its player to act, from what the view
     shows and nothing else (the hidden cards are sampled, never read).
 
     The player's lines up to the next new card (the expert's lines:
-    [`crapette.bots.expert`][crapette.bots.expert]) are scored on the same samples of the
-    hidden cards by the expert's evaluation (docs/analysis.md), spending the limit by
-    sequential halving; the best line's value is the position's value, with its standard
-    error over the samples.
+    [`crapette.bots.expert`][crapette.bots.expert]) are judged as the expert judges them
+    (docs/analysis.md): first all of them on the same samples of the hidden cards by greedy
+    play-outs, spending the limit by sequential halving; then the four best (and the lines
+    of ``include``) on ``deep`` more samples by deep play-outs. Each play-out's value
+    becomes a win probability and expected points through the value model fitted for its
+    kind. The best line's value is the position's value, with its standard error over its
+    samples.
 
     Args:
         view: the position as one player sees it (``crapette.observe(state, player)``).
@@ -267,14 +289,18 @@ def analyse(
             deal); ``None`` samples the hands uniformly.
         include: moves whose lines are always scored to the end (never dropped), so
             that the analysis also values them (a move actually played, say).
+        deep: the samples of the second stage (0: the first stage alone). With a
+            ``time`` limit the first stage gets 60% of it, the second the rest.
 
     Raises:
         InvalidArgumentError: not a view, a ``multipv`` below 1, a limit that is not a
-            [`Limit`][crapette.analysis.Limit], or a move of ``include`` that is not legal.
+            [`Limit`][crapette.analysis.Limit], a negative ``deep``, or a move of
+            ``include`` that is not legal.
     """
-    return analyse_scores(view, limit, multipv=multipv, seed=seed, memory=memory, include=include)[
-        0
-    ]
+    found, _, _ = analyse_scores(
+        view, limit, multipv=multipv, seed=seed, memory=memory, include=include, deep=deep
+    )
+    return found
 
 
 def analyse_scores(
@@ -285,9 +311,11 @@ def analyse_scores(
     seed: int = 0,
     memory: HandMemory | None = None,
     include: Sequence[Move] = (),
+    deep: int = DEEP_SAMPLES,
 ) -> tuple[Analysis, list[LineScore], set[int]]:
-    """[`analyse`][crapette.analysis.analyse], with every line's scores and the indices
-    of the lines of ``include`` (for the annotations)."""
+    """[`analyse`][crapette.analysis.analyse], with every line's scores (the finalists'
+    from the second stage) and the indices of the lines of ``include`` (for the
+    annotations)."""
     view = _check_view(view)
     if limit is None:
         limit = DEFAULT_LIMIT
@@ -295,8 +323,11 @@ def analyse_scores(
         raise InvalidArgumentError(f"limit must be a crapette.analysis.Limit, not {show(limit)}")
     if isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1:
         raise InvalidArgumentError(f"multipv must be a positive integer, not {show(multipv)}")
+    if isinstance(deep, bool) or not isinstance(deep, int) or deep < 0:
+        raise InvalidArgumentError(f"deep must be a non-negative integer, not {show(deep)}")
     started = time.perf_counter()
     deadline = started + limit.time if limit.time is not None else None
+    first_deadline = started + 0.6 * limit.time if limit.time is not None and deep else deadline
     p = view.to_act
     state = sketch(view)
     moves = view.legal_moves()
@@ -311,19 +342,23 @@ def analyse_scores(
     for s in scores:
         if _wins(state, s.line):
             s.exact = won_value(_after(state, s.line), p)
+    model = load_model()
+    sample = _sampler(view, memory, rng)
     work = score_lines(
         scores,
         p,
-        _sampler(view, memory, rng),
+        sample,
         rng,
-        load_model(),
+        model,
         rollouts=limit.rollouts if limit.rollouts is not None else 1 << 40,
         positions=limit.positions,
-        deadline=deadline,
+        deadline=first_deadline,
         keep=keep,
         settle=False,
         work=Work(),
     )
+    if deep and model.deep is not None:
+        _second_stage(scores, keep, p, sample, rng, model.deep, deep, deadline, work)
     ranked = sorted(range(len(scores)), key=lambda i: _rank(scores[i], i), reverse=True)
     shown = [
         _line_value(scores[i])
@@ -382,6 +417,34 @@ def score_given(
         settle=False,
     )
     return scores
+
+
+def _second_stage(
+    scores: list[LineScore],
+    keep: set[int],
+    p: int,
+    sample: Callable[[], GameState],
+    rng: Rng,
+    model: ValueModel,
+    samples: int,
+    deadline: float | None,
+    work: Work,
+) -> None:
+    """Score the finalists (the best lines of the first stage, and the lines kept) again
+    by deep play-outs: their scores are replaced by the second stage's, and the lines
+    that are not finalists are marked out of the race."""
+    ranked = sorted(range(len(scores)), key=lambda i: _rank(scores[i], i), reverse=True)
+    finalists = [i for i in ranked if scores[i].exact is None and scores[i].n][:FINALISTS]
+    finalists += [i for i in sorted(keep) if i not in finalists and scores[i].exact is None]
+    if not finalists:
+        return
+    deep = {i: LineScore(scores[i].line) for i in finalists}
+    score_deep(list(deep.values()), p, sample, rng, model, samples, deadline=deadline, work=work)
+    for i, score in enumerate(scores):
+        if i in deep:
+            scores[i] = deep[i]
+        elif score.exact is None:
+            score.alive = False
 
 
 def _rank(score: LineScore, i: int) -> tuple[bool, float, float, int]:
@@ -461,7 +524,8 @@ def hint(
 ) -> Hint:
     """The best line for the player to act with its win chance and a reason in words, at a
     limit that answers within a second ([`HINT_LIMIT`][crapette.analysis.HINT_LIMIT]:
-    1,024 play-outs or half a second, whichever comes first).
+    1,024 play-outs or half a second, whichever comes first, then 16 samples of deep
+    play-outs for the finalists).
 
     The reason names what the line does, first match wins: a line that wins the deal; a
     compulsory move (the rules demand it: the sentence of the priority rule); a line that
@@ -480,9 +544,8 @@ def hint(
         raise InvalidArgumentError(
             f"player {view.player} is not to act in this view: a hint is for the player to act"
         )
-    found = analyse(
-        view, limit if limit is not None else HINT_LIMIT, multipv=2, seed=seed, memory=memory
-    )
+    limit = limit if limit is not None else HINT_LIMIT
+    found = analyse(view, limit, multipv=2, seed=seed, memory=memory, deep=HINT_DEEP_SAMPLES)
     best = found.best
     assert best is not None
     reason = explain(view, best.moves)

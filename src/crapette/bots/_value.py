@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 import attrs
 
@@ -81,6 +82,8 @@ class ValueModel:
         won_win: the win probability of a sample whose play-out won the deal (greedy play
             wins deals that better play may still lose: less than 1).
         lost_win: the win probability of a sample whose play-out lost the deal.
+        deep: the same numbers fitted for the deep play-outs of
+            [`deep_play_out`][crapette.bots.expert.deep_play_out] (``None``: not fitted).
         trained: how the numbers were obtained (free text, from the model file).
     """
 
@@ -92,6 +95,7 @@ class ValueModel:
     won_win: float = 1.0
     lost_win: float = 0.0
     trained: str = ""
+    deep: ValueModel | None = None
 
     def value(self, v: int, rules: Ruleset) -> tuple[float, float]:
         """The win probability and expected points of a play-out value ``v`` (see the
@@ -109,13 +113,10 @@ class ValueModel:
         return attrs.asdict(self)
 
 
-@lru_cache(maxsize=1)
-def load_model() -> ValueModel:
-    """The shipped value model (``crapette/bots/expert_model.json``), read once."""
-    text = resources.files("crapette.bots").joinpath(MODEL_FILE).read_text(encoding="utf-8")
-    data = json.loads(text)
+def _model(data: dict[str, Any], turns: int) -> ValueModel:
+    deep = data.get("deep")
     return ValueModel(
-        turns=int(data["turns"]),
+        turns=int(data.get("turns", turns)),
         win_bias=float(data["win_bias"]),
         win_slope=float(data["win_slope"]),
         points_bias=float(data["points_bias"]),
@@ -123,7 +124,16 @@ def load_model() -> ValueModel:
         won_win=float(data.get("won_win", 1.0)),
         lost_win=float(data.get("lost_win", 0.0)),
         trained=str(data.get("trained", "")),
+        deep=_model(deep, turns) if isinstance(deep, dict) else None,
     )
+
+
+@lru_cache(maxsize=1)
+def load_model() -> ValueModel:
+    """The shipped value model (``crapette/bots/expert_model.json``), read once."""
+    text = resources.files("crapette.bots").joinpath(MODEL_FILE).read_text(encoding="utf-8")
+    data = json.loads(text)
+    return _model(data, int(data["turns"]))
 
 
 def exact_value(state: GameState, p: int) -> tuple[float, float] | None:

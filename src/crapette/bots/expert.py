@@ -30,13 +30,14 @@ chosen line. See docs/bots.md ("The expert") for its figures against the planner
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 
 from crapette._engine import apply_unchecked
 from crapette._movegen import legal_moves
 from crapette._quote import show
 from crapette.bots._greedy import play_out
-from crapette.bots._value import LineScore, Sampler, Work, load_model, score_lines
+from crapette.bots._value import LineScore, Sampler, ValueModel, Work, load_model, score_lines
 from crapette.bots.greedy import greedy_move
 from crapette.bots.planner import HandMemory, Line, _boundary, _layout, _wins
 from crapette.bots.search import MAX_BUDGET, candidates
@@ -59,6 +60,7 @@ __all__ = [
     "expert_lines",
     "lines_after",
     "lookahead_move",
+    "score_deep",
 ]
 
 DEFAULT_EXPERT_BUDGET = 4096
@@ -170,6 +172,42 @@ def deep_play_out(
 
 _DEEP_CAP = 400
 """The most moves the look-ahead part of a deep play-out makes."""
+
+
+def score_deep(
+    scores: Sequence[LineScore],
+    p: int,
+    sample: Callable[[], GameState],
+    rng: Rng,
+    model: ValueModel,
+    samples: int,
+    *,
+    deadline: float | None = None,
+    work: Work | None = None,
+) -> Work:
+    """Score every line on ``samples`` samples of the hidden cards by deep play-outs
+    ([`deep_play_out`][crapette.bots.expert.deep_play_out]; the same samples and seeds for
+    every line), through ``model`` (the value model of the deep play-outs); lines with an
+    ``exact`` value take no samples. With a ``deadline`` (a ``time.perf_counter()`` value)
+    it stops there, after two samples at least."""
+    work = work if work is not None else Work()
+    started = time.perf_counter()
+    lines = [s for s in scores if s.exact is None]
+    for k in range(samples):
+        if not lines or (deadline is not None and k >= 2 and time.perf_counter() >= deadline):
+            break
+        start = sample()
+        work.samples += 1
+        seed = rng.next64()
+        for score in lines:
+            state = start
+            for move in score.line:
+                state = apply_unchecked(state, move)
+            value = deep_play_out(state, p, Rng(seed))
+            score.add(*model.value(value, start.rules))
+            work.rollouts += 1
+    work.seconds += time.perf_counter() - started
+    return work
 
 
 def lines_after(state: GameState, move: Move, most: int) -> list[Line]:
