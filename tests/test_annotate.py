@@ -66,7 +66,7 @@ def test_accuracy_formula() -> None:
 def test_a_whole_record_is_annotated() -> None:
     record = _record("classic", ("random", "greedy"), 7, 70)
     done: list[int] = []
-    annotated = annotate(record, SMALL, seed=3, progress=lambda k, n: done.append(k))
+    annotated = annotate(record, SMALL, seed=3, deep=4, progress=lambda k, n: done.append(k))
     assert done == list(range(1, 71))
     assert len(annotated.decisions) == len(record.moves) == 70
     states = [s for s, _ in record.replay()]
@@ -83,7 +83,7 @@ def test_a_whole_record_is_annotated() -> None:
     # the random player loses more than the greedy one
     assert annotated.accuracy(0) < annotated.accuracy(1)
     # the same seed, the same annotations
-    assert annotate(record, SMALL, seed=3) == annotated
+    assert annotate(record, SMALL, seed=3, deep=4) == annotated
 
 
 def test_a_missed_win_is_judged_against_the_winning_line() -> None:
@@ -92,7 +92,7 @@ def test_a_missed_win_is_judged_against_the_winning_line() -> None:
     )
     assert c.END_TURN in c.legal_moves(state)
     record = GameRecord.from_moves(state, [c.END_TURN])
-    annotated = annotate(record, SMALL)
+    annotated = annotate(record, SMALL, deep=8)
     d = annotated.decisions[0]
     assert d.win_before == 1.0 and d.win_after is not None and d.win_after < 1.0
     assert d.loss == pytest.approx(1.0 - d.win_after, abs=1e-4)
@@ -104,7 +104,7 @@ def test_a_missed_win_is_judged_against_the_winning_line() -> None:
 
 def test_stop_faults_under_callable_rules() -> None:
     record = _record("pagat", ("greedy:miss=0.6:call=0.5", "greedy:miss=0.6:call=0.5"), 5, 160)
-    annotated = annotate(record, Limit(rollouts=6))
+    annotated = annotate(record, Limit(rollouts=6), deep=0)
     states = [s for s, _ in record.replay()]
     kinds: set[str] = set()
     for d, state in zip(annotated.decisions, states, strict=False):
@@ -154,7 +154,7 @@ def test_a_false_call_is_named() -> None:
 
 def test_annotated_record_forms_round_trip() -> None:
     record = _record("classic", ("greedy", "random"), 2, 40)
-    annotated = annotate(record, SMALL)
+    annotated = annotate(record, SMALL, deep=2)
     text = annotated.to_json()
     again = AnnotatedRecord.from_json(text)
     assert again == annotated
@@ -178,7 +178,7 @@ def test_annotated_record_reading_refuses() -> None:
     record = _record("classic", ("greedy", "greedy"), 2, 10)
     with pytest.raises(NotationError, match="annotations"):
         AnnotatedRecord.from_json(record.to_json())
-    data = annotate(record, Limit(rollouts=8)).to_dict()
+    data = annotate(record, Limit(rollouts=8), deep=0).to_dict()
     data["annotations"]["version"] = 99
     with pytest.raises(NotationError, match="version"):
         AnnotatedRecord.from_dict(data)
@@ -194,9 +194,9 @@ def test_annotated_record_reading_refuses() -> None:
 
 def test_annotate_many_in_workers_equals_one_process() -> None:
     records = [_record("classic", ("greedy", "greedy"), seed, 20) for seed in (1, 2, 3)]
-    one = annotate_many(records, Limit(rollouts=8))
-    two = annotate_many(records, Limit(rollouts=8), workers=2)
-    assert one == two == [annotate(r, Limit(rollouts=8)) for r in records]
+    one = annotate_many(records, Limit(rollouts=8), deep=2)
+    two = annotate_many(records, Limit(rollouts=8), deep=2, workers=2)
+    assert one == two == [annotate(r, Limit(rollouts=8), deep=2) for r in records]
 
 
 def test_analyse_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -206,15 +206,29 @@ def test_analyse_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     out_json = tmp_path / "deal.annotated.json"
     out_text = tmp_path / "deal.commented.txt"
     outputs = ["--json", str(out_json), "--commented", str(out_text)]
-    code = main(["analyse", str(path), "--rollouts", "16", *outputs, "--no-progress"])
+    code = main(
+        ["analyse", str(path), "--rollouts", "16", "--deep", "2", *outputs, "--no-progress"]
+    )
     report = capsys.readouterr().out
     assert code == 0 and "accuracy" in report
     annotated = AnnotatedRecord.from_json(out_json.read_text(encoding="utf-8"))
-    assert annotated.record == record and annotated.limit == "rollouts=16"
+    assert annotated.record == record and annotated.limit == "rollouts=16,deep=2"
     assert parse_record(out_text.read_text(encoding="utf-8")).moves == record.moves
     folder = tmp_path / "out"
     folder.mkdir()
-    code = main(["analyse", str(path), str(path), "--rollouts", "8", "--out-dir", str(folder)])
+    code = main(
+        [
+            "analyse",
+            str(path),
+            str(path),
+            "--rollouts",
+            "8",
+            "--deep",
+            "0",
+            "--out-dir",
+            str(folder),
+        ]
+    )
     assert code == 0 and (folder / "deal.annotated.json").exists()
     assert (folder / "deal.report.txt").read_text(encoding="utf-8").startswith("Analysis of")
     code = main(["analyse", str(path), str(path), "--json", str(out_json)])

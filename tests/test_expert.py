@@ -323,10 +323,10 @@ def test_the_training_script_runs(tmp_path: Path) -> None:
     if not script.exists():
         pytest.skip("no training/ next to the tests")  # pragma: no cover
     records, found, model = tmp_path / "r.jsonl", tmp_path / "p.jsonl", tmp_path / "m.json"
+    small = ["--every", "15", "--rollouts", "16", "--samples", "4", "--deep", "2"]
     steps = [
         ["selfplay", "--deals", "4", "--bots", "greedy,random", "--out", str(records)],
-        ["positions", "--records", str(records), "--every", "15", "--rollouts", "16"]
-        + ["--samples", "4", "--deep", "2", "--out", str(found)],
+        ["positions", "--records", str(records), *small, "--out", str(found)],
         ["fit", "--positions", str(found), "--out", str(model), "--note", "a test"],
     ]
     for step in steps:

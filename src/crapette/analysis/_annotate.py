@@ -16,7 +16,7 @@ import attrs
 from crapette._laws import violation
 from crapette._quote import show
 from crapette._version import BEHAVIOUR_VERSION
-from crapette.analysis._analyse import DEFAULT_LIMIT, Limit, analyse_scores
+from crapette.analysis._analyse import DEEP_SAMPLES, DEFAULT_LIMIT, Limit, analyse_scores
 from crapette.bots.base import call_helps
 from crapette.bots.planner import HandMemory
 from crapette.errors import InvalidArgumentError, NotationError
@@ -425,6 +425,7 @@ def annotate(
     limit: Limit | None = None,
     *,
     seed: int = 0,
+    deep: int = DEEP_SAMPLES,
     progress: Callable[[int, int], None] | None = None,
 ) -> AnnotatedRecord:
     """Judge every decision of both players of ``record``.
@@ -444,18 +445,22 @@ def annotate(
         limit: the analysis limit per decision ([`DEFAULT_LIMIT`][crapette.analysis.DEFAULT_LIMIT]).
         seed: the analysis seed (each decision's analysis is seeded from it and the move
             number).
+        deep: the samples of each analysis's second stage (see
+            [`analyse`][crapette.analysis.analyse]; 0: the first stage alone).
         progress: called as ``progress(moves done, moves)`` after every move.
 
     Raises:
         NotationError: the record cannot be replayed (a bad start or move).
         IllegalMoveError: a move of the record is illegal.
-        InvalidArgumentError: a bad limit.
+        InvalidArgumentError: a bad limit or ``deep``.
     """
     if not isinstance(record, GameRecord):
         raise InvalidArgumentError(f"annotate() needs a GameRecord, not {show(record)}")
     limit = limit if limit is not None else DEFAULT_LIMIT
     if not isinstance(limit, Limit):
         raise InvalidArgumentError(f"limit must be a crapette.analysis.Limit, not {show(limit)}")
+    if isinstance(deep, bool) or not isinstance(deep, int) or deep < 0:
+        raise InvalidArgumentError(f"deep must be a non-negative integer, not {show(deep)}")
     steps = list(_steps(record))
     memories = (HandMemory(), HandMemory())
     for p in (0, 1):
@@ -474,7 +479,15 @@ def annotate(
         else:
             decisions.append(
                 _judge(
-                    view, move, limit, _decision_seed(seed, ply), memories[p], pending, ply, fault
+                    view,
+                    move,
+                    limit,
+                    deep,
+                    _decision_seed(seed, ply),
+                    memories[p],
+                    pending,
+                    ply,
+                    fault,
                 )
             )
         if not _continues(state, move, after):
@@ -486,7 +499,7 @@ def annotate(
             progress(ply, total)
     # the values as the JSON form holds them (rounded), so that it reads back equal
     rounded = tuple(Decision.from_dict(d.to_dict()) for d in decisions)
-    return AnnotatedRecord(record, rounded, _limit_text(limit), seed)
+    return AnnotatedRecord(record, rounded, _limit_text(limit, deep), seed)
 
 
 def _continues(state: GameState, move: Move, after: GameState) -> bool:
@@ -515,6 +528,7 @@ def _judge(
     view: PlayerView,
     move: Move,
     limit: Limit,
+    deep: int,
     seed: int,
     memory: HandMemory,
     pending: dict[int, _Pending],
@@ -542,7 +556,9 @@ def _judge(
             best,
             fault,
         )
-    _, scores, keep = analyse_scores(view, limit, seed=seed, memory=memory, include=(move,))
+    _, scores, keep = analyse_scores(
+        view, limit, seed=seed, memory=memory, include=(move,), deep=deep
+    )
     top = max(
         range(len(scores)),
         key=lambda i: (scores[i].alive or scores[i].exact is not None, scores[i].key(), -i),
@@ -583,12 +599,14 @@ def _judge(
     )
 
 
-def _limit_text(limit: Limit) -> str:
+def _limit_text(limit: Limit, deep: int) -> str:
+    """The limit as the annotations write it: ``rollouts=1536,deep=32``."""
     parts = []
     for name in ("rollouts", "positions", "time"):
         value = getattr(limit, name)
         if value is not None:
             parts.append(f"{name}={value:g}" if isinstance(value, float) else f"{name}={value}")
+    parts.append(f"deep={deep}")
     return ",".join(parts)
 
 
@@ -617,12 +635,17 @@ def read_record(text: str) -> GameRecord:
 
 
 def _annotate_job(
-    text: str, rollouts: int | None, positions: int | None, seconds: float | None, seed: int
+    text: str,
+    rollouts: int | None,
+    positions: int | None,
+    seconds: float | None,
+    seed: int,
+    deep: int,
 ) -> str:
     """A worker's task: annotate one record (its JSON form), answer the annotated JSON."""
     record = GameRecord.from_json(text)
     limit = Limit(rollouts=rollouts, positions=positions, time=seconds)
-    return annotate(record, limit, seed=seed).to_json()
+    return annotate(record, limit, seed=seed, deep=deep).to_json()
 
 
 def annotate_many(
@@ -630,6 +653,7 @@ def annotate_many(
     limit: Limit | None = None,
     *,
     seed: int = 0,
+    deep: int = DEEP_SAMPLES,
     workers: int = 1,
     backend: str = "local",
     ray_address: str | None = None,
@@ -643,6 +667,7 @@ def annotate_many(
         records: the records.
         limit: the analysis limit per decision.
         seed: the analysis seed (the same for every record).
+        deep: the samples of each analysis's second stage.
         workers: processes, or Ray tasks in flight.
         backend: ``"local"`` or ``"ray"`` (needs ``crapette[ray]``).
         ray_address: an existing Ray cluster (``None``: a local Ray).
@@ -668,13 +693,13 @@ def annotate_many(
     if backend == "local" and workers == 1:
         out = []
         for k, record in enumerate(items, 1):
-            out.append(annotate(record, limit, seed=seed))
+            out.append(annotate(record, limit, seed=seed, deep=deep))
             if progress is not None:
                 progress(k, total)
         return out
     jobs = iter(
         [
-            (k, record.to_json(), limit.rollouts, limit.positions, limit.time, seed)
+            (k, record.to_json(), limit.rollouts, limit.positions, limit.time, seed, deep)
             for k, record in enumerate(items)
         ]
     )
@@ -698,6 +723,12 @@ def annotate_many(
 
 
 def _numbered_job(
-    k: int, text: str, rollouts: int | None, positions: int | None, seconds: float | None, seed: int
+    k: int,
+    text: str,
+    rollouts: int | None,
+    positions: int | None,
+    seconds: float | None,
+    seed: int,
+    deep: int,
 ) -> tuple[int, str]:
-    return k, _annotate_job(text, rollouts, positions, seconds, seed)
+    return k, _annotate_job(text, rollouts, positions, seconds, seed, deep)

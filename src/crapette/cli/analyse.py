@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from crapette.analysis import DEFAULT_LIMIT, AnnotatedRecord, Limit
+from crapette.analysis._analyse import DEEP_SAMPLES
 from crapette.analysis._annotate import annotate_many, read_record
 from crapette.cli._input import read_input
 from crapette.errors import CrapetteError
@@ -46,6 +47,12 @@ def add_parser(subparsers: Any) -> None:
         "--time", type=float, default=None, help="seconds per decision (not reproducible)"
     )
     parser.add_argument("--seed", type=int, default=0, help="the analysis seed (default 0)")
+    parser.add_argument(
+        "--deep",
+        type=int,
+        default=DEEP_SAMPLES,
+        help=f"samples of each analysis's second stage, deep play-outs (default {DEEP_SAMPLES})",
+    )
     parser.add_argument(
         "--json", metavar="FILE", help="write the annotated record as JSON (one record only)"
     )
@@ -94,6 +101,8 @@ def _write(path: str, text: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``crapette analyse``."""
     limit = _limit(args)
+    if args.deep < 0:
+        raise CrapetteError(f"--deep must be 0 or more, not {args.deep}")
     if (args.json or args.commented) and len(args.records) > 1:
         raise CrapetteError("--json and --commented take one record; use --out-dir for several")
     if args.out_dir is not None and not os.path.isdir(args.out_dir):
@@ -121,7 +130,9 @@ def run(args: argparse.Namespace) -> int:
             def moves_done(done: int, total: int) -> None:
                 bar.update(task, completed=done, total=total)
 
-            annotated = [annotate(records[0], limit, seed=args.seed, progress=moves_done)]
+            annotated = [
+                annotate(records[0], limit, seed=args.seed, deep=args.deep, progress=moves_done)
+            ]
         else:
             task = bar.add_task("records", total=len(records))
 
@@ -132,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
                 records,
                 limit,
                 seed=args.seed,
+                deep=args.deep,
                 workers=args.workers,
                 backend=args.backend,
                 ray_address=args.ray_address,
