@@ -36,3 +36,4 @@ def _quick_server_hints(monkeypatch: pytest.MonkeyPatch) -> None:
         from crapette.analysis import Limit
 
         monkeypatch.setattr(session, "HINT_LIMIT", Limit(rollouts=24))
+        monkeypatch.setattr(session, "HINT_DEEP", 2)

@@ -521,6 +521,7 @@ def hint(
     *,
     seed: int = 0,
     memory: HandMemory | None = None,
+    deep: int = HINT_DEEP_SAMPLES,
 ) -> Hint:
     """The best line for the player to act with its win chance and a reason in words, at a
     limit that answers within a second ([`HINT_LIMIT`][crapette.analysis.HINT_LIMIT]:
@@ -532,6 +533,13 @@ def hint(
     empties the reserve, plays reserve cards, loads the opponent, plays cards to the
     foundations, frees a house; or simply the line worth the most; followed by how much
     better it is than the next best line when another was compared.
+
+    Args:
+        view: the position as the player to act sees it.
+        limit: the first stage's limit ([`HINT_LIMIT`][crapette.analysis.HINT_LIMIT]).
+        seed: seeds the samples and play-outs.
+        memory: the hands the player remembers (see [`analyse`][crapette.analysis.analyse]).
+        deep: the samples of the second stage (16).
 
     Raises:
         InvalidArgumentError: as [`analyse`][crapette.analysis.analyse], or a deal that is
@@ -545,7 +553,7 @@ def hint(
             f"player {view.player} is not to act in this view: a hint is for the player to act"
         )
     limit = limit if limit is not None else HINT_LIMIT
-    found = analyse(view, limit, multipv=2, seed=seed, memory=memory, deep=HINT_DEEP_SAMPLES)
+    found = analyse(view, limit, multipv=2, seed=seed, memory=memory, deep=deep)
     best = found.best
     assert best is not None
     reason = explain(view, best.moves)

@@ -476,6 +476,9 @@ def annotate(
         fault = fault_of(state, move)
         if len(moves) == 1:
             decisions.append(Decision(ply, p, str(move), True, fault=fault))
+            line = pending.get(p)
+            if line is not None and line.rest and line.rest[0] == move:
+                line.rest = line.rest[1:]  # a forced move of the line being followed
         else:
             decisions.append(
                 _judge(

@@ -49,7 +49,7 @@ from crapette.records import GameRecord, format_result
 from crapette.svg import board
 from crapette.text import describe_move
 
-__all__ = ["HINT_LIMIT", "MAX_SEARCH_BUDGET", "Game", "Seat", "WebError"]
+__all__ = ["HINT_DEEP", "HINT_LIMIT", "MAX_SEARCH_BUDGET", "Game", "Seat", "WebError"]
 
 MAX_SEARCH_BUDGET: Final = 8192
 """The largest search budget a client may ask for (``search:N``, ``planner:N``; the
@@ -58,6 +58,9 @@ planner's default)."""
 HINT_LIMIT: Any = None
 """The analysis limit of the server's hints (``None``: ``crapette.analysis.HINT_LIMIT``,
 1,024 play-outs or half a second)."""
+
+HINT_DEEP: int | None = None
+"""The samples of the second stage of the server's hints (``None``: the analysis's, 16)."""
 
 _RECENT_MOVES: Final = 40
 """How many of the opponent's latest moves a payload lists."""
@@ -505,7 +508,10 @@ class Game:
         from crapette.analysis import hint
 
         self._check_can_act(seat, None)
-        return hint(observe(self.state, seat), HINT_LIMIT, seed=self.state.moves_made)
+        view = observe(self.state, seat)
+        if HINT_DEEP is None:
+            return hint(view, HINT_LIMIT, seed=self.state.moves_made)
+        return hint(view, HINT_LIMIT, seed=self.state.moves_made, deep=HINT_DEEP)
 
     def can_undo(self, seat: int) -> bool:
         """Whether the seat may take back its last move: only against a bot, only its own
