@@ -64,6 +64,10 @@ DEEP_SAMPLES = 32
 HINT_DEEP_SAMPLES = 16
 """The samples of a hint's second stage."""
 
+KEPT = 3
+"""The lines of a move of ``include`` that an analysis keeps to the end (its first lines in
+the expert's order)."""
+
 
 def _count(label: str, value: object, kind: type = int) -> None:
     """Check one limit: ``None`` or a positive number (an ``int`` unless ``kind`` is
@@ -240,7 +244,8 @@ def candidate_lines(
 ) -> tuple[list[tuple[Move, ...]], set[int]]:
     """The lines an analysis compares in ``state`` (a view's sketch): the expert's lines
     (each legal move alone at a Stop! decision), then lines starting with each move of
-    ``include`` not yet first in a line; and the indices of the lines of ``include``."""
+    ``include`` not yet first in a line; and the indices of the lines kept to the end for
+    ``include`` (the first ``KEPT`` lines of each move, in the expert's order)."""
     if state.stop is not None or len(moves) == 1:
         found: list[tuple[Move, ...]] = [(m,) for m in moves]
     else:
@@ -250,9 +255,9 @@ def candidate_lines(
         mine = [i for i, line in enumerate(found) if line[0] == move]
         if not mine:
             start = len(found)
-            found.extend(lines_after(state, move, 3))
+            found.extend(lines_after(state, move, KEPT))
             mine = list(range(start, len(found)))
-        keep.update(mine)
+        keep.update(mine[:KEPT])
     return found, keep
 
 
