@@ -5,8 +5,9 @@ annotated deal.
     python benchmarks/bench_analysis.py calibration --summarize cal.jsonl
     python benchmarks/bench_analysis.py deal --deals 3 --seed 9101
 
-``calibration`` plays self-play deals (``--bots``, the expert at a budget of 1,024 by
-default) on the shuffles ``deal_seed(seed, i)``, analyses ``--positions`` positions with a
+``calibration`` plays self-play deals (``--bots``, the planner at a budget of 1,024 by
+default: close to the self-play the value model was fitted on) on the shuffles
+``deal_seed(seed, i)``, analyses ``--positions`` positions with a
 choice of each deal (evenly spread, from the mover's view, with the hands the mover
 remembers, at the analysis's default limit) and compares the win probability given to the
 mover with how the deal ended. It prints the calibration table: ten bins of predicted
@@ -200,7 +201,7 @@ def main() -> None:
     cal.add_argument("--start", type=int, default=0)
     cal.add_argument("--seed", type=int, default=9001)
     cal.add_argument("--positions", type=int, default=8, help="positions per deal")
-    cal.add_argument("--bots", default="expert:1024,expert:1024")
+    cal.add_argument("--bots", default="planner:1024,planner:1024")
     cal.add_argument("--rules", default="classic")
     cal.add_argument("--log")
     cal.add_argument("--summarize", metavar="FILE")
