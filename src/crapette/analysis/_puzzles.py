@@ -48,9 +48,10 @@ PUZZLE_VERSION: Final = 1
 """The version of a puzzle file's layout."""
 
 MARGIN: Final = 0.10
-"""How much better the solution must be than every other line: its win probability at
-least this much above the next best line's, by more than three standard errors of the
-difference."""
+"""How much better the solution must be than every line that starts with another move: its
+win probability at least this much above the best of them, by more than three standard
+errors of the difference (paired on the same samples when both lines reached the
+analysis's second stage)."""
 
 PUZZLE_LIMIT: Final = Limit(rollouts=4096)
 """The analysis limit of the puzzle search and of the answer check."""
@@ -233,8 +234,12 @@ def puzzle_at(
     others = [s for s in ranked[1:] if s.line[0] != best.line[0]]
     if not others:
         return None
-    runner = max(others, key=lambda s: s.key())
-    drop, se = best.difference(runner)
+    runner = others[0]  # the best finalist of another move, else the best line dropped
+    if runner.alive or runner.exact is not None:
+        drop, se = best.difference(runner)  # on the same samples
+    else:  # scored on other samples: the unpaired difference
+        drop = best.mean_win - runner.mean_win
+        se = math.hypot(_finite(best.win_se), _finite(runner.win_se))
     if not math.isfinite(drop) or drop < margin:
         return None
     if math.isfinite(se) and drop <= 3 * se:
@@ -251,6 +256,10 @@ def puzzle_at(
         margin=round(drop, 4),
         alternatives=alternatives,
     )
+
+
+def _finite(x: float) -> float:
+    return x if math.isfinite(x) else 0.0
 
 
 def _same_after(state: GameState, a: Sequence[Move], b: Sequence[Move]) -> bool:
