@@ -218,8 +218,8 @@ static inline int fits_load(int top, int card, int wrap) {
 
 /* _laws.most_cards: the table MOST_CARDS[group_moves][free]. */
 static inline int most_cards(const cr_rules *r, int free) {
-    if (r->group_moves == CR_GROUP_SINGLE) return 1;
-    if (r->group_moves == CR_GROUP_WHOLE) return 13;
+    if (CR_RULE(r, GROUP_MOVES) == CR_GROUP_MOVES_SINGLE) return 1;
+    if (CR_RULE(r, GROUP_MOVES) == CR_GROUP_MOVES_WHOLE) return 13;
     return 1 << free;
 }
 
@@ -233,7 +233,7 @@ static int source_card(const cr_rules *r, const cr_state *s, const int *off, int
     if (source == CR_SRC_HAND) return s->turned == NONE ? -1 : s->turned;
     if (source == CR_SRC_WASTE) {
         int pile = CR_PILE_WASTE + p;
-        return s->len[pile] && r->own_waste_playable ? top_at(s, off, pile) : -1;
+        return s->len[pile] && CR_RULE(r, OWN_WASTE_PLAYABLE) ? top_at(s, off, pile) : -1;
     }
     if (source < 8) {
         int pile = CR_PILE_HOUSE + source;
@@ -257,14 +257,14 @@ int cr_winner(const cr_state *s) {
 
 int cr_is_over(const cr_rules *r, const cr_state *s) {
     return cr_winner(s) >= 0 || (s->passes[0] == 2 && s->passes[1] == 2) ||
-           s->moves_made >= r->move_cap;
+           s->moves_made >= CR_RULE(r, MOVE_CAP);
 }
 
 void cr_counts(const cr_rules *r, const cr_state *s, int64_t *counts) {
     int holder = s->turned != NONE ? cr_turn_player(s) : -1;
     for (int p = 0; p < 2; p++) {
-        counts[p] = r->reserve_points * s->len[CR_PILE_RESERVE + p] +
-                    r->hand_points * (s->len[CR_PILE_HAND + p] + s->len[CR_PILE_WASTE + p] +
+        counts[p] = CR_RULE(r, RESERVE_POINTS) * s->len[CR_PILE_RESERVE + p] +
+                    CR_RULE(r, HAND_POINTS) * (s->len[CR_PILE_HAND + p] + s->len[CR_PILE_WASTE + p] +
                                       (holder == p));
     }
 }
@@ -276,7 +276,7 @@ int cr_outcome(const cr_rules *r, const cr_state *s, int *winner, int64_t *score
     cr_counts(r, s, counts);
     *winner = won;
     if (won >= 0) {
-        scores[won] = r->win_bonus + counts[1 - won];
+        scores[won] = CR_RULE(r, WIN_BONUS) + counts[1 - won];
         scores[1 - won] = 0;
         return CR_WIN;
     }
@@ -324,7 +324,7 @@ int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remed
             break;
         }
     }
-    if (r->priority == CR_PRIORITY_PAGAT && first == CR_SRC_RESERVE) {
+    if (CR_RULE(r, PRIORITY) == CR_PRIORITY_PAGAT && first == CR_SRC_RESERVE) {
         if (move != R_TO_F) {
             remedy[0] = (uint16_t)R_TO_F;
             *n = 1;
@@ -337,7 +337,7 @@ int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remed
         *n = 1;
         return CR_VIOLATION_FOUNDATION;
     }
-    if (r->priority == CR_PRIORITY_SERBIAN && play &&
+    if (CR_RULE(r, PRIORITY) == CR_PRIORITY_SERBIAN && play &&
         (m->target == CR_TGT_OPP_RESERVE || m->target == CR_TGT_OPP_WASTE)) {
         int card = source_card(r, s, off, m->source);
         if (card >= 0) {
@@ -352,7 +352,7 @@ int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remed
         }
     }
     int reserve = s->len[CR_PILE_RESERVE + p] > 0;
-    if (r->house_filling == CR_FILL_BEFORE_HAND && action == CR_ACT_DRAW && reserve) {
+    if (CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_BEFORE_HAND && action == CR_ACT_DRAW && reserve) {
         for (int h = 0; h < 8; h++) {
             if (!s->len[CR_PILE_HOUSE + h]) {
                 *n = fill_remedy(s, h, remedy);
@@ -360,7 +360,7 @@ int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remed
             }
         }
     }
-    if (r->house_filling == CR_FILL_IMMEDIATE && reserve && !to_foundation && s->emptied) {
+    if (CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_IMMEDIATE && reserve && !to_foundation && s->emptied) {
         int fills = play && m->source == CR_SRC_RESERVE && m->target < 8 &&
                     ((s->emptied >> m->target) & 1u);
         if (!fills) {
@@ -464,7 +464,7 @@ static int group_moves(const gen *g, int source, uint16_t *out, int n) {
 }
 
 int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, uint16_t *out) {
-    if (s->moves_made >= r->move_cap || (s->passes[0] == 2 && s->passes[1] == 2)) return 0;
+    if (s->moves_made >= CR_RULE(r, MOVE_CAP) || (s->passes[0] == 2 && s->passes[1] == 2)) return 0;
     const uint8_t *len = s->len;
     if (((!len[CR_PILE_RESERVE] && !len[CR_PILE_HAND] && !len[CR_PILE_WASTE]) ||
          (!len[CR_PILE_RESERVE + 1] && !len[CR_PILE_HAND + 1] && !len[CR_PILE_WASTE + 1])) &&
@@ -475,11 +475,11 @@ int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, ui
         out[1] = CR_MOVE_LET_STAND;
         return 2;
     }
-    int enforced = r->stop == CR_STOP_ENFORCED;
-    int reserve_first = enforced && r->priority == CR_PRIORITY_PAGAT;
-    int immediate = enforced && r->house_filling == CR_FILL_IMMEDIATE;
-    int fill_before_hand = enforced && r->house_filling == CR_FILL_BEFORE_HAND;
-    int tableau_first = enforced && r->priority == CR_PRIORITY_SERBIAN;
+    int enforced = CR_RULE(r, STOP) == CR_STOP_ENFORCED;
+    int reserve_first = enforced && CR_RULE(r, PRIORITY) == CR_PRIORITY_PAGAT;
+    int immediate = enforced && CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_IMMEDIATE;
+    int fill_before_hand = enforced && CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_BEFORE_HAND;
+    int tableau_first = enforced && CR_RULE(r, PRIORITY) == CR_PRIORITY_SERBIAN;
     int off[CR_NPILES + 1];
     offsets_of(s, off);
     int p = s->to_act;
@@ -509,7 +509,7 @@ int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, ui
         osrc[nothers] = CR_SRC_HAND;
         ocard[nothers++] = s->turned;
     }
-    if (len[waste_pile] && r->own_waste_playable) {
+    if (len[waste_pile] && CR_RULE(r, OWN_WASTE_PLAYABLE)) {
         int card = top_at(s, off, waste_pile);
         if (fits_mask(fmask, card)) found[nfound++] = (uint16_t)MOVE(CR_SRC_WASTE, CR_TGT_FOUNDATION);
         osrc[nothers] = CR_SRC_WASTE;
@@ -549,7 +549,7 @@ int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, ui
 
     int opp = 1 - p;
     int opp_reserve = CR_PILE_RESERVE + opp, opp_waste = CR_PILE_WASTE + opp;
-    const uint64_t *loads = cr_loads[r->load_wrap ? 1 : 0];
+    const uint64_t *loads = cr_loads[CR_RULE(r, LOAD_WRAP) ? 1 : 0];
     uint64_t reserve_loads =
         len[opp_reserve] && s->reserve_up[opp] ? loads[cr_face[top_at(s, off, opp_reserve)]] : 0;
     uint64_t waste_loads = len[opp_waste] ? loads[cr_face[top_at(s, off, opp_waste)]] : 0;
@@ -577,7 +577,7 @@ int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, ui
     int free = (int)popcount8(empty);
     g.most_built = most_cards(r, free);
     g.most_empty = free ? most_cards(r, free - 1) : most_cards(r, 0);
-    if (!r->load_any) loadable = 0;
+    if (CR_RULE(r, LOAD_FROM) != CR_LOAD_FROM_ANY) loadable = 0;
     for (int h = 0; h < 8; h++) {
         int pile = CR_PILE_HOUSE + h;
         int size = len[pile];
@@ -627,6 +627,187 @@ int cr_is_legal(const cr_rules *r, const cr_state *s, const cr_seen *seen, int m
     for (int i = 0; i < n; i++)
         if (moves[i] == move) return 1;
     return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Why a move is illegal (crapette._laws.python_refusal): a reason code and its parameters */
+
+typedef struct why {
+    int32_t *params;
+    int n;
+} why;
+
+static int because1(why *w, int code, int32_t a) {
+    w->params[w->n++] = a;
+    return code;
+}
+static int because2(why *w, int code, int32_t a, int32_t b) {
+    w->params[w->n++] = a;
+    w->params[w->n++] = b;
+    return code;
+}
+static int because3(why *w, int code, int32_t a, int32_t b, int32_t c) {
+    w->params[w->n++] = a;
+    w->params[w->n++] = b;
+    w->params[w->n++] = c;
+    return code;
+}
+
+/* _laws.violation's reason: the priority `move` breaks as a refusal (its kind from
+   cr_violation), whatever the Stop! rule. */
+static int violation_reason(const cr_rules *r, const cr_state *s, int move, why *w) {
+    uint16_t remedy[2];
+    int n = 0;
+    int kind = cr_violation(r, s, move, remedy, &n);
+    if (kind == CR_VIOLATION_NONE) return CR_REASON_LEGAL;
+    int off[CR_NPILES + 1];
+    offsets_of(s, off);
+    const cr_move_info *m = &cr_move_table[move];
+    if (kind == CR_VIOLATION_RESERVE)
+        return because1(w, CR_REASON_PRIORITY_RESERVE, source_card(r, s, off, CR_SRC_RESERVE));
+    if (kind == CR_VIOLATION_FOUNDATION) {
+        /* _foundation_sources: every available card that fits, in source order */
+        static const uint8_t sources[11] = {CR_SRC_RESERVE, CR_SRC_HAND, CR_SRC_WASTE, 0, 1, 2, 3, 4, 5, 6, 7};
+        int count = w->n++;
+        w->params[count] = 0;
+        for (int i = 0; i < 11; i++) {
+            int card = source_card(r, s, off, sources[i]);
+            if (card >= 0 && foundation_pile(s, off, card) >= 0) {
+                w->params[w->n++] = card;
+                w->params[count]++;
+            }
+        }
+        return CR_REASON_PRIORITY_FOUNDATION;
+    }
+    if (kind == CR_VIOLATION_ORDER)
+        return because2(w, CR_REASON_PRIORITY_ORDER, source_card(r, s, off, m->source),
+                        cr_move_table[remedy[0]].target);
+    int house = cr_move_table[remedy[n - 1]].target; /* the fill move */
+    return because1(w,
+                    CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_BEFORE_HAND
+                        ? CR_REASON_FILLING_BEFORE
+                        : CR_REASON_FILLING_IMMEDIATE,
+                    house);
+}
+
+int cr_violation_reason(const cr_rules *r, const cr_state *s, int move, int32_t *params, int *n) {
+    why w = {params, 0};
+    int code = violation_reason(r, s, move, &w);
+    *n = w.n;
+    return code;
+}
+
+/* _laws._play_reason: the building rules of a card move. */
+static int play_reason(const cr_rules *r, const cr_state *s, const cr_move_info *m, why *w) {
+    int off[CR_NPILES + 1];
+    offsets_of(s, off);
+    int p = s->to_act;
+    int source = m->source, target = m->target, count = m->count;
+    if (source == CR_SRC_RESERVE && s->len[CR_PILE_RESERVE + p] && !s->reserve_up[p])
+        return CR_REASON_RESERVE_DOWN;
+    if (source == CR_SRC_WASTE && !CR_RULE(r, OWN_WASTE_PLAYABLE)) return CR_REASON_WASTE_CLOSED;
+    int card = source_card(r, s, off, source);
+    if (card < 0) return because1(w, CR_REASON_NO_CARD, source);
+    if (count > 1) {
+        int pile = CR_PILE_HOUSE + source;
+        int size = s->len[pile];
+        const uint8_t *cards = s->cards + off[pile];
+        if (CR_RULE(r, GROUP_MOVES) == CR_GROUP_MOVES_SINGLE) return CR_REASON_GROUP_SINGLE;
+        if (count > size) return because2(w, CR_REASON_GROUP_SHORT, source, size);
+        for (int i = size - count; i < size - 1; i++)
+            if (cr_takes[cards[i]] != cr_kind[cards[i + 1]])
+                return because2(w, CR_REASON_GROUP_RUN, count, source);
+        card = cards[size - count];
+        if (CR_RULE(r, GROUP_MOVES) == CR_GROUP_MOVES_SUPERMOVE) {
+            int free = 0;
+            for (int h = 0; h < 8; h++) free += !s->len[CR_PILE_HOUSE + h] && h != target;
+            if (count > most_cards(r, free)) {
+                int need = 0;
+                while ((count >> (need + 1)) > 0) need++; /* count.bit_length() - 1 */
+                return because3(w, CR_REASON_GROUP_SPACE, count, need, free);
+            }
+        }
+    }
+    if (target == CR_TGT_FOUNDATION)
+        return foundation_pile(s, off, card) < 0 ? because1(w, CR_REASON_FOUNDATION, card) : CR_REASON_LEGAL;
+    if (target < 8) {
+        int pile = CR_PILE_HOUSE + target;
+        if (s->len[pile] && cr_takes[top_at(s, off, pile)] != cr_kind[card])
+            return because3(w, CR_REASON_HOUSE, card, top_at(s, off, pile), target);
+        return CR_REASON_LEGAL;
+    }
+    /* loading the opponent */
+    if (CR_RULE(r, LOAD_FROM) == CR_LOAD_FROM_OWN && source < 8) return CR_REASON_LOAD_OWN;
+    int opp = 1 - p;
+    int pile = (target == CR_TGT_OPP_RESERVE ? CR_PILE_RESERVE : CR_PILE_WASTE) + opp;
+    if (!s->len[pile]) return because1(w, CR_REASON_LOAD_EMPTY, target);
+    if (target == CR_TGT_OPP_RESERVE && !s->reserve_up[opp]) return CR_REASON_LOAD_DOWN;
+    int top = top_at(s, off, pile);
+    int wrap = CR_RULE(r, LOAD_WRAP) != 0;
+    if (!fits_load(top, card, wrap)) return because2(w, wrap ? CR_REASON_LOAD_WRAP : CR_REASON_LOAD, card, top);
+    return CR_REASON_LEGAL;
+}
+
+/* _laws._building_reason: the turn structure and the building rules. */
+static int building_reason(const cr_rules *r, const cr_state *s, int move, why *w) {
+    const cr_move_info *m = &cr_move_table[move];
+    int p = s->to_act;
+    int hand_or_waste = s->len[CR_PILE_HAND + p] || s->len[CR_PILE_WASTE + p];
+    switch (m->action) {
+    case CR_ACT_REVEAL:
+        if (!s->len[CR_PILE_RESERVE + p]) return CR_REASON_REVEAL_EMPTY;
+        return s->reserve_up[p] ? CR_REASON_REVEAL_UP : CR_REASON_LEGAL;
+    case CR_ACT_DRAW:
+        if (s->turned != NONE) return because1(w, CR_REASON_DRAW_TURNED, s->turned);
+        return hand_or_waste ? CR_REASON_LEGAL : CR_REASON_DRAW_EMPTY;
+    case CR_ACT_DISCARD:
+        return s->turned != NONE ? CR_REASON_LEGAL : CR_REASON_DISCARD_NONE;
+    case CR_ACT_END_TURN:
+        if (s->turned != NONE) return CR_REASON_END_TURNED;
+        return hand_or_waste ? CR_REASON_END_CARDS : CR_REASON_LEGAL;
+    case CR_ACT_PLAY:
+        return play_reason(r, s, m, w);
+    default:
+        return CR_REASON_STOP_NONE;
+    }
+}
+
+/* _laws.recreates_layout: a house-to-house move whose layout was seen this turn. */
+static int recreates_layout(const cr_state *s, const cr_seen *seen, const cr_move_info *m) {
+    if (m->action != CR_ACT_PLAY || m->source >= 8 || m->target >= 8) return 0;
+    if (!seen || !seen->size) return 0; /* only the current layout was seen: a move changes it */
+    int off[CR_NPILES + 1];
+    offsets_of(s, off);
+    int pile = CR_PILE_HOUSE + m->source;
+    int size = s->len[pile], dst = s->len[CR_PILE_HOUSE + m->target];
+    const uint8_t *cards = s->cards + off[pile];
+    uint64_t key = seen->current;
+    for (int i = 0; i < m->count; i++) {
+        int card = cards[size - m->count + i];
+        key ^= zkey(m->source, size - m->count + i, card) ^ zkey(m->target, dst + i, card);
+    }
+    return seen_has(seen, key);
+}
+
+int cr_why_illegal(const cr_rules *r, const cr_state *s, const cr_seen *seen, int move,
+                   int32_t *params, int *n) {
+    why w = {params, 0};
+    int code = CR_REASON_LEGAL;
+    int action = cr_move_table[move].action;
+    if (cr_is_over(r, s)) {
+        code = CR_REASON_DEAL_OVER;
+    } else if (s->stop) {
+        if (action != CR_ACT_CALL_STOP && action != CR_ACT_LET_STAND)
+            code = because2(&w, CR_REASON_STOP_PENDING, s->to_act, cr_stop_move(s));
+    } else {
+        code = building_reason(r, s, move, &w);
+        if (code == CR_REASON_LEGAL && CR_RULE(r, STOP) == CR_STOP_ENFORCED)
+            code = violation_reason(r, s, move, &w);
+        if (code == CR_REASON_LEGAL && recreates_layout(s, seen, &cr_move_table[move]))
+            code = CR_REASON_CYCLE;
+    }
+    *n = w.n;
+    return code;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -791,7 +972,7 @@ static int decide_stop(const cr_rules *r, const cr_state *s, const cr_state *pri
     }
     if (action != CR_ACT_CALL_STOP) return -1;
     int caller = s->to_act, offender = cr_stop_offender(s);
-    if (r->stop == CR_STOP_UNDO) {
+    if (CR_RULE(r, STOP) == CR_STOP_UNDO) {
         if (!prior || prior->stop) return -1;
         uint16_t remedy[2];
         int nr = 0;
@@ -824,7 +1005,7 @@ int cr_apply(const cr_rules *r, const cr_state *s, const cr_state *prior, int mo
         if (effect >= 0 && current && key) *key = cr_houses_key(out); /* (undo: the prior's) */
         return effect;
     }
-    if (r->stop != CR_STOP_ENFORCED && cr_violation(r, s, move, NULL, NULL) != CR_VIOLATION_NONE) {
+    if (CR_RULE(r, STOP) != CR_STOP_ENFORCED && cr_violation(r, s, move, NULL, NULL) != CR_VIOLATION_NONE) {
         int effect = play(r, s, move, out, current, key);
         if (effect < 0 || cr_winner(out) >= 0) return effect;
         int resume = out->to_act;
@@ -866,7 +1047,7 @@ static void shuffle(uint8_t *cards, int n, uint64_t *rng) {
 void cr_deal(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1, int starter,
              cr_state *out) {
     const uint8_t *packs[2] = {pack0, pack1};
-    int n = r->reserve_size;
+    int n = (int)CR_RULE(r, RESERVE_SIZE);
     memset(out, 0, sizeof *out);
     /* piles in order: foundations (empty), houses 0..3 from pack 0 and 4..7 from pack 1,
        the reserves, the hands (the rest, reversed: the next card of the order on top) */
@@ -887,14 +1068,14 @@ void cr_deal(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1, int 
         out->len[CR_PILE_HAND + p] = (uint8_t)rest;
     }
     out->turned = NONE;
-    uint8_t up = r->reserve_face_up ? 1 : 0;
+    uint8_t up = CR_RULE(r, RESERVE_FACE_UP) ? 1 : 0;
     out->reserve_up[0] = out->reserve_up[1] = up;
     out->passes[0] = out->passes[1] = 1;
     if (starter < 0) {
         /* deal.first_player */
         int pairs[52][2];
         int npairs = 0;
-        if (r->first_player == CR_FIRST_CUT) {
+        if (CR_RULE(r, FIRST_PLAYER) == CR_FIRST_PLAYER_CUT) {
             for (int i = 51; i >= 0; i--) {
                 pairs[npairs][0] = pack0[i];
                 pairs[npairs++][1] = pack1[i];
@@ -902,7 +1083,7 @@ void cr_deal(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1, int 
         } else {
             pairs[npairs][0] = pack0[n - 1];
             pairs[npairs++][1] = pack1[n - 1];
-            int outward = r->first_player == CR_FIRST_RESERVE ? 4 : 1;
+            int outward = CR_RULE(r, FIRST_PLAYER) == CR_FIRST_PLAYER_RESERVE ? 4 : 1;
             for (int i = 0; i < outward; i++) {
                 pairs[npairs][0] = pack0[n + i];
                 pairs[npairs++][1] = pack1[n + i];
@@ -930,7 +1111,7 @@ void cr_new_game(const cr_rules *r, uint64_t seed, cr_state *out) {
     shuffle(pack0, 52, &rng);
     shuffle(pack1, 52, &rng);
     int starter = -1;
-    if (r->first_player == CR_FIRST_CUT) {
+    if (CR_RULE(r, FIRST_PLAYER) == CR_FIRST_PLAYER_CUT) {
         /* deal.cut: each player cuts a random card of their own pack; a tie is cut again */
         for (;;) {
             int a = cr_rank[pack0[cr_rng_below(&rng, 52)]];
@@ -958,13 +1139,13 @@ typedef struct lookahead {
 static void lookahead_of(const cr_rules *r, const cr_state *s, const int *off, lookahead *a) {
     int p = s->to_act;
     a->nown = a->nloads = 0;
-    a->wrap = r->load_wrap;
+    a->wrap = CR_RULE(r, LOAD_WRAP);
     int pile = CR_PILE_RESERVE + p;
     if (s->len[pile] && s->reserve_up[p]) a->own[a->nown++] = top_at(s, off, pile);
     if (s->turned != NONE) a->own[a->nown++] = s->turned;
     pile = CR_PILE_WASTE + p;
-    if (s->len[pile] && r->own_waste_playable) a->own[a->nown++] = top_at(s, off, pile);
-    if (r->load_any) {
+    if (s->len[pile] && CR_RULE(r, OWN_WASTE_PLAYABLE)) a->own[a->nown++] = top_at(s, off, pile);
+    if (CR_RULE(r, LOAD_FROM) == CR_LOAD_FROM_ANY) {
         int q = 1 - p;
         pile = CR_PILE_RESERVE + q;
         if (s->len[pile] && s->reserve_up[q]) a->loads[a->nloads++] = top_at(s, off, pile);
@@ -1032,7 +1213,7 @@ static int base_score(const cr_state *s, int move) {
 
 void cr_greedy_scores(const cr_rules *r, const cr_state *s, const uint16_t *moves, int n,
                       int32_t *scores) {
-    int callable = r->stop != CR_STOP_ENFORCED;
+    int callable = CR_RULE(r, STOP) != CR_STOP_ENFORCED;
     int off[CR_NPILES + 1];
     int ahead_ready = 0;
     lookahead ahead;
@@ -1060,7 +1241,7 @@ int cr_greedy_move(const cr_rules *r, const cr_state *s, const uint16_t *moves, 
     if (n == 1) return moves[0];
     if (s->stop) {
         /* bots.base.call_helps */
-        int helps = r->stop == CR_STOP_CARD || cr_stop_resume(s) == cr_stop_offender(s);
+        int helps = CR_RULE(r, STOP) == CR_STOP_CARD || cr_stop_resume(s) == cr_stop_offender(s);
         return helps ? CR_MOVE_CALL_STOP : CR_MOVE_LET_STAND;
     }
     int32_t scores[CR_NMOVES];

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spec.h"
 #include "tables.h"
 
 #ifdef __cplusplus
@@ -64,29 +65,14 @@ enum {
     CR_ACT_LET_STAND
 };
 
-/* Rule options (crapette.rules.Ruleset; the match options live above the engine). */
-enum { CR_FIRST_RESERVE = 0, CR_FIRST_RESERVE_FIRST_HOUSE, CR_FIRST_CUT };
-enum { CR_GROUP_SINGLE = 0, CR_GROUP_SUPERMOVE, CR_GROUP_WHOLE };
-enum { CR_FILL_BEFORE_HAND = 0, CR_FILL_IMMEDIATE, CR_FILL_NONE };
-enum { CR_PRIORITY_PAGAT = 0, CR_PRIORITY_SERBIAN };
-enum { CR_STOP_ENFORCED = 0, CR_STOP_UNDO, CR_STOP_CARD };
-
+/* A ruleset: every option's code (native/spec.h, generated from crapette._spec), indexed by
+   CR_OPT_<NAME>; the core reads only the engine's options (the match options ride along). */
 typedef struct cr_rules {
-    int32_t reserve_size;       /* 1..48 */
-    uint8_t reserve_face_up;    /* bool */
-    uint8_t first_player;       /* CR_FIRST_* */
-    uint8_t own_waste_playable; /* bool */
-    uint8_t load_any;           /* bool: load_from == "any" */
-    uint8_t load_wrap;          /* bool */
-    uint8_t group_moves;        /* CR_GROUP_* */
-    uint8_t house_filling;      /* CR_FILL_* */
-    uint8_t priority;           /* CR_PRIORITY_* */
-    uint8_t stop;               /* CR_STOP_* */
-    int64_t move_cap;
-    int64_t win_bonus;
-    int64_t reserve_points;
-    int64_t hand_points;
+    int64_t v[CR_NOPTIONS];
 } cr_rules;
+
+/* The code of option NAME of a ruleset: CR_RULE(r, STOP) == CR_STOP_UNDO. */
+#define CR_RULE(r, NAME) ((r)->v[CR_OPT_##NAME])
 
 /* One position. Every pile is a run of bytes in cards[], piles in pile-number order, each
    bottom first; bytes after the last pile are 0. stop is 0, or a pending Stop! decision:
@@ -129,10 +115,6 @@ enum { CR_SEEN_CLEAR = 0, CR_SEEN_KEEP = 1, CR_SEEN_ADD = 2 };
 /* Outcome reasons. */
 enum { CR_RUNNING = 0, CR_WIN, CR_STALEMATE, CR_MOVE_CAP };
 
-/* Violation kinds (crapette._laws.VIOLATION_KINDS, 1-based; 0: none). */
-enum { CR_VIOLATION_NONE = 0, CR_VIOLATION_RESERVE, CR_VIOLATION_FOUNDATION, CR_VIOLATION_ORDER,
-       CR_VIOLATION_FILLING };
-
 /* --- reading a state ------------------------------------------------------------------ */
 
 /* The offset in cards[] of pile `pile`. */
@@ -174,6 +156,22 @@ int cr_apply(const cr_rules *r, const cr_state *s, const cr_state *prior, int mo
 /* The priority rule `move` breaks (CR_VIOLATION_*), with the missed compulsory moves in
    remedy[0..*n) (at most 2). */
 int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remedy, int *n);
+
+/* Why `move` is illegal (crapette._laws.python_refusal, in its order: the deal is over, a
+   pending Stop!, the turn and building rules, the priority broken under stop=enforced, the
+   no-cycle rule): CR_REASON_LEGAL (0) for a legal move, else a CR_REASON_<CODE> of spec.h
+   with the reason's parameters in params[0..*n), in the spec's order: a card is its index,
+   a cards list its length then each card, a house its index 0..7, a pile its move code
+   (CR_SRC_* / CR_TGT_* or a house), a move its index, an int or a player itself. params
+   must hold CR_MAX_REASON_PARAMS values. The error path only: cr_legal_moves does not call
+   it. */
+#define CR_MAX_REASON_PARAMS 16
+int cr_why_illegal(const cr_rules *r, const cr_state *s, const cr_seen *seen, int move,
+                   int32_t *params, int *n);
+/* The reason of the priority rule `move` breaks (CR_REASON_PRIORITY_* or
+   CR_REASON_FILLING_*, or 0 for none), whatever the Stop! rule, with its parameters as
+   cr_why_illegal gives them (PlayerView.breaks_priority). */
+int cr_violation_reason(const cr_rules *r, const cr_state *s, int move, int32_t *params, int *n);
 
 /* The winner (0 or 1) or -1; whether the deal is over; the outcome (CR_RUNNING while it
    runs) with the scores; the stalemate counts of both players. */

@@ -32,22 +32,24 @@ static unsigned next_byte(reader *r) { return r->at < r->size ? r->data[r->at++]
 
 static unsigned below(reader *r, unsigned n) { return n ? next_byte(r) % n : 0; }
 
+/* Any ruleset the spec allows: each option's code drawn from its range (native/spec.h);
+   numbers from a few values near the ends of their range, which is what the rules read. */
 static void read_rules(reader *r, cr_rules *rules) {
     memset(rules, 0, sizeof *rules);
-    rules->reserve_size = 1 + (int)below(r, 48);
-    rules->reserve_face_up = (uint8_t)below(r, 2);
-    rules->first_player = (uint8_t)below(r, 3);
-    rules->own_waste_playable = (uint8_t)below(r, 2);
-    rules->load_any = (uint8_t)below(r, 2);
-    rules->load_wrap = (uint8_t)below(r, 2);
-    rules->group_moves = (uint8_t)below(r, 3);
-    rules->house_filling = (uint8_t)below(r, 3);
-    rules->priority = (uint8_t)below(r, 2);
-    rules->stop = (uint8_t)below(r, 3);
-    rules->move_cap = 1 + (int64_t)below(r, 255) * 97;
-    rules->win_bonus = below(r, 100);
-    rules->reserve_points = below(r, 5);
-    rules->hand_points = below(r, 5);
+    for (int i = 0; i < CR_NOPTIONS; i++) {
+        const cr_option_spec *o = &cr_option_table[i];
+        int64_t span = o->high - o->low;
+        unsigned pick = next_byte(r);
+        if (o->kind == CR_KIND_COUNT && pick % 8 == 0) {
+            rules->v[i] = -1;
+        } else if (span < 256) {
+            rules->v[i] = o->low + (int64_t)(pick % (unsigned)(span + 1));
+        } else {
+            rules->v[i] = pick & 1 ? o->low + (pick >> 1) : o->high - (pick >> 1);
+        }
+    }
+    /* a short cap keeps a fuzzed deal short */
+    CR_RULE(rules, MOVE_CAP) = 1 + (int64_t)below(r, 255) * 97;
 }
 
 /* Any bytes as a state: lengths and cards in range or not; cr_state_check decides. */
@@ -125,13 +127,19 @@ static void exercise(const cr_rules *rules, const cr_state *s, const cr_state *p
         int effect = cr_apply(rules, s, prior, move, &out, NULL, &key);
         if (effect >= 0) {
             /* the undo penalty returns to the prior position (unrelated bytes here) */
-            int undone = s->stop && rules->stop == CR_STOP_UNDO &&
+            int undone = s->stop && CR_RULE(rules, STOP) == CR_STOP_UNDO &&
                          cr_move_table[move].action == CR_ACT_CALL_STOP;
             check_cards(undone ? prior : s, &out);
             uint16_t after[CR_NMOVES];
             cr_legal_moves(rules, &out, NULL, after);
         }
         (void)cr_is_legal(rules, s, &seen, move);
+        int32_t params[CR_MAX_REASON_PARAMS];
+        int np = 0;
+        int code = cr_why_illegal(rules, s, move & 1 ? &seen : NULL, move, params, &np);
+        if (code < 0 || code >= CR_NREASONS || np > CR_MAX_REASON_PARAMS) abort();
+        code = cr_violation_reason(rules, s, move, params, &np);
+        if (code < 0 || code >= CR_NREASONS || np > CR_MAX_REASON_PARAMS) abort();
     }
     if (n) {
         cr_greedy_scores(rules, s, moves, n, scores);
@@ -174,7 +182,7 @@ static void play(uint64_t seed, work *w, uint8_t *bytes) {
     reader r = {bytes, 64, 0};
     cr_rules rules;
     read_rules(&r, &rules);
-    rules.move_cap = 3000;
+    CR_RULE(&rules, MOVE_CAP) = 3000;
     cr_state s;
     cr_new_game(&rules, seed, &s);
     cr_keyset_init(&w->game.seen, w->keys, w->index, CAPACITY);

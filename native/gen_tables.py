@@ -8,7 +8,9 @@ key.) Writing the tables from the Python values (instead of computing them again
 keeps the two engines on one definition;
 ``tests/test_native.py`` checks that the committed header is what this script writes.
 
-Usage: ``python native/gen_tables.py`` (rewrites the header) or ``--check`` (exit 1 if stale).
+``python tools/generate.py`` writes it, with every file generated from the rule spec
+(``tests/test_spec.py`` fails when it is stale); ``python native/gen_tables.py`` rewrites
+this header alone, ``--check`` exits 1 if it is stale.
 """
 
 from __future__ import annotations

@@ -72,41 +72,9 @@ static PyTypeObject RulesType = {
     .tp_doc = "A ruleset as the C core reads it (internal).",
 };
 
-static int get_long(PyObject *obj, const char *name, int64_t *out) {
-    PyObject *v = PyObject_GetAttrString(obj, name);
-    if (!v) return -1;
-    long long x = PyLong_AsLongLong(v);
-    Py_DECREF(v);
-    if (x == -1 && PyErr_Occurred()) return -1;
-    *out = x;
-    return 0;
-}
-
-static int get_bool(PyObject *obj, const char *name, uint8_t *out) {
-    PyObject *v = PyObject_GetAttrString(obj, name);
-    if (!v) return -1;
-    int t = PyObject_IsTrue(v);
-    Py_DECREF(v);
-    if (t < 0) return -1;
-    *out = (uint8_t)t;
-    return 0;
-}
-
-static int get_choice(PyObject *obj, const char *name, const char *const *choices, uint8_t *out) {
-    PyObject *v = PyObject_GetAttrString(obj, name);
-    if (!v) return -1;
-    for (int i = 0; choices[i]; i++) {
-        if (PyUnicode_Check(v) && PyUnicode_CompareWithASCIIString(v, choices[i]) == 0) {
-            Py_DECREF(v);
-            *out = (uint8_t)i;
-            return 0;
-        }
-    }
-    PyErr_Format(PyExc_ValueError, "unknown %s %R", name, v);
-    Py_DECREF(v);
-    return -1;
-}
-
+/* The cr_rules of a Ruleset: its option codes (Ruleset._codes, in the order of
+   cr_option_table), each checked against the spec's range of codes, so the core never reads
+   a code it does not know. */
 static RulesObject *rules_for(PyObject *ruleset) {
     for (int i = 0; i < RULES_CACHE; i++) {
         RulesObject *c = g_rules_cache[i];
@@ -115,42 +83,33 @@ static RulesObject *rules_for(PyObject *ruleset) {
             return c;
         }
     }
+    PyObject *codes = PyObject_GetAttrString(ruleset, "_codes");
+    if (!codes) return NULL;
+    if (!PyTuple_CheckExact(codes) || PyTuple_GET_SIZE(codes) != CR_NOPTIONS) {
+        Py_DECREF(codes);
+        PyErr_SetString(PyExc_ValueError, "a ruleset's codes do not match the rule spec");
+        return NULL;
+    }
     RulesObject *self = PyObject_New(RulesObject, &RulesType);
-    if (!self) return NULL;
+    if (!self) {
+        Py_DECREF(codes);
+        return NULL;
+    }
     Py_INCREF(ruleset);
     self->ruleset = ruleset;
-    memset(&self->r, 0, sizeof self->r);
-    static const char *const first[] = {"reserve", "reserve_first_house", "cut", NULL};
-    static const char *const load[] = {"own", "any", NULL};
-    static const char *const group[] = {"single", "supermove", "whole", NULL};
-    static const char *const fill[] = {"before_hand", "immediate", "none", NULL};
-    static const char *const priority[] = {"pagat", "serbian", NULL};
-    static const char *const stop[] = {"enforced", "undo", "card", NULL};
-    int64_t reserve_size = 0;
-    cr_rules *r = &self->r;
-    if (get_long(ruleset, "reserve_size", &reserve_size) < 0 ||
-        get_bool(ruleset, "reserve_face_up", &r->reserve_face_up) < 0 ||
-        get_choice(ruleset, "first_player", first, &r->first_player) < 0 ||
-        get_bool(ruleset, "own_waste_playable", &r->own_waste_playable) < 0 ||
-        get_choice(ruleset, "load_from", load, &r->load_any) < 0 ||
-        get_bool(ruleset, "load_wrap", &r->load_wrap) < 0 ||
-        get_choice(ruleset, "group_moves", group, &r->group_moves) < 0 ||
-        get_choice(ruleset, "house_filling", fill, &r->house_filling) < 0 ||
-        get_choice(ruleset, "priority", priority, &r->priority) < 0 ||
-        get_choice(ruleset, "stop", stop, &r->stop) < 0 ||
-        get_long(ruleset, "move_cap", &r->move_cap) < 0 ||
-        get_long(ruleset, "win_bonus", &r->win_bonus) < 0 ||
-        get_long(ruleset, "reserve_points", &r->reserve_points) < 0 ||
-        get_long(ruleset, "hand_points", &r->hand_points) < 0) {
-        Py_DECREF(self);
-        return NULL;
+    for (int i = 0; i < CR_NOPTIONS; i++) {
+        const cr_option_spec *o = &cr_option_table[i];
+        long long code = PyLong_AsLongLong(PyTuple_GET_ITEM(codes, i));
+        if (code == -1 && PyErr_Occurred()) goto fail;
+        int none = code == -1 && o->kind == CR_KIND_COUNT;
+        if (!none && (code < o->low || code > o->high)) {
+            PyErr_Format(PyExc_ValueError, "option %s has the code %lld, outside %lld..%lld",
+                         o->name, code, (long long)o->low, (long long)o->high);
+            goto fail;
+        }
+        self->r.v[i] = code;
     }
-    if (reserve_size < 1 || reserve_size > 48) {
-        Py_DECREF(self);
-        PyErr_SetString(PyExc_ValueError, "reserve_size out of range");
-        return NULL;
-    }
-    r->reserve_size = (int32_t)reserve_size;
+    Py_DECREF(codes);
     self->hash = PyObject_Hash(ruleset);
     if (self->hash == -1) {
         Py_DECREF(self);
@@ -162,6 +121,10 @@ static RulesObject *rules_for(PyObject *ruleset) {
     g_rules_next = (g_rules_next + 1) % RULES_CACHE;
     Py_XDECREF(old);
     return self;
+fail:
+    Py_DECREF(codes);
+    Py_DECREF(self);
+    return NULL;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -1159,14 +1122,49 @@ static inline const cr_seen *seen_of(const StateObject *s, cr_seen *buf) {
     return buf;
 }
 
+/* The C core's refusal of a move as (code, params): a reason number of spec.h (0: legal)
+   and its parameters as integers (cr_why_illegal; only_priority: cr_violation_reason). */
+static PyObject *refusal_of(StateObject *s, int move, int only_priority) {
+    int32_t params[CR_MAX_REASON_PARAMS];
+    int n = 0, code;
+    if (only_priority) {
+        code = cr_violation_reason(&s->rules->r, &s->st, move, params, &n);
+    } else {
+        cr_seen sn;
+        code = cr_why_illegal(&s->rules->r, &s->st, seen_of(s, &sn), move, params, &n);
+    }
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(params[i]);
+        if (!v) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return Py_BuildValue("(iN)", code, t);
+}
+
+/* Raise the IllegalMoveError of an illegal move: the C core says why (a code and its
+   parameters), the hook _laws._illegal_from_core renders the spec's English template. */
 static PyObject *illegal(StateObject *s, PyObject *move) {
-    PyObject *fn = hook("describe_illegal");
-    if (!fn) return NULL;
-    PyObject *msg = PyObject_CallFunctionObjArgs(fn, (PyObject *)s, move, NULL);
+    int idx = move_index(move);
+    if (idx < 0) return NULL;
+    PyObject *why = refusal_of(s, idx, 0);
+    if (!why) return NULL;
+    PyObject *fn = hook("illegal_move_error");
+    if (!fn) {
+        Py_DECREF(why);
+        return NULL;
+    }
+    PyObject *err = PyObject_CallFunctionObjArgs(fn, (PyObject *)s, move, PyTuple_GET_ITEM(why, 0),
+                                                 PyTuple_GET_ITEM(why, 1), NULL);
     Py_DECREF(fn);
-    if (!msg) return NULL;
-    PyErr_SetObject(g_err_illegal, msg);
-    Py_DECREF(msg);
+    Py_DECREF(why);
+    if (!err) return NULL;
+    PyErr_SetObject((PyObject *)Py_TYPE(err), err);
+    Py_DECREF(err);
     return NULL;
 }
 
@@ -1367,6 +1365,28 @@ static PyObject *py_violation(PyObject *mod, PyObject *const *args, Py_ssize_t n
     if (!moves) return NULL;
     PyObject *out = Py_BuildValue("(iN)", kind, moves);
     return out;
+}
+
+static PyObject *why_illegal_of(PyObject *const *args, Py_ssize_t nargs, int only_priority,
+                                const char *usage) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return NULL;
+    }
+    if (!IS_STATE(args[0])) return not_a_state(args[0]);
+    int move = move_index(args[1]);
+    if (move < 0) return NULL;
+    return refusal_of((StateObject *)args[0], move, only_priority);
+}
+
+static PyObject *py_why_illegal(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    return why_illegal_of(args, nargs, 0, "why_illegal(state, move) takes 2 arguments");
+}
+
+static PyObject *py_violation_reason(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    return why_illegal_of(args, nargs, 1, "violation_reason(state, move) takes 2 arguments");
 }
 
 static PyObject *new_state(PyObject *ruleset, const cr_state *st) {
@@ -1626,7 +1646,7 @@ static PyObject *py_play_deals(PyObject *mod, PyObject *const *args, Py_ssize_t 
     int64_t cap = 0;
     if (!out) goto fail;
     if (record) {
-        cap = r->r.move_cap < 100000 ? r->r.move_cap : 100000;
+        cap = CR_RULE(&r->r, MOVE_CAP) < 100000 ? CR_RULE(&r->r, MOVE_CAP) : 100000;
         moves = PyMem_Malloc(sizeof(uint16_t) * (size_t)(cap > 0 ? cap : 1));
         if (!moves) {
             PyErr_NoMemory();
@@ -1760,6 +1780,10 @@ static PyMethodDef core_methods[] = {
      "The play-outs' value of a state for a player."},
     {"violation", (PyCFunction)(void (*)(void))py_violation, METH_FASTCALL,
      "(kind, remedy) of the priority rule a move breaks (kind 0: none)."},
+    {"why_illegal", (PyCFunction)(void (*)(void))py_why_illegal, METH_FASTCALL,
+     "(code, params) of the reason a move is illegal (cr_why_illegal; code 0: legal)."},
+    {"violation_reason", (PyCFunction)(void (*)(void))py_violation_reason, METH_FASTCALL,
+     "(code, params) of the priority a move breaks (cr_violation_reason; code 0: none)."},
     {"new_game", (PyCFunction)(void (*)(void))py_new_game, METH_FASTCALL,
      "The deal of a seed (crapette.new_game)."},
     {"deal", (PyCFunction)(void (*)(void))py_deal, METH_FASTCALL, "Deal from two pack orders."},

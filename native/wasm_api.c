@@ -35,11 +35,8 @@ _Static_assert(offsetof(cr_state, passes) == 130, "cr_state.passes");
 _Static_assert(offsetof(cr_state, emptied) == 132, "cr_state.emptied");
 _Static_assert(offsetof(cr_state, stop) == 134, "cr_state.stop");
 _Static_assert(offsetof(cr_state, moves_made) == 136, "cr_state.moves_made");
-_Static_assert(sizeof(cr_rules) == 48, "cr_rules layout");
-_Static_assert(offsetof(cr_rules, reserve_face_up) == 4, "cr_rules.reserve_face_up");
-_Static_assert(offsetof(cr_rules, stop) == 12, "cr_rules.stop");
-_Static_assert(offsetof(cr_rules, move_cap) == 16, "cr_rules.move_cap");
-_Static_assert(offsetof(cr_rules, hand_points) == 40, "cr_rules.hand_points");
+/* The rules are the spec's table of option codes (js/lib/spec.js writes them in order). */
+_Static_assert(sizeof(cr_rules) == 8 * CR_NOPTIONS, "cr_rules layout: one int64 per option");
 
 /* ---------------------------------------------------------------------------------------- */
 /* The C library functions the core calls (clang turns its own calls into these too) */
@@ -120,6 +117,7 @@ static cr_state g_out;    /* the state an entry point writes */
 static uint16_t g_moves[CR_NMOVES];
 static int32_t g_scores[CR_NMOVES];
 static int64_t g_io[8];   /* 64-bit scalars in and out (see each entry point) */
+static int32_t g_params[CR_MAX_REASON_PARAMS]; /* a refusal's parameters (wa_why_illegal) */
 static cr_result g_result;
 /* The result of the last deal played, as JavaScript reads it (a layout of the binding's
    own, whatever cr_result becomes): starter, winner (-1: none), reason, turns, the two
@@ -142,6 +140,7 @@ cr_state *EXPORT(wa_out)(void) { return &g_out; }
 uint16_t *EXPORT(wa_moves)(void) { return g_moves; }
 int32_t *EXPORT(wa_scores)(void) { return g_scores; }
 int64_t *EXPORT(wa_io)(void) { return g_io; }
+int32_t *EXPORT(wa_params)(void) { return g_params; }
 int64_t *EXPORT(wa_result)(void) { return g_deal; }
 uint8_t *EXPORT(wa_packs)(void) { return g_packs; }
 int EXPORT(wa_nmoves)(void) { return CR_NMOVES; }
@@ -230,6 +229,22 @@ int EXPORT(wa_violation)(int move) {
     g_io[1] = remedy[0];
     g_io[2] = remedy[1];
     return kind;
+}
+
+/* Why move is illegal (cr_why_illegal; only_priority: cr_violation_reason, the priority it
+   breaks whatever the Stop! rule): the reason code of spec.h (0: legal, or none broken),
+   io[0] the number of its parameters, written to wa_params. */
+int EXPORT(wa_why_illegal)(uint32_t n, uint64_t current, int move, int only_priority) {
+    int count = 0, code;
+    if (move < 0 || move >= CR_NMOVES) return -1;
+    if (only_priority) {
+        code = cr_violation_reason(&g_rules, &g_state, move, g_params, &count);
+    } else {
+        cr_seen sn;
+        code = cr_why_illegal(&g_rules, &g_state, seen_of(n, current, &sn), move, g_params, &count);
+    }
+    g_io[0] = count;
+    return code;
 }
 
 /* The outcome reason (CR_RUNNING while it runs); io[0] the winner (-1), io[1..2] scores. */

@@ -5,7 +5,6 @@ examples; ``dev`` searches harder: ``HYPOTHESIS_PROFILE=dev pytest``.
 """
 
 import os
-import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -28,12 +27,12 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(autouse=True)
-def _quick_server_hints(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The server's hints from a small analysis: the web tests play whole deals by hints,
-    each an analysis (tests/test_analysis.py checks the hint at its real limit)."""
-    session = sys.modules.get("crapette.web.session")
-    if session is not None:
-        from crapette.analysis import Limit
+def _quick_hints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sessions' hints (the server's and the terminal game's) from a small analysis:
+    the web tests play whole deals by hints, each an analysis (tests/test_analysis.py
+    checks the hint at its real limit)."""
+    from crapette.analysis import Limit
+    from crapette.session import Session
 
-        monkeypatch.setattr(session, "HINT_LIMIT", Limit(rollouts=24))
-        monkeypatch.setattr(session, "HINT_DEEP", 2)
+    monkeypatch.setattr(Session, "hint_limit", Limit(rollouts=24))
+    monkeypatch.setattr(Session, "hint_deep", 2)

@@ -13,8 +13,10 @@ from typing import Any
 from hypothesis import strategies as st
 
 import crapette as c
+from crapette import _spec
 from crapette.cards import RANK, RED, SUIT, Card
 from crapette.deal import Rng
+from crapette.testing import option_samples
 
 __all__ = [
     "OPTION_VALUES",
@@ -27,40 +29,12 @@ __all__ = [
     "walk_to",
 ]
 
-OPTION_VALUES: dict[str, tuple[Any, ...]] = {
-    "reserve_size": (1, 5, 12, 13, 20, 48),
-    "reserve_face_up": (True, False),
-    "first_player": ("reserve", "reserve_first_house", "cut"),
-    "match_starter": ("rule", "alternate"),
-    "own_waste_playable": (False, True),
-    "load_from": ("any", "own"),
-    "load_wrap": (False, True),
-    "group_moves": ("single", "supermove", "whole"),
-    "house_filling": ("before_hand", "immediate", "none"),
-    "priority": ("pagat", "serbian"),
-    "stop": ("enforced", "undo", "card"),
-    "move_cap": (1, 50, 400, 3000, 20_000),
-    "win_bonus": (0, 30, 100),
-    "reserve_points": (0, 2, 5),
-    "hand_points": (0, 1, 3),
-    "match_target": (None, 150, 300),
-    "match_deals": (None, 1, 5),
-}
-"""Values worth trying for every option (every allowed value of the choice options)."""
+OPTION_VALUES: dict[str, tuple[Any, ...]] = option_samples()
+"""Values worth trying for every option (every allowed value of the choice options), from
+the rule spec."""
 
-RULE_OPTIONS = (
-    "reserve_size",
-    "reserve_face_up",
-    "first_player",
-    "own_waste_playable",
-    "load_from",
-    "load_wrap",
-    "group_moves",
-    "house_filling",
-    "priority",
-    "stop",
-)
-"""The options that change legal moves (the rest only change scores and matches)."""
+RULE_OPTIONS = tuple(option.name for option in _spec.OPTIONS if option.engine)
+"""The options the engine reads (the rest only change matches)."""
 
 
 def seeds() -> st.SearchStrategy[int]:
@@ -80,11 +54,11 @@ def rulesets(
     rules = c.Ruleset.preset(draw(st.sampled_from(presets)))
     names = draw(st.lists(st.sampled_from(options), unique=True, max_size=max_changes))
     changes = {name: draw(st.sampled_from(OPTION_VALUES[name])) for name in names}
-    if changes.get("match_target", rules.match_target) is None and (
-        changes.get("match_deals", rules.match_deals) is None
-    ):
-        changes["match_deals"] = 5
-    rules = rules.replace(**changes)
+    for name in changes:  # values that cannot go together: keep the preset's instead
+        try:
+            rules = rules.replace(**{name: changes[name]})
+        except c.InvalidRulesError:
+            continue
     if max_move_cap is not None and rules.move_cap > max_move_cap:
         rules = rules.replace(move_cap=max_move_cap)
     return rules

@@ -24,11 +24,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import crapette as c
+from crapette import _laws
 from crapette._engine import python_apply, python_apply_unchecked
 from crapette._movegen import python_legal_moves
 from crapette.bots import _greedy
 from crapette.cards import full_pack
 from crapette.deal import Rng, cut, deal, shuffled
+from crapette.moves import ALL_MOVES
 from crapette.outcome import python_counts, python_is_over, python_outcome
 from crapette.rules import OPTIONS
 from crapette.state import PythonState, to_python
@@ -82,8 +84,25 @@ def assert_same(native: c.GameState, python: c.GameState, where: str) -> None:
         raise AssertionError(f"{where}: the engines differ in {diff}")
 
 
+def assert_same_refusals(native: c.GameState, python: c.GameState, where: str) -> None:
+    """Every move of the table, legal or not: the C core's refusal (``cr_why_illegal``, its
+    code and parameters) is the Python reference's (``_laws.python_refusal``), and so is
+    the priority each legal move breaks (``cr_violation_reason``, under any Stop! rule)."""
+    legal = set(c.legal_moves(native))
+    for move in ALL_MOVES:
+        found = _laws.refusal_from_core(*_core.why_illegal(native, move))
+        assert found == _laws.python_refusal(python, move), f"{where}: {move}"
+        assert (found is None) == (move in legal), f"{where}: {move}"
+        if move in legal and python.stop is None:
+            broken = _laws.violation(python, move)
+            expected = None if broken is None else broken.refusal
+            core = _laws.refusal_from_core(*_core.violation_reason(native, move))
+            assert core == expected, f"{where}: {move}"
+
+
 def lockstep(rules: c.Ruleset, seed: int, rng: Rng, checked_every: int = 7) -> int:
-    """Play one random deal in both engines; returns the number of moves played."""
+    """Play one random deal in both engines; returns the number of moves played. At about
+    every 101st state (and at the end) every move's refusal is compared too."""
     native = c.new_game(rules, seed=seed)
     python = to_python(native)
     plies = 0
@@ -91,6 +110,8 @@ def lockstep(rules: c.Ruleset, seed: int, rng: Rng, checked_every: int = 7) -> i
         where = f"{rules} seed {seed} move {plies}"
         moves = c.legal_moves(native)
         assert moves == python_legal_moves(python), where
+        if plies % 101 == 0 or not moves:
+            assert_same_refusals(native, python, where)
         if not moves:
             break
         move = moves[rng.below(len(moves))]
@@ -347,14 +368,8 @@ def test_python_state_objects_are_not_native_ones() -> None:
     assert to_python(python) is python
 
 
-def test_the_native_tables_are_written_from_the_python_tables() -> None:
-    if (ROOT / "native" / "gen_tables.py").is_file():  # a source checkout
-        done = subprocess.run(
-            [sys.executable, str(ROOT / "native" / "gen_tables.py"), "--check"],
-            capture_output=True,
-            text=True,
-        )
-        assert done.returncode == 0, done.stderr
+def test_the_native_layout_keys_are_the_python_ones() -> None:
+    """(tests/test_spec.py checks that native/tables.h is written from the Python tables.)"""
     from crapette._tables import HOUSE_KEYS, house_key
 
     every = [(h, d, card) for h in range(8) for d in range(16) for card in range(104)]

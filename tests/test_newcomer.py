@@ -56,8 +56,7 @@ def _game(state: c.GameState, answers: list[str], *, width: int = 80) -> tuple[T
         return line
 
     game = TerminalGame(state.rules, seed=1, human=state.to_act, console=console, input_fn=read)
-    game.states = [state]
-    game.match = c.Match(state.rules, 1, (), state, state.to_act)
+    game.session.load(state)
     game.run()
     return game, out.getvalue()
 

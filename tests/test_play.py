@@ -115,7 +115,7 @@ def snapshot(game: TerminalGame) -> tuple[str, list[str], list[c.Move]]:
         ("load", "load needs a file name"),
         ("[bold]oops[/bold]", "'[bold]oops[/bold]'"),
         ("load /nonexistent/dir/file.txt", "cannot read"),
-        ("undo", "nothing to undo"),
+        ("undo", "no move of yours that may be taken back"),
     ],
 )
 def test_bad_input_gets_one_line_and_the_prompt_again(line: str, expected: str) -> None:
@@ -180,7 +180,10 @@ def test_undo_returns_to_the_previous_decision() -> None:
     assert moves
 
 
-def test_undo_goes_back_over_the_bots_moves() -> None:
+def test_undo_never_crosses_the_bots_turn() -> None:
+    """The server's policy of undo: once the human's turn has ended (a discard) and the bot
+    has played, nothing may be taken back; the refusal says so and changes nothing."""
+
     def script(game: TerminalGame) -> Callable[[str], str]:
         def read(prompt: str) -> str:
             state = game.state
@@ -199,15 +202,32 @@ def test_undo_goes_back_over_the_bots_moves() -> None:
     game.input_fn = script(game)
     game.run()
     assert any(s.to_act != game.human for s in game.states), "the bot never played"
-    before = list(game.states)
+    assert game.state.to_act == game.human
+    before = snapshot(game)
+    out = io.StringIO()
+    game.console = Console(file=out, width=200, color_system=None)
     lines = iter(["undo", "quit"])
     game.input_fn = lambda prompt: next(lines)
     game.run()
-    # Back to the human's last decision before the bot's turn.
-    assert game.state.to_act == game.human
-    assert len(game.states) < len(before)
-    assert game.state == before[len(game.states) - 1]
-    assert game.states[-1] == before[len(game.states) - 1]
+    assert "there is no move of yours that may be taken back" in out.getvalue()
+    assert snapshot(game) == before
+
+
+def test_undo_never_takes_back_a_draw() -> None:
+    """A draw shows a card hidden before: it may not be taken back (the server's policy)."""
+    game, _ = make_game([])
+    state = game.state
+    moves = c.legal_moves(state)
+    while c.DRAW not in moves:  # play on (the human starts) until drawing is legal
+        state = c.apply(state, moves[0])
+        moves = c.legal_moves(state)
+        assert state.to_act == game.human
+    game, out = make_game([_number_or_text(state, c.DRAW), "undo"], human=game.human)
+    game.session.load(state)
+    before_draw = game.state
+    game.run()
+    assert game.moves == [c.DRAW] and game.state != before_draw
+    assert "there is no move of yours that may be taken back" in out.getvalue()
 
 
 def test_save_and_load(tmp_path: Path) -> None:
@@ -252,7 +272,7 @@ def test_the_human_gets_the_stop_decision(preset: str) -> None:
     pending = _state_with_a_pending_stop(rules)
     assert pending.stop is not None
     game, out = make_game(["stop"], rules=rules, human=pending.to_act)
-    game.states = [pending]
+    game.session.load(pending)
     game.run()
     text = out.getvalue()
     assert "broke a priority rule" in text
@@ -340,7 +360,7 @@ def test_after_a_stop_decision_the_game_says_what_happened(preset: str, answer: 
     pending = _state_with_a_pending_stop(rules)
     assert pending.stop is not None
     game, out = make_game([answer], rules=rules, human=pending.to_act)
-    game.states = [pending]
+    game.session.load(pending)
     game.run()
     text = out.getvalue()
     offender = game.names[pending.stop.offender]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-LIMIT = 150
+LIMIT = 152  # 150, and crapette.refusal and crapette.Refusal (issue 28: refusals as codes)
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "versioning.md"
 _CITED = re.compile(r"`(crapette(?:\.[a-z_]+)*)`")
 
@@ -64,6 +64,8 @@ def test_the_page_lists_the_modules_it_means() -> None:
         "crapette.adapters.encoding",
         "crapette.adapters.pettingzoo",
         "crapette.adapters.openspiel",
+        "crapette.session",
+        "crapette.session.payload",
         "crapette.cli.game",
         "crapette.web",
         "crapette.web.app",

@@ -21,6 +21,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from pydantic import TypeAdapter
+
 import crapette
 from crapette.cards import TEXT
 from crapette.deal import Rng
@@ -33,6 +35,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 MAX_REQUESTS = 2500
 """Every game loop of these tests stops after this many requests."""
+
+PAYLOAD = TypeAdapter(GamePayload)
+"""The check that an answer has the documented shape (no key more, none missing)."""
 
 
 class Seat:
@@ -49,7 +54,7 @@ class Seat:
         r = self.client.get(self.url, headers=self.headers, params=params)
         assert r.status_code == 200, r.text
         data: dict[str, Any] = r.json()
-        GamePayload.model_validate(data)  # the answer has the documented shape
+        PAYLOAD.validate_python(data)  # the answer has the documented shape
         return data
 
     def post(self, path: str, body: Any = None) -> Any:
@@ -147,7 +152,7 @@ def test_create_against_a_bot_then_play_by_notation_and_by_code(client: TestClie
     moves = data["legal_moves"]
     assert moves and all({"code", "notation", "description"} <= set(m) for m in moves)
     listed = client.get(me.url + "/moves", headers=me.headers).json()
-    MovesPayload.model_validate(listed)
+    TypeAdapter(MovesPayload).validate_python(listed)
     assert listed == {"version": data["version"], "legal_moves": moves}
     first = moves[0]
     after = me.play(first["notation"], data["version"]).json()
@@ -280,6 +285,35 @@ def test_out_of_turn_stale_replayed_and_illegal_moves_leave_the_game_unchanged(
     ok = mover.play(legal, version)
     assert ok.status_code == 200
     error_of(mover.play(legal, version), 409, "stale_version")
+
+
+def test_an_illegal_move_is_refused_with_the_rules_reason_as_data(client: TestClient) -> None:
+    """The refusal body carries the rules' reason (its code and parameters) beside the
+    English message, by notation and by action code alike; a text that is no move has none."""
+    a, b = two_humans(client, rules="classic", seed=21)
+    mover = a if a.get()["to_act"] == 0 else b
+    payload = mover.get()
+    version = payload["version"]
+    server = server_game(client, a.game_id)
+    state = server.state
+    legal = {m["code"] for m in payload["legal_moves"]}
+    one_of_each: dict[str, crapette.Move] = {}
+    for move in ALL_MOVES:
+        found = None if move.index in legal else crapette.refusal(state, move)
+        if found is not None:
+            one_of_each.setdefault(found.code, move)
+    assert len(one_of_each) >= 4
+    for move in one_of_each.values():
+        expected = crapette.refusal(state, move)
+        assert expected is not None
+        for body in ({"move": str(move), "version": version}, {"code": move.index}):
+            r = mover.post("/moves", {**body, "version": version})
+            message = error_of(r, 422, "illegal_move")
+            assert r.json()["error"]["reason"] == expected.to_dict()
+            assert message.endswith(str(expected))
+    r = mover.play("Z9-Q", version)
+    error_of(r, 422, "bad_move")
+    assert "reason" not in r.json()["error"]
 
 
 def test_stop_decision_call_and_let_stand(client: TestClient) -> None:
@@ -588,7 +622,7 @@ def scan_message(client: TestClient, game_id: str, message: Any, seat: int) -> d
     """Scan one WebSocket update against what the seat could see at that message's
     position (not the newest one: a bot's reply arrives move by move); its payload."""
     data: dict[str, Any] = message["game"]
-    GamePayload.model_validate(data)
+    PAYLOAD.validate_python(data)
     state = state_at(server_game(client, game_id), data["view"]["moves_made"])
     scan(message, hidden_texts(state, seat), f"ws{seat}@{data['version']}")
     return data
@@ -626,7 +660,7 @@ def test_leak_scan_over_whole_games_against_a_bot(
                 pick = legal[rng.below(len(legal))]["notation"]
             r = me.play(pick, data["version"])
             assert r.status_code == 200, r.text
-            GamePayload.model_validate(r.json())
+            PAYLOAD.validate_python(r.json())
             scan(r.json(), hidden_texts(server_game(client, me.game_id).state, 0), "POST")
             while seen < r.json()["version"]:  # my move, then each of the bot's
                 version = scan_message(client, me.game_id, ws.receive_json(), 0)["version"]
@@ -717,7 +751,7 @@ def test_a_payload_depends_only_on_the_seats_view() -> None:
         rng = Rng(seed)
         humans = [i for i, s in enumerate(game.seats) if s.kind == "human"]
         # each bot move as it is made
-        game.on_move = lambda g, humans=humans, rng=rng: check(g, humans, rng, False)
+        game.on_move = lambda *_, g=game, humans=humans, rng=rng: check(g, humans, rng, False)
         for step in range(3000):
             check(game, humans, rng, step % 10 == 0)
             if game.status() != "playing":

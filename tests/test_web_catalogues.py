@@ -1,10 +1,12 @@
 """The web page's message catalogues and what the page reads from the server (no browser).
 
 Every language has every key of the English catalogue, with the same placeholders and valid
-plural forms; no user-visible text lives in the page's code (its HTML and JavaScript); every
-key the code names exists; every reason the rules engine gives for refusing a move is
-matched by a pattern of ``i18n/reasons.json``, so the page can say it in the player's
-language; and the outcome's tally, which the result panel shows, adds up to the scores.
+plural forms, and every key the rule spec needs (``i18n/spec-keys.json``, written by
+``python tools/generate.py``: each option value, preset and refusal reason); no user-visible
+text lives in the page's code (its HTML and JavaScript); every key the code names exists;
+every refusal of a move by the rules carries a reason code the page has words for (with
+placeholders among the reason's parameters); and the outcome's tally, which the result
+panel shows, adds up to the scores.
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ from typing import Any
 import pytest
 
 import crapette
+from crapette import _spec
 from crapette.deal import Rng
 from crapette.moves import ALL_MOVES, listed
 
 pytest.importorskip("fastapi")
 
-from crapette.web.session import Game, WebError, _outcome_json
+from crapette.session.payload import outcome_info
+from crapette.web.session import Game, WebError
 
 STATIC = resources.files("crapette.web") / "static"
 I18N = STATIC / "i18n"
@@ -105,7 +109,7 @@ the rules engine's reason, through ``explain`` of refusals.js), and writes recor
 text format of ``crapette.records``."""
 
 BACKEND_TECHNICAL = {
-    "crapette: a chosen seed|${seed}",  # the key of a chosen seed (crapette.web.session)
+    "crapette: a chosen seed|${seed}",  # the key of a chosen seed (crapette.session)
     "P${result.winner} wins ${scores}",  # a record's result line (crapette.records)
     "not a saved game",  # wrapped into a no_such_game refusal
     "resigned by ${seat}",  # the payload's "ended", as the server writes it
@@ -121,15 +125,17 @@ def _refusals(source: str) -> list[tuple[str, str]]:
 
 
 def _server_codes() -> set[str]:
-    """Every error code the server's source can answer with."""
-    web = resources.files("crapette.web")
+    """Every error code the server's source (and the session's, whose refusals the server
+    answers with) can answer with."""
     codes: set[str] = set()
-    for path in web.iterdir():
-        if path.name.endswith(".py"):
-            text = path.read_text("utf-8")
-            codes |= set(re.findall(r'WebError\(\s*\d+,\s*"(\w+)"', text))
-            codes |= set(re.findall(r'"code":\s*"(\w+)"', text))
-            codes |= set(re.findall(r'\d{3}:\s*"(\w+)"', text))
+    for package in ("crapette.web", "crapette.session"):
+        for path in resources.files(package).iterdir():
+            if path.name.endswith(".py"):
+                text = path.read_text("utf-8")
+                codes |= set(re.findall(r'WebError\(\s*\d+,\s*"(\w+)"', text))
+                codes |= set(re.findall(r'_refusal\(\s*"(\w+)"', text))
+                codes |= set(re.findall(r'"code":\s*"(\w+)"', text))
+                codes |= set(re.findall(r'\d{3}:\s*"(\w+)"', text))
     return codes
 
 
@@ -186,21 +192,53 @@ def test_every_key_the_code_names_exists() -> None:
     for path in STATIC.iterdir():
         if path.name.endswith(".js"):
             named |= set(re.findall(r'\bt\(\s*"([\w.]+)"', path.read_text("utf-8")))
-    named |= {entry["key"] for entry in json.loads((I18N / "reasons.json").read_text("utf-8"))}
     assert named and sorted(named - set(english)) == []
 
 
-def _reason_patterns() -> list[re.Pattern[str]]:
-    entries = json.loads((I18N / "reasons.json").read_text("utf-8"))
-    return [re.compile(entry["pattern"]) for entry in entries]
+SPEC_KEYS: list[str] = json.loads((I18N / "spec-keys.json").read_text("utf-8"))
+"""The catalogue keys the rule spec needs (``python tools/generate.py`` writes the list)."""
+
+REASON_PARAMS = {reason.code: {name for name, _ in reason.params} for reason in _spec.REASONS}
+
+
+def test_the_spec_keys_are_the_specs() -> None:
+    """Every option value, preset and reason of the spec has its key in the list (the list
+    is generated; ``tests/test_spec.py`` fails when it is stale)."""
+    assert {f"reason.{code}" for code in REASON_PARAMS} <= set(SPEC_KEYS)
+    assert {f"preset.{name}" for name in crapette.PRESETS} <= set(SPEC_KEYS)
+    assert "option.stop.undo" in SPEC_KEYS and "option.load_wrap.true" in SPEC_KEYS
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_every_language_has_words_for_every_key_of_the_spec(code: str) -> None:
+    """Each option value, preset and refusal reason of the rule spec is said in every
+    language; a reason's words name only the reason's parameters; no reason key is left
+    that the spec no longer has."""
+    messages = catalogue(code)
+    assert sorted(set(SPEC_KEYS) - set(messages)) == [], "missing keys of the spec"
+    for key, message in messages.items():
+        if not key.startswith("reason."):
+            continue
+        reason = key.removeprefix("reason.")
+        assert reason in REASON_PARAMS, f"{key}: no such reason in the spec"
+        assert placeholders(message) <= REASON_PARAMS[reason], key
+
+
+def _has_words(reason: dict[str, Any] | None, messages: list[dict[str, Any]]) -> bool:
+    """Whether a refusal body's reason is a code of the spec with its parameters, which
+    every catalogue says."""
+    if reason is None or set(reason["params"]) != REASON_PARAMS.get(reason["code"]):
+        return False
+    return all(f"reason.{reason['code']}" in m for m in messages)
 
 
 @pytest.mark.parametrize("preset", list(crapette.PRESETS))
-def test_every_refusal_reason_of_the_engine_has_words(preset: str) -> None:
+def test_every_refusal_of_the_engine_has_words(preset: str) -> None:
     """Play random deals and try every move that is not legal, as the page sends it: the
-    server's refusal message matches a pattern of reasons.json."""
-    patterns = _reason_patterns()
+    server's refusal carries the rules' reason (a code of the spec and its parameters),
+    which every catalogue says with the parameters it has."""
     rules = crapette.Ruleset.preset(preset).replace(match_target=None, match_deals=1)
+    messages = [catalogue(code) for code in LANGUAGES]
     unmatched: set[str] = set()
     tried = 0
     for seed in range(3):
@@ -219,7 +257,7 @@ def test_every_refusal_reason_of_the_engine_has_words(preset: str) -> None:
                 try:
                     game.parse(seat, crapette.format_move(move), None)
                 except WebError as error:
-                    if not any(p.search(error.message) for p in patterns):
+                    if not _has_words(error.reason, messages):
                         unmatched.add(error.message)
             move = legal[rng.below(len(legal))]
             game.match = game.match.play(move)
@@ -238,7 +276,7 @@ def test_the_tally_adds_up_to_the_scores() -> None:
             moves = crapette.legal_moves(state)
             state = crapette.apply_unchecked(state, moves[rng.below(len(moves))])
         result = crapette.outcome(state)
-        data = _outcome_json(result, state)
+        data = outcome_info(result, state)
         assert data is not None and result is not None
         tally, points = data["tally"], data["points"]
         for p in (0, 1):

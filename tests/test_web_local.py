@@ -1,13 +1,15 @@
 """The serverless page's backend (``src/crapette/web/static/local.js``, issue 21) against the
-server's ``crapette.web.session.Game``: the same game, action by action.
+core session ``crapette.session.Session`` (the game server's ``Game`` is one): the same
+game, action by action.
 
 ``tests/web_local_driver.mjs`` plays a game on the local backend in Node (a seeded policy
 picks moves, the hint's move, undo, the next deal of a match, resigning) and writes out each
-action with the payloads it produced. Here the same actions are replayed on the server's
-``Game``, created from the same chosen seed (and so with the same bot key: the bots play the
-same moves), and every payload, every live update, every hint, every deal record and every
-refusal must be the server's, except the fields the local backend leaves out on purpose (the
-English ``description`` of a move; the game id is its own).
+action with the payloads it produced. Here the same actions are replayed on a ``Session``
+with the same seats, created from the same chosen seed (and so with the same bot key: the
+bots play the same moves), and every payload, every live update, every hint, every deal
+record and every refusal must be the session's (a refusal's HTTP status the server's),
+except the fields the local backend leaves out on purpose (the English ``description`` of a
+move; the game id is its own).
 
 Skipped without ``node`` unless ``CI`` is set (CI installs it: ``.ci/run``).
 """
@@ -24,9 +26,9 @@ from typing import Any
 import pytest
 
 from crapette import Ruleset
-from crapette.errors import WebError
+from crapette.errors import SessionError
 from crapette.records import format_record
-from crapette.web.session import Game, _chosen_secret
+from crapette.session import Seat, Session, chosen_secret
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "tests" / "web_local_driver.mjs"
@@ -105,11 +107,25 @@ def plain(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def refusal(action: Any) -> dict[str, Any] | None:
+    """A refusal as the page reports it: the session's code and message, with the status
+    the server answers it with (docs/web.md: 422 for a bad or illegal move, else 409)."""
     try:
         action()
-    except WebError as exc:
-        return {"code": exc.code, "status": exc.status, "message": exc.message}
+    except SessionError as exc:
+        status = 422 if exc.code in ("bad_move", "illegal_move") else 409
+        return {"code": exc.code, "status": status, "message": exc.message, "reason": exc.reason}
     return None
+
+
+def same_refusal(local: dict[str, Any] | None, server: dict[str, Any] | None) -> None:
+    """The local backend refuses as the server does: the same code, status and rules'
+    reason (code and parameters), and the same message, except for a text that is no move
+    at all (``bad_move``), whose message is the JavaScript package's own."""
+    assert local is not None and server is not None
+    if server["code"] == "bad_move":
+        local, server = dict(local), dict(server)
+        del local["message"], server["message"]
+    assert local == server
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: f"{s['rules']}-{s['seed']}")
@@ -124,11 +140,13 @@ def test_the_local_backend_plays_the_servers_game(scenario: dict[str, Any]) -> N
     seed = int(scenario["seed"])
     seat = scenario["seat"]
     moved: dict[int, dict[str, Any]] = {}
-    game, _, _ = Game.create(
-        "g", rules, seed=seed, opponent=scenario["opponent"], seat=seat, secret=_chosen_secret(seed)
-    )
-    game.on_move = lambda g: moved.__setitem__(g.version, plain(g.payload(seat)))
-    game.run_bots()  # nothing more: create already ran them (on_move was not set yet)
+    seats = [Seat("human", "human"), Seat("bot", scenario["opponent"])]
+    if seat == 1:
+        seats.reverse()
+    game = Session.new(rules, seed=seed, seats=seats, id="g", secret=chosen_secret(seed))
+    game.on_move = lambda *_: moved.__setitem__(game.version, plain(game.payload(seat)))
+    game.run_bots()
+    moved.clear()  # (the page's create sends no update: its answer is the payload)
 
     steps = local["steps"]
     assert steps[0]["action"] == ["create"]
@@ -142,14 +160,19 @@ def test_the_local_backend_plays_the_servers_game(scenario: dict[str, Any]) -> N
     assert refused["stale"] == refusal(
         lambda: game.play(seat, text="draw", code=None, version=version + 5)
     )
-    assert refused["illegal"] == refusal(
-        lambda: game.play(seat, text="W-F", code=None, version=version)
-    )
-    assert refused["nonsense"] == refusal(
-        lambda: game.play(seat, text="zz", code=None, version=version)
-    )
+    for name, text in (
+        ("illegal", "W-F"),
+        ("houses", "H1-H2"),
+        ("foundation", "H3-F"),
+        ("end", "end"),
+        ("nonsense", "zz"),
+    ):
+        server = refusal(lambda text=text: game.play(seat, text=text, code=None, version=version))
+        same_refusal(refused[name], server)
     assert refused["stale"]["code"] == "stale_version"
     assert refused["illegal"]["code"] == "illegal_move"
+    assert refused["illegal"]["reason"]["code"] in ("waste_closed", "no_card", "foundation")
+    assert refused["nonsense"]["code"] == "bad_move" and refused["nonsense"]["reason"] is None
     assert game.version == version
 
     kinds: set[str] = set()
@@ -163,7 +186,7 @@ def test_the_local_backend_plays_the_servers_game(scenario: dict[str, Any]) -> N
             else "move"
         )
         if step.get("hint") is not None:
-            assert step["hint"]["notation"] == str(game.hint(seat)), action
+            assert step["hint"]["notation"] == str(game.quick_hint(seat)), action
         moved.clear()
         if action[0] == "move":
             game.play(seat, text=action[1], code=None, version=action[2])

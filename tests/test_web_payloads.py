@@ -154,17 +154,14 @@ def test_move_play_refuses_bools_and_floats(args: tuple[object, ...]) -> None:
 # ---------------------------------------------------------------------------- private helpers
 
 
-def test_the_servers_helpers_are_private_and_the_old_names_still_import() -> None:
+def test_the_servers_helpers_are_private() -> None:
+    """The server's helpers are private, and the names they had before the first release
+    are gone (0.1.0 was never published: no deprecation shim)."""
     pytest.importorskip("fastapi")
     import crapette.web.session as session
 
-    assert set(session.__all__) == {"MAX_SEARCH_BUDGET", "Game", "Seat", "WebError"}
+    assert set(session.__all__) == {"MAX_SEARCH_BUDGET", "Game", "WebError"}
     for name in ("hash_token", "check_opponent", "parse_rules", "RECENT_MOVES"):
-        with pytest.warns(DeprecationWarning, match=name):
-            helper = getattr(session, name)
-        assert helper is getattr(session, "_" + name)
-    with pytest.warns(DeprecationWarning):
-        from crapette.web.session import hash_token  # noqa: F401
+        with pytest.raises(AttributeError):
+            getattr(session, name)
     assert len(session._hash_token("x")) == 64
-    with pytest.raises(AttributeError):
-        session.no_such_name  # noqa: B018

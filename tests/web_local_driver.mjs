@@ -40,6 +40,9 @@ steps.push({ action: ["create"], payload, updates: [] });
 const refused = {
   stale: await refusal(() => backend.move("draw", payload.version + 5)),
   illegal: await refusal(() => backend.move("W-F", payload.version)),
+  houses: await refusal(() => backend.move("H1-H2", payload.version)),
+  foundation: await refusal(() => backend.move("H3-F", payload.version)),
+  end: await refusal(() => backend.move("end", payload.version)),
   nonsense: await refusal(() => backend.move("zz", payload.version)),
 };
 
@@ -48,7 +51,7 @@ async function refusal(fn) {
     await fn();
     return null;
   } catch (error) {
-    return { code: error.code, status: error.status, message: error.message };
+    return { code: error.code, status: error.status, message: error.message, reason: error.reason ?? null };
   }
 }
 

@@ -42,7 +42,7 @@ function upperIs(ch, chars) {
 
 /** Parse a card's short text ("7H", "Td", "10h"); throws NotationError. */
 export function parseCard(text) {
-  if (typeof text !== 'string') throw new TypeError(`a card text must be a str, not ${typeof text}`);
+  if (typeof text !== 'string') throw new TypeError(`a card text must be a string, not ${typeof text}`);
   const card = BY_TEXT.get(text);
   if (card !== undefined) return card;
   let body = text;
@@ -53,29 +53,31 @@ export function parseCard(text) {
     return BY_TEXT.get(chars[0].toUpperCase() + chars[1]);
   }
   if (!chars.length || !upperIs(chars[0], RANK_CHARS)) {
-    throw new NotationError(`expected a rank (one of ${RANK_CHARS}) at 0 in ${quote(text, 0)}`, text, 0);
+    throw new NotationError(`card ${quote(text, 0)}: expected a rank (${RANK_CHARS}) at 0`, {
+      code: 'bad_card',
+      text,
+      position: 0,
+    });
   }
   const shift = Array.from(text).length - chars.length;
   if (chars.length < 2 || !suits.includes(chars[1])) {
     throw new NotationError(
-      `expected a suit letter (S H D C for pack 0, s h d c for pack 1) at ${1 + shift}` +
-        ` in ${quote(text, 1 + shift)}`,
-      text,
-      1 + shift,
+      `card ${quote(text, 1 + shift)}: expected a suit (SHDC for pack 0, shdc for pack 1) at ${1 + shift}`,
+      { code: 'bad_card', text, position: 1 + shift },
     );
   }
-  throw new NotationError(
-    `unexpected text at ${2 + shift} in card ${quote(text, 2 + shift)}`,
+  throw new NotationError(`card ${quote(text, 2 + shift)}: unexpected text at ${2 + shift}`, {
+    code: 'bad_card',
     text,
-    2 + shift,
-  );
+    position: 2 + shift,
+  });
 }
 
 /** The short text of a card ("7H", "7h"). */
 export function formatCard(card) {
-  if (!Number.isInteger(card)) throw new TypeError(`a card must be an int from 0 to 103, not ${show(card)}`);
+  if (!Number.isInteger(card)) throw new TypeError(`a card is an integer from 0 to 103, not ${show(card)}`);
   if (card < 0 || card >= 104) {
-    throw new InvalidArgumentError(`no card has index ${show(card)}: a card index is 0..103`);
+    throw new InvalidArgumentError(`no card has the index ${show(card)}: a card index is 0..103`);
   }
   return CARD_TEXT[card];
 }

@@ -49,6 +49,7 @@ const P_SCORES = x.wa_scores();
 const P_IO = x.wa_io();
 const P_RESULT = x.wa_result();
 const P_PACKS = x.wa_packs();
+const P_PARAMS = x.wa_params();
 
 let buffer = null;
 let u8 = null;
@@ -68,38 +69,13 @@ const ioAt = (i) => dv.getBigInt64(P_IO + 8 * i, true);
 
 // --- rules --------------------------------------------------------------------------
 
-const CHOICES = {
-  first_player: ['reserve', 'reserve_first_house', 'cut'],
-  group_moves: ['single', 'supermove', 'whole'],
-  house_filling: ['before_hand', 'immediate', 'none'],
-  priority: ['pagat', 'serbian'],
-  stop: ['enforced', 'undo', 'card'],
-};
 const rulesBytes = new WeakMap();
 
-/** The 48 bytes of the C struct cr_rules of a ruleset. */
+/** The bytes of the C struct cr_rules of a ruleset: its option codes, one int64 each. */
 function encodeRules(rules) {
   let bytes = rulesBytes.get(rules);
   if (bytes) return bytes;
-  bytes = new Uint8Array(48);
-  const view = new DataView(bytes.buffer);
-  view.setInt32(0, rules.reserve_size, true);
-  const flags = [
-    rules.reserve_face_up ? 1 : 0,
-    CHOICES.first_player.indexOf(rules.first_player),
-    rules.own_waste_playable ? 1 : 0,
-    rules.load_from === 'any' ? 1 : 0,
-    rules.load_wrap ? 1 : 0,
-    CHOICES.group_moves.indexOf(rules.group_moves),
-    CHOICES.house_filling.indexOf(rules.house_filling),
-    CHOICES.priority.indexOf(rules.priority),
-    CHOICES.stop.indexOf(rules.stop),
-  ];
-  flags.forEach((v, i) => view.setUint8(4 + i, v));
-  view.setBigInt64(16, BigInt(rules.move_cap), true);
-  view.setBigInt64(24, BigInt(rules.win_bonus), true);
-  view.setBigInt64(32, BigInt(rules.reserve_points), true);
-  view.setBigInt64(40, BigInt(rules.hand_points), true);
+  bytes = new Uint8Array(new BigInt64Array(rules.codes.map(BigInt)).buffer);
   rulesBytes.set(rules, bytes);
   return bytes;
 }
@@ -172,6 +148,18 @@ export function applyIndex(core, move) {
   if (effect < 0) return null;
   const key = effect === 2 ? u64(ioAt(0)) : 0n;
   return { bytes: u8.slice(P_OUT, P_OUT + STATE_BYTES), effect, key };
+}
+
+/**
+ * Why the move of this index is illegal (cr_why_illegal; onlyPriority: the priority rule
+ * it breaks whatever the Stop! rule, cr_violation_reason): `{code, raw}`, the reason's
+ * number (0: legal; REASONS[code - 1] of spec.js) and its parameters as integers.
+ */
+export function whyIllegalIndex(core, move, onlyPriority) {
+  load(core);
+  const code = x.wa_why_illegal(loadedKeys, loadedCurrent, move, onlyPriority ? 1 : 0);
+  const n = Number(ioAt(0));
+  return { code, raw: Array.from(new Int32Array(buffer, P_PARAMS, n)) };
 }
 
 /** The violation kind (0 none, 1 reserve, 2 foundation, 3 order, 4 filling) and remedy. */

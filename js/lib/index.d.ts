@@ -14,23 +14,66 @@ export type Player = 0 | 1;
 
 // --- errors -------------------------------------------------------------------------------
 
-/** Base class of every error the package throws on purpose. */
-export class CrapetteError extends Error {}
-/** An argument outside its documented values. */
-export class InvalidArgumentError extends CrapetteError {}
-/** Something that is not a move at all. */
-export class InvalidMoveError extends CrapetteError {}
-/** A real move that the rules do not allow in the position; the message says why. */
-export class IllegalMoveError extends CrapetteError {}
-/** An unknown preset or option, or a bad value. */
-export class InvalidRulesError extends CrapetteError {}
-/** Text that does not parse, with the place of the problem (in code points). */
+/** Base class of every error the package throws on purpose: `code` says what went wrong
+ *  (for programs), the message says it for people (in this package's own words). */
+export class CrapetteError extends Error {
+  constructor(message: string, options?: { code?: string | null });
+  /** What went wrong; null only for an IllegalMoveError refused before the rules. */
+  readonly code: string | null;
+}
+/** An argument outside its documented values (code 'invalid_argument'). */
+export class InvalidArgumentError extends CrapetteError {
+  readonly code: 'invalid_argument';
+}
+/** Something that is not a move at all (code 'invalid_move'). */
+export class InvalidMoveError extends CrapetteError {
+  readonly code: 'invalid_move';
+}
+/** A real move that the rules do not allow in the position: `code` and `params` are the
+ *  rules' reason (null and {} when the move text was refused before the rules: a pile of
+ *  the opponent, a card not available), the message says it in the Python library's words. */
+export class IllegalMoveError extends CrapetteError {
+  constructor(message: string, options?: { code?: ReasonCode | null; params?: object });
+  readonly code: ReasonCode | null;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+/** The codes of an InvalidRulesError. */
+export type RulesErrorCode =
+  | 'unknown_preset'
+  | 'unknown_option'
+  | 'bad_value'
+  | 'bad_syntax'
+  | 'too_long'
+  | 'refused_combination';
+/** An unknown preset or option, a bad value, or two values that cannot go together. */
+export class InvalidRulesError extends CrapetteError {
+  constructor(message: string, options?: { code?: RulesErrorCode });
+  readonly code: RulesErrorCode;
+}
+/** The codes of a NotationError: a card, a move or a position text that does not parse,
+ *  a text that is not JSON, a JSON document that is not one this package reads or a field
+ *  of it that is missing or malformed, an impossible position (InvalidPositionError). */
+export type NotationErrorCode =
+  | 'bad_card'
+  | 'bad_move'
+  | 'bad_position'
+  | 'bad_json'
+  | 'bad_document'
+  | 'bad_field'
+  | 'impossible_position';
+/** Text that does not parse, with the place of the problem: the character `position` (in
+ *  code points) in `text`, or the `path` of a JSON document's field ('state.houses[2]'). */
 export class NotationError extends CrapetteError {
-  constructor(message: string, text?: string, position?: number | null);
+  constructor(
+    message: string,
+    options?: { code?: NotationErrorCode; text?: string; position?: number | null; path?: string | null },
+  );
+  readonly code: NotationErrorCode;
   readonly text: string;
   readonly position: number | null;
+  readonly path: string | null;
 }
-/** A position that breaks an invariant of the game. */
+/** A position that breaks an invariant of the game (code 'impossible_position'). */
 export class InvalidPositionError extends NotationError {}
 
 // --- cards --------------------------------------------------------------------------------
@@ -51,61 +94,169 @@ export function formatCard(card: Card): string;
 
 // --- rules --------------------------------------------------------------------------------
 
+// BEGIN GENERATED OPTIONS (python tools/generate.py)
+/** Who starts a deal. */
 export type FirstPlayer = 'reserve' | 'reserve_first_house' | 'cut';
+/** Who starts the later deals of a match. */
 export type MatchStarter = 'rule' | 'alternate';
+/** Which cards may load the opponent. */
 export type LoadFrom = 'any' | 'own';
+/** House-to-house sequences. */
 export type GroupMoves = 'single' | 'supermove' | 'whole';
+/** Filling empty houses from your reserve. */
 export type HouseFilling = 'before_hand' | 'immediate' | 'none';
+/** The compulsory order of moves. */
 export type Priority = 'pagat' | 'serbian';
-export type StopRule = 'enforced' | 'undo' | 'card';
+/** Priority violations. */
+export type Stop = 'enforced' | 'undo' | 'card';
+/** The name of a preset. */
+export type PresetName = 'classic' | 'pagat' | 'g4a' | 'belarusian' | 'serbian';
 
 /** Every option of a ruleset, named as in the rules strings. */
 export interface RuleOptions {
+  /** Cards dealt to each reserve; the hand gets the rest of the pack but the 4 houses. */
   reserve_size: number;
+  /** The dealt reserve top is face up (false: its owner turns it in play with reveal). */
   reserve_face_up: boolean;
+  /** Who starts a deal. */
   first_player: FirstPlayer;
+  /** Who starts the later deals of a match. */
   match_starter: MatchStarter;
+  /** Your own waste top is an available card. */
   own_waste_playable: boolean;
+  /** Which cards may load the opponent. */
   load_from: LoadFrom;
+  /** Loading wraps between King and Ace. */
   load_wrap: boolean;
+  /** House-to-house sequences. */
   group_moves: GroupMoves;
+  /** Filling empty houses from your reserve. */
   house_filling: HouseFilling;
+  /** The compulsory order of moves. */
   priority: Priority;
-  stop: StopRule;
+  /** Priority violations. */
+  stop: Stop;
+  /** A deal ends as a stalemate after this many moves. */
   move_cap: number;
+  /** Points for winning a deal. */
   win_bonus: number;
+  /** Points per card left in a reserve. */
   reserve_points: number;
+  /** Points per card left in a hand or waste. */
   hand_points: number;
+  /** A match ends when a player's total reaches this (none: no target). */
   match_target: number | null;
+  /** A match ends after this many deals (none: no limit). */
   match_deals: number | null;
 }
 
+/** The code of a refusal reason (the rule spec's REASONS). */
+export type ReasonCode =
+  | 'deal_over'
+  | 'stop_pending'
+  | 'stop_none'
+  | 'reveal_empty'
+  | 'reveal_up'
+  | 'draw_turned'
+  | 'draw_empty'
+  | 'discard_none'
+  | 'end_turned'
+  | 'end_cards'
+  | 'reserve_down'
+  | 'waste_closed'
+  | 'no_card'
+  | 'group_single'
+  | 'group_short'
+  | 'group_run'
+  | 'group_space'
+  | 'foundation'
+  | 'house'
+  | 'load_own'
+  | 'load_empty'
+  | 'load_down'
+  | 'load'
+  | 'load_wrap'
+  | 'priority_reserve'
+  | 'priority_foundation'
+  | 'priority_order'
+  | 'filling_before'
+  | 'filling_immediate'
+  | 'cycle';
+/** The parameters of each refusal reason, by code. */
+export interface ReasonParams {
+  /** the deal is over */
+  deal_over: {};
+  /** player {player} must first decide on the Stop! call for {move}: call stop or pass */
+  stop_pending: { player: Player; move: string };
+  /** no Stop! decision is open */
+  stop_none: {};
+  /** your reserve is empty */
+  reveal_empty: {};
+  /** your reserve top is already face up */
+  reveal_up: {};
+  /** a hand card ({card}) is already turned: play or discard it */
+  draw_turned: { card: string };
+  /** your hand and waste are both empty (end your turn instead) */
+  draw_empty: {};
+  /** no hand card is turned */
+  discard_none: {};
+  /** a hand card is turned: discard it to end your turn */
+  end_turned: {};
+  /** your turn ends only by a discard while your hand or waste has cards */
+  end_cards: {};
+  /** your reserve top is face down: reveal it first */
+  reserve_down: {};
+  /** your own waste is not available under these rules */
+  waste_closed: {};
+  /** {pile} has no card */
+  no_card: { pile: PileToken };
+  /** only single cards move under these rules (group_moves=single) */
+  group_single: {};
+  /** house {house} holds only {held} cards */
+  group_short: { house: number; held: number };
+  /** the top {count} cards of house {house} are not a descending run */
+  group_run: { count: number; house: number };
+  /** {count} cards need {need} empty houses besides the destination; there are {free} */
+  group_space: { count: number; need: number; free: number };
+  /** {card} does not fit on any foundation */
+  foundation: { card: string };
+  /** {card} cannot go on {onto} in house {house} (houses build down in alternating colours) */
+  house: { card: string; onto: string; house: number };
+  /** only your reserve, turned hand card and waste may load the opponent (load_from=own) */
+  load_own: {};
+  /** {pile} is empty: nothing is loaded on an empty pile */
+  load_empty: { pile: PileToken };
+  /** your opponent's reserve top is face down */
+  load_down: {};
+  /** {card} does not load on {onto}: same suit, one rank apart */
+  load: { card: string; onto: string };
+  /** {card} does not load on {onto}: same suit, one rank apart (K and A adjacent) */
+  load_wrap: { card: string; onto: string };
+  /** your reserve top {card} can go to a foundation: that comes first */
+  priority_reserve: { card: string };
+  /** a foundation move ({cards}) must be made before any other move */
+  priority_foundation: { cards: string[] };
+  /** {card} can be built on house {house}: the tableau comes before loading the opponent */
+  priority_order: { card: string; house: number };
+  /** house {house} is empty: fill the empty houses from your reserve before turning a hand card */
+  filling_before: { house: number };
+  /** house {house} was emptied this turn: fill it from your reserve first */
+  filling_immediate: { house: number };
+  /** it recreates a layout already seen this turn (no cycles within a turn) */
+  cycle: {};
+}
+// END GENERATED OPTIONS
+
 /** One complete set of rules (immutable); its string is canonical and round-trips. */
-export class Ruleset implements Readonly<RuleOptions> {
+export interface Ruleset extends Readonly<RuleOptions> {}
+export class Ruleset {
   /** The classic preset with these options changed. */
   constructor(options?: Partial<RuleOptions>);
-  readonly reserve_size: number;
-  readonly reserve_face_up: boolean;
-  readonly first_player: FirstPlayer;
-  readonly match_starter: MatchStarter;
-  readonly own_waste_playable: boolean;
-  readonly load_from: LoadFrom;
-  readonly load_wrap: boolean;
-  readonly group_moves: GroupMoves;
-  readonly house_filling: HouseFilling;
-  readonly priority: Priority;
-  readonly stop: StopRule;
-  readonly move_cap: number;
-  readonly win_bonus: number;
-  readonly reserve_points: number;
-  readonly hand_points: number;
-  readonly match_target: number | null;
-  readonly match_deals: number | null;
   /** 48 - reserve_size. */
   readonly hand_size: number;
   /** Whether priority violations are legal and the opponent may call "Stop!". */
   readonly callable_stop: boolean;
-  static preset(name: 'classic' | 'pagat' | 'g4a' | 'belarusian' | 'serbian' | string): Ruleset;
+  static preset(name: PresetName | string): Ruleset;
   static fromString(text: string): Ruleset;
   replace(changes: Partial<RuleOptions>): Ruleset;
   equals(other: unknown): boolean;
@@ -252,8 +403,20 @@ export function outcome(state: GameState): Outcome | null;
 export function isOver(state: GameState): boolean;
 export function winner(state: GameState): Player | null;
 export function counts(state: GameState): [number, number];
-/** Why a move is not legal (null when it is). */
-export function whyIllegal(state: GameState, move: Move | string | unknown): string | null;
+/** A token of move notation naming a pile: R, T, W, F, OR, OW, H1..H8. */
+export type PileToken = 'R' | 'T' | 'W' | 'F' | 'OR' | 'OW' | `H${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8}`;
+/** Why a move is illegal, as data: a reason code of the rule spec and its parameters. */
+export type Refusal = { [C in ReasonCode]: { readonly code: C; readonly params: Readonly<ReasonParams[C]> } }[ReasonCode];
+/** Every refusal reason of the rule spec: its code, English template and parameters. */
+export const REASONS: readonly { code: ReasonCode; template: string; params: [string, string][] }[];
+/** Why a move is illegal as data (null when it is legal), answered by the C core. */
+export function refusal(state: GameState, move: Move): Refusal | null;
+/** The English sentence of a refusal (the spec's template, filled in). */
+export function renderReason(refusal: { code: ReasonCode; params: object }): string;
+/** Why a move is not legal, in English (null when it is); a text is read as parseMove reads
+ *  it (the message of its error when it is not a legal move). */
+export function whyIllegal(state: GameState, move: Move | string): string | null;
+/** The message of the IllegalMoveError of an illegal move. */
 export function describeIllegal(state: GameState, move: Move): string;
 
 // --- notation and JSON ----------------------------------------------------------------------

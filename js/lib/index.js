@@ -2,7 +2,7 @@
  * crapette: the rules engine of Russian Bank (Crapette) for JavaScript, the C core of the
  * Python library compiled to WebAssembly. One engine, proven equal to the Python library
  * by shared test vectors: the same deals from the same seeds, the same legal moves, the
- * same states after every move, notation, JSON and refusal reasons.
+ * same states after every move, notation, JSON and refusals (reason codes from the C core).
  *
  * The module loads crapette.wasm (beside this file) when it is imported (a top-level
  * await), so every function below is synchronous.
@@ -14,7 +14,8 @@ export { CrapetteError, IllegalMoveError, InvalidArgumentError, InvalidMoveError
 export { MAX_RULES_TEXT, OPTIONS, PRESETS, RANGES, Ruleset, formatRules, parseRules } from './rules.js';
 export { GameState, makeState, positionProblems } from './state.js';
 export { apply, applyUnchecked, counts, deal, isLegal, isOver, legalMoves, newGame, outcome, randomSeed, winner } from './play.js';
-export { describeIllegal, whyIllegal } from './laws.js';
+export { describeIllegal, refusal, renderReason, whyIllegal } from './refusals.js';
+export { REASONS } from './spec.js';
 export { UNKNOWN_CARD, checkMoveText, formatMove, formatPosition, formatPublicPosition, parseMove, parsePosition } from './notation.js';
 export { BEHAVIOUR_VERSION, JSON_VERSION, fromJson, toJson } from './json.js';
 export { PlayerView, VIEW_FORMAT, observe } from './views.js';

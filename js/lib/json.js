@@ -1,18 +1,21 @@
 /**
  * JSON documents of states and rulesets in exactly the format of the Python library's
  * crapette.serialize.to_json (the same bytes: key order, separators, indentation), and
- * reading them back with the same checks and the same messages (fromJson).
+ * reading them back with the same checks (fromJson): the same documents read, the same
+ * refused (a text that is not JSON at the same character position), with this package's
+ * own messages.
  *
- * The reader parses JSON as Python's json module does (integers apart from floats, so that
- * `1.0` is refused where an integer is expected, and NaN and Infinity accepted), so that
- * its messages name the same values. Record and match documents are not read here.
+ * The reader accepts what the Python library's reader accepts (NaN and Infinity among
+ * numbers) and tells integers from other numbers by how they are written, so that `1.0` is
+ * refused where an integer is expected, as it is there. Record and match documents are not
+ * read here.
  * @module
  */
 import { CARD_TEXT, parseCard } from './cards.js';
 import { InvalidRulesError, NotationError } from './errors.js';
 import { moveFromText } from './moves.js';
 import { extraSeen, MAX_HOUSE, playViolation } from './notation.js';
-import { PyFloat, repr, show } from './quote.js';
+import { show } from './quote.js';
 import { OPTIONS, Ruleset } from './rules.js';
 import { GameState, makeState } from './state.js';
 
@@ -44,8 +47,9 @@ function escapeString(text) {
   return out + '"';
 }
 
-/** Python's json.dumps(value, indent=indent, ensure_ascii=False) of plain JSON values. */
-export function pyDumps(value, indent = null) {
+/** The JSON text of plain values in the Python library's layout (its json.dumps with
+ *  ensure_ascii=False): ', ' and ': ' on one line, or `indent` spaces per level. */
+function dumps(value, indent = null) {
   const pad = indent === null ? null : typeof indent === 'string' ? indent : ' '.repeat(Math.max(indent, 0));
   const write = (v, level) => {
     if (v === null) return 'null';
@@ -118,23 +122,41 @@ export function toJson(obj, { indent = null } = {}) {
   } else {
     throw new TypeError(`toJson() writes a GameState or a Ruleset, not ${show(obj)}`);
   }
-  return pyDumps(head, indent);
+  return dumps(head, indent);
 }
 
-// --- parsing JSON as Python does -------------------------------------------------------------
+// --- reading JSON ----------------------------------------------------------------------
 
-class JsonError extends Error {
-  constructor(message, pos) {
+/** A JSON number written with a fraction or an exponent (or NaN, Infinity): never an
+ *  integer of a document, whatever its value. `jsonText` is how it was written. */
+class JsonNumber {
+  constructor(value, jsonText) {
+    this.value = value;
+    this.jsonText = jsonText;
+  }
+
+  toJSON() {
+    return Number.isFinite(this.value) ? this.value : null;
+  }
+}
+
+/** A text that is not JSON: why, at which UTF-16 index. */
+class JsonSyntax extends Error {
+  constructor(message, at) {
     super(message);
-    this.pos = pos;
+    this.at = at;
   }
 }
 
 const WS = ' \t\n\r';
 const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
+const ESCAPES = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const MAX_DEPTH = 900;
 
-/** Python's json.loads: objects as Maps, integers as BigInts, floats as PyFloat. */
-export function pyLoads(text) {
+/** Parse JSON: objects as Maps (the last of a repeated key wins), integers as BigInts,
+ *  other numbers as JsonNumber. A problem is reported where the Python library's reader
+ *  reports it (its position is pinned by the shared vectors). */
+function parseJson(text) {
   let depth = 0;
   const skip = (i) => {
     while (i < text.length && WS.includes(text[i])) i++;
@@ -148,22 +170,20 @@ export function pyLoads(text) {
       let j = i;
       while (j < text.length && text[j] !== '"' && text[j] !== '\\' && text.charCodeAt(j) >= 0x20) j++;
       out += text.slice(i, j);
-      if (j >= text.length) throw new JsonError('Unterminated string starting at', begin);
-      const ch = text[j];
-      if (ch === '"') return [out, j + 1];
-      if (ch !== '\\') throw new JsonError('Invalid control character at', j);
-      if (j + 1 >= text.length) throw new JsonError('Unterminated string starting at', begin);
+      if (j >= text.length) throw new JsonSyntax('a string that never ends', begin);
+      if (text[j] === '"') return [out, j + 1];
+      if (text[j] !== '\\') throw new JsonSyntax('a control character inside a string', j);
       const esc = text[j + 1];
-      const simple = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+      if (esc === undefined) throw new JsonSyntax('a string that never ends', begin);
       if (esc !== 'u') {
-        if (!(esc in simple)) throw new JsonError('Invalid \\escape', j);
-        out += simple[esc];
+        if (!Object.hasOwn(ESCAPES, esc)) throw new JsonSyntax('an unknown escape in a string', j);
+        out += ESCAPES[esc];
         i = j + 2;
         continue;
       }
       const hex4 = (at) => {
         const h = text.slice(at, at + 4);
-        if (!/^[0-9a-fA-F]{4}$/.test(h)) throw new JsonError('Invalid \\uXXXX escape', at - 1);
+        if (!/^[0-9a-fA-F]{4}$/.test(h)) throw new JsonSyntax('a \\u escape without 4 hex digits', at - 1);
         return parseInt(h, 16);
       };
       let code = hex4(j + 2);
@@ -178,81 +198,76 @@ export function pyLoads(text) {
       out += String.fromCodePoint(code);
     }
   };
+  const nest = () => {
+    if (++depth > MAX_DEPTH) throw new JsonSyntax(`nested more than ${MAX_DEPTH} levels deep`, null);
+  };
   const value = (i) => {
     const ch = text[i];
     if (ch === '"') return string(i + 1);
     if (ch === '{') return object(i + 1);
     if (ch === '[') return array(i + 1);
-    if (text.startsWith('null', i)) return [null, i + 4];
-    if (text.startsWith('true', i)) return [true, i + 4];
-    if (text.startsWith('false', i)) return [false, i + 5];
-    if (text.startsWith('NaN', i)) return [new PyFloat(NaN), i + 3];
-    if (text.startsWith('Infinity', i)) return [new PyFloat(Infinity), i + 8];
-    if (text.startsWith('-Infinity', i)) return [new PyFloat(-Infinity), i + 9];
+    for (const [word, v] of [['null', null], ['true', true], ['false', false]]) {
+      if (text.startsWith(word, i)) return [v, i + word.length];
+    }
+    for (const [word, v] of [['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity]]) {
+      if (text.startsWith(word, i)) return [new JsonNumber(v, word), i + word.length];
+    }
     NUMBER.lastIndex = i;
     const m = NUMBER.exec(text);
     if (m) {
       const end = i + m[0].length;
       if (m[1] === undefined && m[2] === undefined) return [BigInt(m[0]), end];
-      return [new PyFloat(Number(m[0])), end];
+      return [new JsonNumber(Number(m[0]), m[0]), end];
     }
-    throw new JsonError('Expecting value', i);
+    throw new JsonSyntax('expected a value', i);
   };
-  const nest = () => {
-    if (++depth > 900) throw new JsonError('maximum recursion depth exceeded while decoding', null);
+  const items = (i, close, item) => {
+    nest();
+    i = skip(i);
+    if (text[i] === close) {
+      depth--;
+      return i + 1;
+    }
+    for (;;) {
+      i = skip(item(i));
+      if (text[i] === close) {
+        depth--;
+        return i + 1;
+      }
+      if (text[i] !== ',') throw new JsonSyntax(`expected ',' or '${close}'`, i);
+      i = skip(i + 1);
+    }
   };
   const object = (i) => {
-    nest();
     const out = new Map();
-    i = skip(i);
-    if (text[i] === '}') {
-      depth--;
-      return [out, i + 1];
-    }
-    for (;;) {
-      if (text[i] !== '"') throw new JsonError('Expecting property name enclosed in double quotes', i);
-      const [key, afterKey] = string(i + 1);
-      i = skip(afterKey);
-      if (text[i] !== ':') throw new JsonError("Expecting ':' delimiter", i);
-      i = skip(i + 1);
-      const [item, afterValue] = value(i);
+    const end = items(i, '}', (at) => {
+      if (text[at] !== '"') throw new JsonSyntax('expected a key in double quotes', at);
+      const [key, afterKey] = string(at + 1);
+      const colon = skip(afterKey);
+      if (text[colon] !== ':') throw new JsonSyntax("expected ':' after a key", colon);
+      const [item, after] = value(skip(colon + 1));
       out.set(key, item);
-      i = skip(afterValue);
-      if (text[i] === '}') {
-        depth--;
-        return [out, i + 1];
-      }
-      if (text[i] !== ',') throw new JsonError("Expecting ',' delimiter", i);
-      i = skip(i + 1);
-    }
+      return after;
+    });
+    return [out, end];
   };
   const array = (i) => {
-    nest();
     const out = [];
-    i = skip(i);
-    if (text[i] === ']') {
-      depth--;
-      return [out, i + 1];
-    }
-    for (;;) {
-      const [item, after] = value(i);
+    const end = items(i, ']', (at) => {
+      const [item, after] = value(at);
       out.push(item);
-      i = skip(after);
-      if (text[i] === ']') {
-        depth--;
-        return [out, i + 1];
-      }
-      if (text[i] !== ',') throw new JsonError("Expecting ',' delimiter", i);
-      i = skip(i + 1);
-    }
+      return after;
+    });
+    return [out, end];
   };
-  if (text.startsWith('\ufeff')) throw new JsonError('Unexpected UTF-8 BOM (decode using utf-8-sig)', 0);
+  if (text.startsWith('\ufeff')) throw new JsonSyntax('a byte order mark before the JSON', 0);
   const [result, end] = value(skip(0));
   const rest = skip(end);
-  if (rest !== text.length) throw new JsonError('Extra data', rest);
+  if (rest !== text.length) throw new JsonSyntax('more text after the JSON value', rest);
   return result;
 }
 
+/** The code point index of a UTF-16 index (positions are counted in code points). */
 function codePointIndex(text, index) {
   let n = 0;
   for (let i = 0; i < index; i++) {
@@ -270,57 +285,62 @@ function codePointIndex(text, index) {
 
 const isDict = (v) => v instanceof Map;
 const isInt = (v) => typeof v === 'bigint';
-const short = (v) => show(v);
+
+/** The error of a field of a document: its path (such as 'state.houses[2][0]') and why. */
+function field(path, why) {
+  return new NotationError(`${path}: ${why}`, { code: 'bad_field', path });
+}
+
+/** The error of a document that is not one this package reads. */
+function notDocument(why) {
+  return new NotationError(why, { code: 'bad_document' });
+}
 
 function get(data, key, path) {
-  if (!data.has(key)) throw new NotationError(`${path}: missing ${repr(key)}`);
+  if (!data.has(key)) throw field(`${path}.${key}`, 'missing');
   return data.get(key);
 }
 
 function int(value, path, low, high) {
   if (!isInt(value) || value < BigInt(low) || value > BigInt(high)) {
-    throw new NotationError(`${path}: expected an integer from ${low} to ${high}, not ${short(value)}`);
+    throw field(path, `expected an integer from ${low} to ${high}, not ${show(value)}`);
   }
   return Number(value);
 }
 
 function card(value, path) {
   if (typeof value !== 'string' || Array.from(value).length !== 2) {
-    throw new NotationError(`${path}: expected a card like '7H' or '7h', not ${short(value)}`);
+    throw field(path, `expected a card like "7H" or "7h", not ${show(value)}`);
   }
   try {
     return parseCard(value);
   } catch (error) {
     if (!(error instanceof NotationError)) throw error;
-    throw new NotationError(`${path}: ${error.message}`);
+    throw field(path, error.message);
   }
 }
 
 function piles(value, n, path) {
-  if (!Array.isArray(value) || value.length !== n) {
-    throw new NotationError(`${path}: expected a list of ${n} piles`);
-  }
+  if (!Array.isArray(value) || value.length !== n) throw field(path, `expected an array of ${n} piles`);
   return value.map((p, i) => {
-    if (!Array.isArray(p)) throw new NotationError(`${path}[${i}]: expected a list of cards`);
+    if (!Array.isArray(p)) throw field(`${path}[${i}]`, 'expected an array of cards');
     return p.map((c, j) => card(c, `${path}[${i}][${j}]`));
   });
 }
 
 function pair(value, path, high) {
-  if (!Array.isArray(value) || value.length !== 2) {
-    throw new NotationError(`${path}: expected a list of 2 integers`);
-  }
+  if (!Array.isArray(value) || value.length !== 2) throw field(path, 'expected an array of 2 integers');
   return [int(value[0], `${path}[0]`, 0, high), int(value[1], `${path}[1]`, 0, high)];
 }
 
 function rulesField(data, path) {
   const text = get(data, 'rules', path);
-  if (typeof text !== 'string') throw new NotationError(`${path}.rules: expected a ruleset string`);
+  if (typeof text !== 'string') throw field(`${path}.rules`, 'expected a rules string');
   try {
     return Ruleset.fromString(text);
   } catch (error) {
     if (!(error instanceof InvalidRulesError)) throw error;
-    throw new NotationError(`${path}.rules: ${error.message}`);
+    throw field(`${path}.rules`, error.message);
   }
 }
 
@@ -331,9 +351,10 @@ function fieldsFromDict(data, path) {
   const houses = piles(get(data, 'houses', path), 8, `${path}.houses`);
   houses.forEach((p, i) => {
     if (p.length > MAX_HOUSE) {
-      throw new NotationError(
-        `${path}.houses[${i}]: house H${i + 1} holds ${p.length} cards; a house is a run` +
-          ` from a King down to an Ace, at most ${MAX_HOUSE} cards`,
+      throw field(
+        `${path}.houses[${i}]`,
+        `house H${i + 1} holds ${p.length} cards; a house is a run from a King down to an Ace,` +
+          ` at most ${MAX_HOUSE} cards`,
       );
     }
   });
@@ -343,19 +364,17 @@ function fieldsFromDict(data, path) {
   const turnedValue = get(data, 'turned', path);
   const turned = turnedValue === null ? null : card(turnedValue, `${path}.turned`);
   const emptiedValue = get(data, 'emptied', path);
-  if (!Array.isArray(emptiedValue)) {
-    throw new NotationError(`${path}.emptied: expected a list of house numbers 1..8`);
-  }
+  if (!Array.isArray(emptiedValue)) throw field(`${path}.emptied`, 'expected an array of house numbers 1..8');
   let emptied = 0;
   emptiedValue.forEach((h, i) => {
     emptied |= 1 << (int(h, `${path}.emptied[${i}]`, 1, 8) - 1);
   });
   const seenValue = get(data, 'seen', path);
-  if (!Array.isArray(seenValue)) throw new NotationError(`${path}.seen: expected a list of hex layout keys`);
+  if (!Array.isArray(seenValue)) throw field(`${path}.seen`, 'expected an array of hex layout keys');
   const seen = new Set();
   seenValue.forEach((item, i) => {
     if (typeof item !== 'string' || !HEX_KEY.test(item)) {
-      throw new NotationError(`${path}.seen[${i}]: expected 1 to 16 hex digits, not ${short(item)}`);
+      throw field(`${path}.seen[${i}]`, `expected 1 to 16 hex digits, not ${show(item)}`);
     }
     seen.add(BigInt('0x' + item));
   });
@@ -369,14 +388,15 @@ function fieldsFromDict(data, path) {
 
 /** Rebuild a state from stateToDict's object (a parsed Map), checking it completely. */
 function stateFromDict(data, path, allowStop = true) {
-  if (!isDict(data)) throw new NotationError(`${path}: expected an object`);
+  if (!isDict(data)) throw field(path, 'expected an object');
   const fields = fieldsFromDict(data, path);
   const pending = get(data, 'stop', path);
   if (pending === null) return makeState(fields);
   if (!allowStop) {
-    throw new NotationError(
-      `${path}.stop: the prior state of a pending Stop! cannot itself hold a pending` +
-        " Stop! (the opponent's decision comes before any other move)",
+    throw field(
+      `${path}.stop`,
+      "the prior state of a pending Stop! cannot itself hold a pending Stop! (the opponent's" +
+        ' decision comes before any other move)',
     );
   }
   return withStop(fields, pending, `${path}.stop`);
@@ -409,14 +429,14 @@ function sameFields(fields, state) {
 }
 
 function withStop(fields, stop, path) {
-  if (!isDict(stop)) throw new NotationError(`${path}: expected null or an object`);
+  if (!isDict(stop)) throw field(path, 'expected null or an object');
   const prior = stateFromDict(get(stop, 'prior', path), `${path}.prior`, false);
   const text = get(stop, 'move', path);
-  if (typeof text !== 'string') throw new NotationError(`${path}.move: expected a move like 'R-H3'`);
+  if (typeof text !== 'string') throw field(`${path}.move`, 'expected a move like "R-H3"');
   const move = moveFromText(text);
   const played = playViolation(prior, move);
   if (played.error !== undefined) {
-    throw new NotationError(`${path}.move: not playable in ${path}.prior: ${played.error}`);
+    throw field(`${path}.move`, `not playable in ${path}.prior: ${played.error}`);
   }
   const rebuilt = played.state;
   const pending = rebuilt === null ? null : rebuilt.stop;
@@ -426,32 +446,30 @@ function withStop(fields, stop, path) {
     const resume = int(get(stop, 'resume', path), `${path}.resume`, 0, 1);
     same = offender === pending.offender && resume === pending.resume;
   }
-  if (!same) throw new NotationError(`${path}: ${text} from ${path}.prior is not this pending violation`);
+  if (!same) throw field(path, `${text} from ${path}.prior is not this pending violation`);
   if (!sameFields(fields, rebuilt)) {
-    throw new NotationError(
-      `${path}: the state's fields are not the result of ${text} played from ${path}.prior`,
-    );
+    throw field(path, `the state's fields are not the result of ${text} played from ${path}.prior`);
   }
   return rebuilt;
 }
 
 function rulesFrom(data) {
   const text = data.get('rules');
-  if (typeof text !== 'string') throw new NotationError('"rules" must be the ruleset string, like "classic"');
+  if (typeof text !== 'string') throw field('rules', 'expected a rules string, like "classic"');
   try {
     const rules = Ruleset.fromString(text);
     const options = data.has('options') ? data.get('options') : null;
     if (options !== null) {
-      if (!isDict(options)) throw new NotationError('"options" must be an object of option values');
+      if (!isDict(options)) throw field('options', 'expected an object of option values');
       const other = Ruleset.preset('classic').replace(options);
       if (!other.equals(rules)) {
-        throw new NotationError(`"options" (${other}) and "rules" (${rules}) describe different rulesets`);
+        throw field('options', `${other} is not the ruleset of "rules" (${rules})`);
       }
     }
     return rules;
   } catch (error) {
     if (!(error instanceof InvalidRulesError)) throw error;
-    throw new NotationError(`bad ruleset: ${error.message}`);
+    throw field('rules', error.message);
   }
 }
 
@@ -463,34 +481,34 @@ function rulesFrom(data) {
  *   impossible (naming the field).
  */
 export function fromJson(text) {
-  if (typeof text !== 'string') throw new TypeError(`fromJson() reads a str, not ${show(text)}`);
+  if (typeof text !== 'string') throw new TypeError(`fromJson() reads a string, not ${show(text)}`);
   let data;
   try {
-    data = pyLoads(text);
+    data = parseJson(text);
   } catch (error) {
-    if (!(error instanceof JsonError)) throw error;
-    if (error.pos === null) throw new NotationError(`not valid JSON: ${error.message}`, text, null);
-    const pos = codePointIndex(text, error.pos);
-    throw new NotationError(`not valid JSON at ${pos}: ${error.message}`, text, pos);
+    if (!(error instanceof JsonSyntax)) throw error;
+    const position = error.at === null ? null : codePointIndex(text, error.at);
+    const where = position === null ? '' : ` at ${position}`;
+    throw new NotationError(`not JSON${where}: ${error.message}`, { code: 'bad_json', text, position });
   }
   if (!isDict(data) || data.get('format') !== FORMAT) {
-    throw new NotationError('not a crapette JSON document: expected an object with "format": "crapette"');
+    throw notDocument('not a crapette JSON document: expected an object with "format": "crapette"');
   }
   const version = data.get('version');
   if (!isInt(version) || !READ_VERSIONS.includes(version)) {
-    throw new NotationError(
-      `unsupported crapette JSON version ${short(version ?? null)}: this library (behaviour` +
-        ` ${BEHAVIOUR_VERSION}) reads versions ${READ_VERSIONS.join(' and ')}`,
+    const shown = data.has('version') ? show(version) : '(none given)';
+    throw notDocument(
+      `unsupported crapette JSON version ${shown}: this package (behaviour ${BEHAVIOUR_VERSION})` +
+        ` reads versions ${READ_VERSIONS.join(' and ')}`,
     );
   }
   const kind = data.get('type');
   if (kind === 'state') return stateFromDict(data.has('state') ? data.get('state') : null, 'state');
   if (kind === 'rules') return rulesFrom(data);
   if (kind === 'record' || kind === 'match') {
-    throw new NotationError(`document type "${kind}": the JavaScript package reads "state" and "rules" documents only`);
+    throw notDocument(`document type "${kind}": the JavaScript package reads "state" and "rules" documents only`);
   }
-  throw new NotationError(
-    `unknown document type ${short(kind ?? null)}: expected "state", "rules", "record" or "match"`,
-  );
+  const shown = data.has('type') ? show(kind) : '(none given)';
+  throw notDocument(`unknown document type ${shown}: expected "state", "rules", "record" or "match"`);
 }
 

@@ -159,11 +159,11 @@ export function moveFromText(text) {
       (Object.hasOwn(KEYWORDS, word) ? KEYWORDS[word] : undefined);
   }
   if (move === undefined) {
-    throw new NotationError(
-      `expected a move in relative form (R-F, T-H3, H2-H5x3, R-OR, draw, ...) at 0, found ${quote(text)}`,
+    throw new NotationError(`${quote(text)} is not a move in relative form (R-F, T-H3, H2-H5x3, R-OR, draw, ...)`, {
+      code: 'bad_move',
       text,
-      0,
-    );
+      position: 0,
+    });
   }
   return move;
 }

@@ -1,13 +1,14 @@
 /**
  * Text notation of moves and positions, as the Python library writes and reads it
- * (crapette.notation, specified in docs/notation.md): the same texts, the same error
- * messages with the same character positions (counted in code points, as Python counts).
+ * (crapette.notation, specified in docs/notation.md): the same texts, and the same texts
+ * refused, at the same character positions (counted in code points, as Python counts),
+ * with this package's own messages.
  * @module
  */
 import * as engine from './engine.js';
 import { CARD_TEXT, parseCard } from './cards.js';
 import { IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidRulesError, NotationError } from './errors.js';
-import { describeIllegal, sourceCard } from './laws.js';
+import { illegalMoveError } from './refusals.js';
 import {
   FOUNDATION,
   HAND,
@@ -20,7 +21,7 @@ import {
   WHITESPACE,
   moveFromText,
 } from './moves.js';
-import { pyLength, quote, reprString, show } from './quote.js';
+import { codePoints, quote, show } from './quote.js';
 import { Ruleset } from './rules.js';
 import { GameState, makeState, stateAfter } from './state.js';
 
@@ -70,16 +71,14 @@ function scanMove(text, offset = 0) {
   if (!bodyChars.length) {
     throw new NotationError(
       `expected a move (draw, discard, end, reveal, stop, pass or SOURCE-TARGET) at ${base}, found nothing`,
-      text,
-      base,
+      { code: 'bad_move', text, position: base },
     );
   }
   bodyChars.forEach((ch, i) => {
     if (!isAsciiAlnumOrDash(ch)) {
       throw new NotationError(
-        `unexpected character ${reprString(ch)} at ${base + i} in move ${quote(text, base + i)}`,
-        text,
-        base + i,
+        `unexpected character ${JSON.stringify(ch)} at ${base + i} in move ${quote(text, base + i)}`,
+        { code: 'bad_move', text, position: base + i },
       );
     }
   });
@@ -91,19 +90,20 @@ function scanMove(text, offset = 0) {
     if (isSource(body)) {
       throw new NotationError(
         `expected '-' after the source at ${base + body.length} in move ${quote(text)}`,
-        text,
-        base + body.length,
+        { code: 'bad_move', text, position: base + body.length },
       );
     }
     if (/^[A-Za-z]+$/.test(body)) {
       throw new NotationError(
         `unknown move ${quote(body)} at ${base}: expected draw, discard, end, reveal, stop, pass or SOURCE-TARGET`,
-        text,
-        base,
+        { code: 'bad_move', text, position: base },
       );
     }
     const end = base + tokenEnd(body);
-    throw new NotationError(`expected '-' after the source at ${end} in move ${quote(text)}`, text, end);
+    throw new NotationError(
+      `expected '-' after the source at ${end} in move ${quote(text)}`,
+      { code: 'bad_move', text, position: end },
+    );
   }
   const src = body.slice(0, dash);
   let card = null;
@@ -118,8 +118,7 @@ function scanMove(text, offset = 0) {
       if (!(error instanceof NotationError)) throw error;
       throw new NotationError(
         `expected a source (${SOURCE_WORDS}) at ${base} in move ${quote(text)}`,
-        text,
-        base,
+        { code: 'bad_move', text, position: base },
       );
     }
     source = CARD_TEXT[card];
@@ -134,7 +133,10 @@ function scanMove(text, offset = 0) {
     }
   }
   if (!size) {
-    throw new NotationError(`expected a target (${TARGET_WORDS}) at ${at} in move ${quote(text)}`, text, at);
+    throw new NotationError(
+      `expected a target (${TARGET_WORDS}) at ${at} in move ${quote(text)}`,
+      { code: 'bad_move', text, position: at },
+    );
   }
   const target = rest.slice(0, size).toUpperCase();
   const tail = rest.slice(size);
@@ -145,7 +147,10 @@ function scanMove(text, offset = 0) {
       const xed = 'xX'.includes(tail[0]);
       const pos = at + size + (xed ? 1 : 0);
       const what = xed ? 'a count from 1 to 13' : "the end of the move or 'x'";
-      throw new NotationError(`expected ${what} at ${pos} in move ${quote(text)}`, text, pos);
+      throw new NotationError(
+        `expected ${what} at ${pos} in move ${quote(text)}`,
+        { code: 'bad_move', text, position: pos },
+      );
     }
     count = Number(match[1]);
   }
@@ -156,6 +161,17 @@ function scanMove(text, offset = 0) {
  *  move is legal in its position). */
 export function checkMoveText(text, offset = 0) {
   scanMove(text, offset);
+}
+
+/** The available card at `source` for the player to act, or null (the card a move of
+ *  that source would move; crapette._laws.source_card). */
+export function sourceCard(state, source) {
+  const p = state.toAct;
+  const top = (pile) => (pile.length ? pile[pile.length - 1] : null);
+  if (source === RESERVE) return state.reserveUp[p] > 0 ? top(state.reserves[p]) : null;
+  if (source === HAND) return state.turned;
+  if (source === WASTE) return state.rules.own_waste_playable ? top(state.wastes[p]) : null;
+  return top(state.houses[source]);
 }
 
 function pileNameAbs(token) {
@@ -256,9 +272,9 @@ function resolve(state, parsed, text) {
  * @throws {IllegalMoveError} a well-formed move that is not legal in `state`.
  */
 export function parseMove(state, text) {
-  if (typeof text !== 'string') throw new TypeError(`a move text must be a str, not ${typeof text}`);
+  if (typeof text !== 'string') throw new TypeError(`a move text must be a string, not ${typeof text}`);
   const move = resolve(state, scanMove(text), text);
-  if (!engine.isLegalIndex(state, move.index)) throw new IllegalMoveError(describeIllegal(state, move));
+  if (!engine.isLegalIndex(state, move.index)) throw illegalMoveError(state, move);
   return move;
 }
 
@@ -361,7 +377,8 @@ const FIELD_NAMES = [
   'the pending Stop! move (a move like R-H3 or -)',
 ];
 
-// Python's str.isspace() characters, which str.rstrip() strips
+// The Unicode white space that the Python library's reader strips from the end of a
+// position (where a missing field is reported)
 const PY_SPACE = new Set(
   Array.from(
     ' \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005' +
@@ -390,25 +407,23 @@ function splitFields(chars) {
  *   expected), a public position (?? cards), or a position that cannot occur.
  */
 export function parsePosition(text) {
-  if (typeof text !== 'string') throw new TypeError(`a position must be a str, not ${typeof text}`);
+  if (typeof text !== 'string') throw new TypeError(`a position must be a string, not ${typeof text}`);
   const chars = Array.from(text);
   const fields = splitFields(chars);
   if (fields.length < FIELD_NAMES.length) {
     let end = chars.length;
     while (end > 0 && PY_SPACE.has(chars[end - 1])) end--;
     throw new NotationError(
-      `expected ${FIELD_NAMES[fields.length]} (field ${fields.length + 1} of` +
-        ` ${FIELD_NAMES.length}) at ${end}: a position has ${FIELD_NAMES.length} space-separated fields`,
-      text,
-      end,
+      `expected ${FIELD_NAMES[fields.length]} (field ${fields.length + 1} of ${FIELD_NAMES.length})` +
+        ` at ${end}: a position has ${FIELD_NAMES.length} space-separated fields`,
+      { code: 'bad_position', text, position: end },
     );
   }
   if (fields.length > FIELD_NAMES.length) {
     const extra = fields[FIELD_NAMES.length];
     throw new NotationError(
       `expected the end of the position at ${extra.start}, found ${quote(extra.text)}`,
-      text,
-      extra.start,
+      { code: 'bad_position', text, position: extra.start },
     );
   }
   const [rulesF, actF, foundF, housesF, resF, upF, handsF, wastesF] = fields;
@@ -418,7 +433,10 @@ export function parsePosition(text) {
     rules = Ruleset.fromString(rulesF.text);
   } catch (error) {
     if (!(error instanceof InvalidRulesError)) throw error;
-    throw new NotationError(`expected the rules at ${rulesF.start}: ${error.message}`, text, rulesF.start);
+    throw new NotationError(
+      `expected the rules at ${rulesF.start}: ${error.message}`,
+      { code: 'bad_position', text, position: rulesF.start },
+    );
   }
   const toAct = smallInt(text, actF, 1);
   const foundations = parsePiles(text, foundF, 8, 'foundation');
@@ -429,8 +447,7 @@ export function parsePosition(text) {
       throw new NotationError(
         `house H${h + 1} at ${pos} holds ${pile.length} cards; a house is a run from a King` +
           ` down to an Ace, at most ${MAX_HOUSE} cards`,
-        text,
-        pos,
+        { code: 'bad_position', text, position: pos },
       );
     }
     pos += Math.max(2 * pile.length, 1) + 1;
@@ -443,7 +460,10 @@ export function parsePosition(text) {
   if (turnedF.text !== '-') {
     const cards = parseCards(text, turnedF.chars, turnedF.start);
     if (cards.length !== 1) {
-      throw new NotationError(`expected one turned card or - at ${turnedF.start}`, text, turnedF.start);
+      throw new NotationError(
+        `expected one turned card or - at ${turnedF.start}`,
+        { code: 'bad_position', text, position: turnedF.start },
+      );
     }
     turned = cards[0];
   }
@@ -459,8 +479,7 @@ export function parsePosition(text) {
       if (!(error instanceof NotationError)) throw error;
       throw new NotationError(
         `expected - or the violating move (like R-H3) at ${stopF.start}`,
-        text,
-        stopF.start,
+        { code: 'bad_position', text, position: stopF.start },
       );
     }
   }
@@ -475,7 +494,7 @@ export function parsePosition(text) {
  *  the readers of positions and JSON; `fail(message)` makes their error. */
 export function playViolation(prior, move) {
   if (!engine.isLegalIndex(prior, move.index)) {
-    return { error: describeIllegal(prior, move) };
+    return { error: illegalMoveError(prior, move).message };
   }
   const after = engine.applyIndex(prior, move.index);
   return { state: after === null ? null : stateAfter(prior, after) };
@@ -486,15 +505,13 @@ function rebuildStop(prior, move, text, at) {
   if (played.error !== undefined) {
     throw new NotationError(
       `the pending Stop! move at ${at} cannot be played in the written position: ${played.error}`,
-      text,
-      at,
+      { code: 'bad_position', text, position: at },
     );
   }
   if (played.state === null || played.state.stop === null) {
     throw new NotationError(
       `the pending Stop! move ${move} at ${at} is not a priority violation awaiting a decision in the written position`,
-      text,
-      at,
+      { code: 'bad_position', text, position: at },
     );
   }
   return played.state;
@@ -502,15 +519,17 @@ function rebuildStop(prior, move, text, at) {
 
 function smallInt(text, field, top) {
   if (field.chars.length === 1 && field.text >= '0' && field.text <= String(top)) return Number(field.text);
-  throw new NotationError(`expected a digit 0..${top} at ${field.start}, found ${quote(field.text)}`, text, field.start);
+  throw new NotationError(
+    `expected a digit 0..${top} at ${field.start}, found ${quote(field.text)}`,
+    { code: 'bad_position', text, position: field.start },
+  );
 }
 
 function natural(text, field) {
   if (/^[0-9]{1,12}$/.test(field.text)) return Number(field.text);
   throw new NotationError(
     `expected the number of moves made (decimal digits) at ${field.start}, found ${quote(field.text)}`,
-    text,
-    field.start,
+    { code: 'bad_position', text, position: field.start },
   );
 }
 
@@ -519,8 +538,7 @@ function intPair(text, field, top) {
   if (match === null) {
     throw new NotationError(
       `expected two numbers like 1/1 at ${field.start}, found ${quote(field.text)}`,
-      text,
-      field.start,
+      { code: 'bad_position', text, position: field.start },
     );
   }
   const a = Number(match[1]);
@@ -532,7 +550,10 @@ function intPair(text, field, top) {
     ]) {
       if (value > top) {
         const pos = field.start + offset;
-        throw new NotationError(`expected a number from 0 to ${top} at ${pos}, found ${value}`, text, pos);
+        throw new NotationError(
+          `expected a number from 0 to ${top} at ${pos}, found ${value}`,
+          { code: 'bad_position', text, position: pos },
+        );
       }
     }
   }
@@ -546,7 +567,10 @@ function parseEmptied(text, field) {
   field.chars.forEach((ch, i) => {
     if (!(ch >= '1' && ch <= '8') || Number(ch) <= last) {
       const pos = field.start + i;
-      throw new NotationError(`expected house digits 1..8 in increasing order (or -) at ${pos}`, text, pos);
+      throw new NotationError(
+        `expected house digits 1..8 in increasing order (or -) at ${pos}`,
+        { code: 'bad_position', text, position: pos },
+      );
     }
     last = Number(ch);
     mask |= 1 << (last - 1);
@@ -560,10 +584,13 @@ function parseSeen(text, field) {
   let pos = field.start;
   for (const part of field.text.split(',')) {
     if (!/^[0-9a-fA-F]{1,16}$/.test(part)) {
-      throw new NotationError(`expected a layout key of 1 to 16 hex digits at ${pos}`, text, pos);
+      throw new NotationError(
+        `expected a layout key of 1 to 16 hex digits at ${pos}`,
+        { code: 'bad_position', text, position: pos },
+      );
     }
     keys.add(BigInt('0x' + part));
-    pos += pyLength(part) + 1;
+    pos += codePoints(part) + 1;
   }
   return keys;
 }
@@ -572,12 +599,11 @@ function parsePiles(text, field, n, what) {
   const parts = field.text.split('/');
   if (parts.length !== n) {
     let pos = field.start;
-    if (parts.length > n) pos += parts.slice(0, n).reduce((s, p) => s + pyLength(p) + 1, 0) - 1;
+    if (parts.length > n) pos += parts.slice(0, n).reduce((s, p) => s + codePoints(p) + 1, 0) - 1;
     else pos += field.chars.length;
     throw new NotationError(
       `expected ${n} ${what} piles separated by '/' at ${pos} (${parts.length} found)`,
-      text,
-      pos,
+      { code: 'bad_position', text, position: pos },
     );
   }
   const out = [];
@@ -591,7 +617,9 @@ function parsePiles(text, field, n, what) {
 }
 
 function parseCards(text, part, start) {
-  if (!part.length) throw new NotationError(`expected cards or - at ${start}`, text, start);
+  if (!part.length) {
+    throw new NotationError(`expected cards or - at ${start}`, { code: 'bad_position', text, position: start });
+  }
   const cards = [];
   for (let i = 0; i < part.length; i += 2) {
     const chunk = part.slice(i, i + 2);
@@ -599,15 +627,17 @@ function parseCards(text, part, start) {
     if (chunk.join('') === UNKNOWN_CARD) {
       throw new NotationError(
         `unknown card ?? at ${pos}: a public position (with hidden cards) cannot be loaded as a state`,
-        text,
-        pos,
+        { code: 'bad_position', text, position: pos },
       );
     }
     const rankOk = chunk.length >= 1 && 'A23456789TJQK'.includes(chunk[0]);
     if (!rankOk || chunk.length < 2 || !'SHDCshdc'.includes(chunk[1])) {
       const bad = rankOk ? pos + 1 : pos;
       const expected = rankOk ? 'a suit (SHDC or shdc)' : 'a rank (A23456789TJQK)';
-      throw new NotationError(`expected ${expected} at ${bad} (cards are written like 7H or Td)`, text, bad);
+      throw new NotationError(
+        `expected ${expected} at ${bad} (cards are written like 7H or Td)`,
+        { code: 'bad_position', text, position: bad },
+      );
     }
     cards.push(parseCard(chunk.join('')));
   }

@@ -5,8 +5,8 @@
  */
 import * as engine from './engine.js';
 import { CARD_TEXT, cardPack, parseCard } from './cards.js';
-import { CrapetteError, IllegalMoveError, InvalidArgumentError, InvalidPositionError } from './errors.js';
-import { describeIllegal } from './laws.js';
+import { CrapetteError, InvalidArgumentError, InvalidPositionError } from './errors.js';
+import { illegalMoveError } from './refusals.js';
 import { ALL_MOVES, Move } from './moves.js';
 import { parseMove } from './notation.js';
 import { quote, show } from './quote.js';
@@ -61,10 +61,10 @@ function packCard(value, owner, index) {
   try {
     if (typeof value === 'string') return parseCard(value);
     if (typeof value !== 'number' || !Number.isInteger(value)) {
-      throw new TypeError(`a card is an int in range(104) or a text like '7H', not ${show(value)}`);
+      throw new TypeError(`a card is an integer from 0 to 103 or a text like "7H", not ${show(value)}`);
     }
     if (value < 0 || value >= 104) {
-      throw new InvalidArgumentError(`no card has index ${show(value)}: a card index is 0..103`);
+      throw new InvalidArgumentError(`no card has the index ${show(value)}: a card index is 0..103`);
     }
     return value;
   } catch (error) {
@@ -75,7 +75,7 @@ function packCard(value, owner, index) {
 
 function checkPack(pack, owner) {
   if (!Array.isArray(pack)) {
-    throw new InvalidPositionError(`pack${owner} must be a sequence of 52 cards, not ${show(pack)}`);
+    throw new InvalidPositionError(`pack${owner} must be an array of 52 cards, not ${show(pack)}`);
   }
   const cards = pack.map((c, i) => packCard(c, owner, i));
   const counts = new Map();
@@ -117,7 +117,7 @@ export function deal(rules, pack0, pack1, { starter = null } = {}) {
 
 function checkState(state) {
   if (!(state instanceof GameState)) {
-    throw new TypeError(`crapette.GameState object expected; got ${show(state)}`);
+    throw new TypeError(`a GameState is needed, not ${show(state)}`);
   }
 }
 
@@ -137,7 +137,7 @@ export function isLegal(state, move) {
 
 function play(state, move) {
   const result = engine.applyIndex(state, move.index);
-  if (result === null) throw new IllegalMoveError(describeIllegal(state, move));
+  if (result === null) throw illegalMoveError(state, move);
   return stateAfter(state, result);
 }
 
@@ -145,14 +145,15 @@ function play(state, move) {
  * The state after a move; `state` itself never changes. `move` is a Move or its text in
  * move notation (read by parseMove: apply(state, 'R-F')).
  * @throws {IllegalMoveError} the move is not legal: the message names the move and says
- *   why, in the Python library's words.
+ *   why, in the Python library's words (the rule spec's template); `code` and `params`
+ *   give the reason as data.
  * @throws {NotationError} a malformed move text.
  */
 export function apply(state, move) {
   checkState(state);
   if (typeof move === 'string') return play(state, parseMove(state, move));
   if (!(move instanceof Move)) throw new TypeError(`apply() needs a Move, not ${show(move)}`);
-  if (!engine.isLegalIndex(state, move.index)) throw new IllegalMoveError(describeIllegal(state, move));
+  if (!engine.isLegalIndex(state, move.index)) throw illegalMoveError(state, move);
   return play(state, move);
 }
 

@@ -2,58 +2,40 @@
  * The ruleset: every rule option as an independent field, the named presets, and the
  * canonical string form ("serbian(house_filling=immediate)") that round-trips, exactly as
  * the Python library's crapette.rules (the same parsing, the same canonical strings, the
- * same error messages). Option names are those of the rules strings (snake_case).
+ * same strings refused). Option names are those of the rules strings (snake_case).
  * @module
  */
 import { InvalidRulesError } from './errors.js';
-import { pyLength, quote, show, typeName } from './quote.js';
+import { codePoints, quote, show } from './quote.js';
+import { COMBINATIONS, OPTIONS as SPEC, PACKS, PRESETS as PRESET_SPEC } from './spec.js';
 
 /** Every option: its kind ('bool', 'int', 'count_or_none' or the allowed names) and one
- *  line of documentation, in field order. */
-export const OPTIONS = Object.freeze({
-  reserve_size: ['int', "cards dealt to each reserve (13 classic, 12 Serbian); hand = 48 - it"],
-  reserve_face_up: ['bool', 'the dealt reserve top is face up (false: its owner turns it)'],
-  first_player: [
-    ['reserve', 'reserve_first_house', 'cut'],
-    'lower reserve top starts, ties by the houses outward / by the first house only / a cut',
-  ],
-  match_starter: [['rule', 'alternate'], 'later deals of a match: same rule, or alternate'],
-  own_waste_playable: ['bool', 'your own waste top is an available card'],
-  load_from: [['any', 'own'], 'which cards may load the opponent: any available / own piles'],
-  load_wrap: ['bool', 'loading wraps between King and Ace'],
-  group_moves: [
-    ['single', 'supermove', 'whole'],
-    'house-to-house sequences: single cards / supermove limit / whole sequences',
-  ],
-  house_filling: [
-    ['before_hand', 'immediate', 'none'],
-    'fill empty houses from the reserve: before turning a hand card / at once / never',
-  ],
-  priority: [['pagat', 'serbian'], "compulsory order: pagat's / foundation, tableau, loading"],
-  stop: [
-    ['enforced', 'undo', 'card'],
-    'priority violations: impossible / callable, taken back / callable, penalty card',
-  ],
-  move_cap: ['int', 'a deal ends as a stalemate after this many moves'],
-  win_bonus: ['int', 'points for winning a deal'],
-  reserve_points: ['int', 'points per card in a reserve'],
-  hand_points: ['int', 'points per card in a hand or waste'],
-  match_target: ['count_or_none', 'a match ends when a total reaches this (none: no target)'],
-  match_deals: ['count_or_none', 'a match ends after this many deals (none: no limit)'],
-});
+ *  line of documentation, in field order (from the rule spec, ./spec.js). */
+export const OPTIONS = Object.freeze(
+  Object.fromEntries(
+    SPEC.map((o) => [
+      o.name,
+      Object.freeze([
+        o.kind === 'choice'
+          ? Object.freeze(o.values.map(([value]) => value))
+          : o.kind === 'count'
+            ? 'count_or_none'
+            : o.kind,
+        o.doc,
+      ]),
+    ]),
+  ),
+);
 
 const NAMES = Object.keys(OPTIONS);
 
 /** The allowed range [lowest, highest] of every numeric option. */
-export const RANGES = Object.freeze({
-  reserve_size: [1, 48],
-  move_cap: [1, 1_000_000_000],
-  win_bonus: [0, 1_000_000],
-  reserve_points: [0, 1_000_000],
-  hand_points: [0, 1_000_000],
-  match_target: [1, 1_000_000_000],
-  match_deals: [1, 1_000_000],
-});
+export const RANGES = Object.freeze(
+  Object.fromEntries(SPEC.filter((o) => o.range).map((o) => [o.name, o.range])),
+);
+
+/** The cards of one player's pack (the only pack until the pack option exists). */
+const PACK_CARDS = PACKS[0].cards;
 
 /** The longest rules string Ruleset.fromString reads. */
 export const MAX_RULES_TEXT = 1000;
@@ -93,9 +75,9 @@ function validate(name, value) {
   else if (kind === 'int') ok = isInt(value);
   else ok = value === null || isInt(value);
   if (!ok) {
-    throw new InvalidRulesError(
-      `option ${name}=${short(value)} is invalid: expected ${describe(name)}`,
-    );
+    throw new InvalidRulesError(`option ${name}=${short(value)} is invalid: expected ${describe(name)}`, {
+      code: 'bad_value',
+    });
   }
   if (name in RANGES && value !== null) {
     const [low, high] = RANGES[name];
@@ -103,36 +85,19 @@ function validate(name, value) {
     if (v < BigInt(low) || v > BigInt(high)) {
       if (name === 'reserve_size') {
         throw new InvalidRulesError(
-          `option reserve_size=${short(value)} is impossible: a pack of 52 cards` +
-            ' deals 4 houses, so the reserve holds 1 to 48 cards',
+          `option reserve_size=${short(value)} is impossible: a pack of ${PACK_CARDS} cards` +
+            ` deals 4 houses, so the reserve holds 1 to ${PACK_CARDS - 4} cards`,
+          { code: 'bad_value' },
         );
       }
-      throw new InvalidRulesError(
-        `option ${name}=${short(value)} is out of range: expected ${describe(name)}`,
-      );
+      throw new InvalidRulesError(`option ${name}=${short(value)} is out of range: expected ${describe(name)}`, {
+        code: 'bad_value',
+      });
     }
   }
 }
 
-const DEFAULTS = {
-  reserve_size: 13,
-  reserve_face_up: true,
-  first_player: 'reserve',
-  match_starter: 'rule',
-  own_waste_playable: false,
-  load_from: 'any',
-  load_wrap: false,
-  group_moves: 'supermove',
-  house_filling: 'before_hand',
-  priority: 'pagat',
-  stop: 'enforced',
-  move_cap: 20000,
-  win_bonus: 30,
-  reserve_points: 2,
-  hand_points: 1,
-  match_target: 300,
-  match_deals: null,
-};
+const DEFAULTS = Object.fromEntries(SPEC.map((o) => [o.name, o.default]));
 
 let building = false;
 
@@ -152,11 +117,14 @@ export class Ruleset {
 
   static _make(values) {
     for (const name of NAMES) validate(name, values[name]);
-    if (values.match_target === null && values.match_deals === null) {
-      throw new InvalidRulesError(
-        'options match_target=none and match_deals=none: a match would never end;' +
-          ' set at least one of them',
-      );
+    for (const { first, second, why } of COMBINATIONS) {
+      const [one, other] = [values[first[0]], values[second[0]]];
+      if (first[1].includes(one) && second[1].includes(other)) {
+        throw new InvalidRulesError(
+          `options ${first[0]}=${formatValue(one)} and ${second[0]}=${formatValue(other)}: ${why}`,
+          { code: 'refused_combination' },
+        );
+      }
     }
     const clean = {};
     for (const name of NAMES) {
@@ -171,6 +139,22 @@ export class Ruleset {
     }
   }
 
+  /** The option codes in spec order (the C core's rules table: a choice's index, 0/1, the
+   *  number, or -1 for none). */
+  get codes() {
+    let codes = CODES.get(this);
+    if (!codes) {
+      codes = SPEC.map((o) => {
+        const value = this[o.name];
+        if (o.kind === 'choice') return o.values.findIndex(([v]) => v === value);
+        if (value === null) return -1;
+        return Number(value);
+      });
+      CODES.set(this, codes);
+    }
+    return codes;
+  }
+
   /** Cards dealt to each hand: 48 - reserve_size. */
   get hand_size() {
     return 48 - this.reserve_size;
@@ -181,13 +165,13 @@ export class Ruleset {
     return this.stop !== 'enforced';
   }
 
-  /** The preset with this name: one of classic, pagat, g4a, belarusian, serbian. */
+  /** The preset with this name, one of PRESETS (classic, pagat, ...). */
   static preset(name) {
     const found = typeof name === 'string' && Object.hasOwn(PRESETS, name) ? PRESETS[name] : null;
     if (!found) {
-      throw new InvalidRulesError(
-        `unknown preset ${show(name)}: expected one of ${Object.keys(PRESETS).join(', ')}`,
-      );
+      throw new InvalidRulesError(`unknown preset ${show(name)}: expected one of ${Object.keys(PRESETS).join(', ')}`, {
+        code: 'unknown_preset',
+      });
     }
     return found;
   }
@@ -197,9 +181,9 @@ export class Ruleset {
     const entries = changes instanceof Map ? [...changes] : Object.entries(changes);
     for (const [key] of entries) {
       if (!Object.hasOwn(OPTIONS, key)) {
-        throw new InvalidRulesError(
-          `unknown option ${quote(key)}: expected one of ${NAMES.join(', ')}`,
-        );
+        throw new InvalidRulesError(`unknown option ${quote(key)}: expected one of ${NAMES.join(', ')}`, {
+          code: 'unknown_option',
+        });
       }
     }
     const values = {};
@@ -235,7 +219,7 @@ export class Ruleset {
   /** Parse a canonical string (or any "preset(option=value, ...)" string). */
   static fromString(text) {
     if (typeof text !== 'string') {
-      throw new InvalidRulesError(`a rules string must be a str, not ${typeName(text)}`);
+      throw new InvalidRulesError(`a rules string must be a string, not ${show(text)}`, { code: 'bad_syntax' });
     }
     const cached = PARSED.get(text);
     if (cached) return cached;
@@ -248,10 +232,10 @@ export class Ruleset {
 const PARSED = new Map();
 
 function parse(text) {
-  if (pyLength(text) > MAX_RULES_TEXT) {
-    throw new InvalidRulesError(
-      `rules string ${quote(text)} is too long: at most ${MAX_RULES_TEXT} characters`,
-    );
+  if (codePoints(text) > MAX_RULES_TEXT) {
+    throw new InvalidRulesError(`rules string ${quote(text)} is too long: at most ${MAX_RULES_TEXT} characters`, {
+      code: 'too_long',
+    });
   }
   const body = strip(text);
   const open = body.indexOf('(');
@@ -260,7 +244,7 @@ function parse(text) {
   if (open < 0) return base;
   const rest = body.slice(open + 1);
   if (!rest.endsWith(')')) {
-    throw new InvalidRulesError(`rules string ${quote(text)} lacks the closing ')'`);
+    throw new InvalidRulesError(`rules string ${quote(text)} lacks the closing ')'`, { code: 'bad_syntax' });
   }
   const inner = strip(rest.slice(0, -1));
   const changes = new Map();
@@ -269,26 +253,23 @@ function parse(text) {
       const eq = item.indexOf('=');
       const key = strip(eq < 0 ? item : item.slice(0, eq));
       if (eq < 0) {
-        throw new InvalidRulesError(
-          `expected option=value, got ${quote(strip(item))} in ${quote(text)}`,
-        );
+        throw new InvalidRulesError(`expected option=value, got ${quote(strip(item))} in ${quote(text)}`, {
+          code: 'bad_syntax',
+        });
       }
       if (!Object.hasOwn(OPTIONS, key)) {
         throw new InvalidRulesError(
           `unknown option ${quote(key)} in ${quote(text)}: expected one of ${NAMES.join(', ')}`,
+          { code: 'unknown_option' },
         );
       }
       if (changes.has(key)) {
-        throw new InvalidRulesError(`option ${reprKey(key)} given twice in ${quote(text)}`);
+        throw new InvalidRulesError(`option ${key} given twice in ${quote(text)}`, { code: 'bad_syntax' });
       }
       changes.set(key, parseValue(key, strip(item.slice(eq + 1))));
     }
   }
   return base.replace(changes);
-}
-
-function reprKey(key) {
-  return `'${key}'`; // an option name: letters and underscores only
 }
 
 const INT_TEXT = /^-?[0-9]+$/;
@@ -300,13 +281,15 @@ function parseValue(name, raw) {
   if (kind === 'count_or_none' && raw === 'none') return null;
   if (kind !== 'bool' && INT_TEXT.test(raw)) {
     if (raw.replace(/^-+/, '').length > 12) {
-      throw new InvalidRulesError(
-        `option ${name}=${quote(raw)} is out of range: expected ${describe(name)}`,
-      );
+      throw new InvalidRulesError(`option ${name}=${quote(raw)} is out of range: expected ${describe(name)}`, {
+        code: 'bad_value',
+      });
     }
     return Number(raw) + 0; // never -0
   }
-  throw new InvalidRulesError(`option ${name}=${quote(raw)} is invalid: expected ${describe(name)}`);
+  throw new InvalidRulesError(`option ${name}=${quote(raw)} is invalid: expected ${describe(name)}`, {
+    code: 'bad_value',
+  });
 }
 
 function formatValue(value) {
@@ -316,29 +299,16 @@ function formatValue(value) {
   return String(value);
 }
 
+const CODES = new WeakMap();
+
 const CLASSIC = Ruleset._make(DEFAULTS);
 
 /** The named presets, in the order of the variant matrix in the rules. */
-export const PRESETS = Object.freeze({
-  classic: CLASSIC,
-  pagat: Ruleset._make({ ...DEFAULTS, stop: 'undo' }),
-  g4a: Ruleset._make({ ...DEFAULTS, match_target: 150 }),
-  belarusian: Ruleset._make({ ...DEFAULTS, group_moves: 'single', house_filling: 'immediate' }),
-  serbian: Ruleset._make({
-    ...DEFAULTS,
-    reserve_size: 12,
-    reserve_face_up: false,
-    first_player: 'cut',
-    own_waste_playable: true,
-    load_from: 'own',
-    group_moves: 'single',
-    house_filling: 'none',
-    priority: 'serbian',
-    stop: 'card',
-    match_target: null,
-    match_deals: 5,
-  }),
-});
+export const PRESETS = Object.freeze(
+  Object.fromEntries(
+    PRESET_SPEC.map((p) => [p.name, Ruleset._make({ ...DEFAULTS, ...p.changes })]),
+  ),
+);
 
 /** Parse a rules string: a preset name or a preset with options, as formatRules writes it. */
 export function parseRules(text) {
@@ -348,7 +318,7 @@ export function parseRules(text) {
 /** The canonical rules string of a ruleset. */
 export function formatRules(rules) {
   if (!(rules instanceof Ruleset)) {
-    throw new TypeError(`formatRules() needs a Ruleset, not ${typeName(rules)}`);
+    throw new TypeError(`formatRules() needs a Ruleset, not ${show(rules)}`);
   }
   return rules.toString();
 }
@@ -358,9 +328,9 @@ export function asRuleset(rules) {
   if (rules instanceof Ruleset) return rules;
   if (rules === null || rules === undefined) return CLASSIC;
   if (typeof rules !== 'string') {
-    throw new InvalidRulesError(
-      `rules must be a Ruleset, a preset name or a rules string, not ${show(rules)}`,
-    );
+    throw new InvalidRulesError(`rules must be a Ruleset, a preset name or a rules string, not ${show(rules)}`, {
+      code: 'bad_value',
+    });
   }
   return Ruleset.fromString(rules);
 }

@@ -10,7 +10,7 @@
  * @module
  */
 import * as engine from './engine.js';
-import { CARD_TEXT, cardPack, cardRank, cardRed, cardSuit } from './cards.js';
+import { CARD_TEXT, cardPack, cardRank, cardRed } from './cards.js';
 import { InvalidPositionError } from './errors.js';
 import { ALL_MOVES } from './moves.js';
 import { quote, show } from './quote.js';
@@ -29,16 +29,11 @@ const {
   NO_CARD,
 } = engine;
 
-// --- the building rules (crapette._fits) -----------------------------------------------
+// --- the shape of piles, for positionProblems (crapette._fits) ---------------------------
 
 /** Whether a house showing `top` takes `card`: one rank lower, the other colour. */
 export function buildsOn(top, card) {
   return cardRank(top) > 1 && cardRank(card) === cardRank(top) - 1 && cardRed(card) !== cardRed(top);
-}
-
-/** Whether the card may go on the house (any card on an empty one). */
-export function fitsHouse(house, card) {
-  return !house.length || buildsOn(house[house.length - 1], card);
 }
 
 /** Whether cards (bottom first) descend one rank at a time in alternating colours. */
@@ -54,39 +49,6 @@ export function isFoundationRun(pile) {
     if (cardRank(pile[i]) === 1 || pile[i] % 52 !== (pile[i - 1] % 52) + 1) return false;
   }
   return true;
-}
-
-/** The leftmost foundation that takes the card, or null. */
-export function foundationPile(foundations, card) {
-  for (let i = 0; i < foundations.length; i++) {
-    const pile = foundations[i];
-    if (pile.length) {
-      const top = pile[pile.length - 1];
-      if (cardRank(card) > 1 && top % 52 === (card % 52) - 1) return i;
-    } else if (cardRank(card) === 1) {
-      return i;
-    }
-  }
-  return null;
-}
-
-/** Whether some foundation takes the card. */
-export function fitsFoundation(foundations, card) {
-  return foundationPile(foundations, card) !== null;
-}
-
-/** Whether the card may be loaded on this top: same suit, one rank apart. */
-export function fitsLoad(top, card, wrap) {
-  if (cardSuit(top) !== cardSuit(card)) return false;
-  const gap = Math.abs(cardRank(top) - cardRank(card));
-  return gap === 1 || (wrap && gap === 12);
-}
-
-/** The most cards one house-to-house move may carry with `free` empty houses. */
-export function mostCards(rules, free) {
-  if (rules.group_moves === 'single') return 1;
-  if (rules.group_moves === 'whole') return 13;
-  return 2 ** free;
 }
 
 // --- states --------------------------------------------------------------------------------
@@ -335,7 +297,7 @@ const FIELD_DEFAULTS = {
 
 /**
  * Every reason a state made of these fields could not occur in a deal, as readable
- * sentences (crapette.state.position_problems, the same sentences for the same problems):
+ * sentences (the problems of crapette.state.position_problems):
  * the type and range of every field, every card once, foundations built up in suit from
  * their Ace, houses descending in alternating colours, possible counts.
  */
@@ -354,7 +316,7 @@ export function positionProblems(fields) {
     pairProblem(f.passes, 2, 'passes'),
   ];
   if (f.turned !== null && !isCard(f.turned)) {
-    shape.push(`turned must be a card or None, not ${show(f.turned)}`);
+    shape.push(`turned must be a card or null, not ${show(f.turned)}`);
   }
   if (!Number.isInteger(f.emptied) || f.emptied < 0 || f.emptied > 255) {
     shape.push(`emptied must be a bitmask of houses from 0 to 255, not ${show(f.emptied)}`);
@@ -438,7 +400,7 @@ export function makeState(fields, text = '') {
   const problems = positionProblems(fields);
   if (problems.length) {
     const where = text ? ` ${quote(text)}` : '';
-    throw new InvalidPositionError(`impossible position${where}: ${problems.join('; ')}`, text, null);
+    throw new InvalidPositionError(`impossible position${where}: ${problems.join('; ')}`, { text });
   }
   const f = { ...FIELD_DEFAULTS, ...fields };
   const bytes = packFields(f);

@@ -9,7 +9,7 @@
 import * as engine from './engine.js';
 import { CARD_TEXT } from './cards.js';
 import { IllegalMoveError, InvalidArgumentError } from './errors.js';
-import { violation } from './laws.js';
+import { renderReason, violationRefusal } from './refusals.js';
 import { ALL_MOVES, Move } from './moves.js';
 import { show } from './quote.js';
 import { GameState, packFields, stateOfFields } from './state.js';
@@ -70,8 +70,8 @@ export class PlayerView {
   /** Why `move` (one of legalMoves()) breaks a priority rule, or null when it breaks none. */
   breaksPriority(move) {
     if (!(move instanceof Move)) throw new TypeError(`breaksPriority() needs a Move, not ${show(move)}`);
-    const broken = violation(sketch(this), move);
-    return broken === null ? null : broken.reason;
+    const broken = violationRefusal(sketch(this), move);
+    return broken === null ? null : renderReason(broken);
   }
 
   /** The stable one-line text form (crapette.views.PlayerView.to_string). */
@@ -148,7 +148,7 @@ function observeState(state, player, legal) {
  */
 export function observe(state, player) {
   if (!(state instanceof GameState)) {
-    throw new TypeError(`crapette.GameState object expected; got ${show(state)}`);
+    throw new TypeError(`a GameState is needed, not ${show(state)}`);
   }
   if (player !== 0 && player !== 1) {
     throw new InvalidArgumentError(`player must be 0 or 1, not ${show(player)}`);

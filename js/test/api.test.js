@@ -131,7 +131,7 @@ test('apply takes a Move or a move text, and refuses anything else', () => {
   assert.equal(isLegal(state, DRAW), false);
   assert.equal(whyIllegal(state, move), null);
   assert.equal(whyIllegal(state, 'discard'), 'illegal move discard for player 0: no hand card is turned');
-  assert.equal(whyIllegal(state, 3), '3 is not a Move');
+  assert.throws(() => whyIllegal(state, 3), TypeError);
   assert.ok(applyUnchecked(state, move).equals(apply(state, move)));
 });
 

@@ -27,7 +27,7 @@ test('deals from pack orders, with and without a starter', () => {
   }
 });
 
-test('bad pack orders are refused with the Python messages', () => {
+test('bad pack orders are refused as in Python (the error class)', () => {
   for (const v of deals.bad_packs) {
     const run = () => deal(null, v.pack0, v.pack1, { starter: v.starter });
     if (v.error) assert.throws(run, expected(v));

@@ -6,14 +6,14 @@ import { expected, vectors } from '../vectors/load.js';
 
 const errors = vectors('errors');
 
-test('positions that do not parse fail with the Python messages', () => {
+test('positions that do not parse are refused as in Python (class, character position)', () => {
   for (const v of errors.positions) {
     if (v.error) assert.throws(() => parsePosition(v.text), expected(v), JSON.stringify(v.text));
     else assert.equal(formatPosition(parsePosition(v.text)), v.position);
   }
 });
 
-test('JSON documents that do not read fail with the Python messages', () => {
+test('JSON documents that do not read are refused as in Python (class, character position)', () => {
   for (const v of errors.json) {
     if (v.error) {
       assert.throws(() => fromJson(v.text), expected(v), JSON.stringify(v.text));

@@ -26,7 +26,7 @@ test('random rulesets: canonical strings round-trip, JSON byte for byte', () => 
   }
 });
 
-test('rules strings parse as in Python, or fail with the same message', () => {
+test('rules strings parse as in Python, or are refused as there (the error class)', () => {
   for (const v of rules.strings) {
     if (v.error) {
       assert.throws(() => Ruleset.fromString(v.text), expected(v), JSON.stringify(v.text));

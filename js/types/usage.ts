@@ -5,6 +5,7 @@ import {
   GreedyBot,
   IllegalMoveError,
   Move,
+  NotationError,
   Outcome,
   PlayerView,
   Rng,
@@ -18,12 +19,16 @@ import {
   outcome,
   parsePosition,
   playDeals,
+  refusal,
+  renderReason,
   toJson,
 } from '../lib/index.js';
+import type { Refusal } from '../lib/index.js';
 
 const rules: Ruleset = Ruleset.fromString('serbian(house_filling=immediate)');
 const cap: number = rules.move_cap;
 let state: GameState = newGame(rules, 12345678901234567890n);
+const moves0: Move[] = [...legalMoves(state)];
 state = newGame('classic', '42');
 const bot = new GreedyBot(7);
 const rng = new Rng(1n);
@@ -44,7 +49,14 @@ const big: bigint = rng.below(10n);
 try {
   apply(state, 'R-F');
 } catch (error) {
-  if (error instanceof IllegalMoveError) void error.message;
+  if (error instanceof IllegalMoveError && error.code === 'foundation') void error.params.card;
+  if (error instanceof NotationError) void [error.code, error.position, error.path];
+}
+const found: Refusal | null = refusal(state, moves0[0]);
+if (found !== null && found.code === 'house') {
+  const where: number = found.params.house;
+  const english: string = renderReason(found);
+  void [where, english];
 }
 const [deal] = playDeals('classic', [{ seed: 1n, bots: ['greedy', 'random'], botSeeds: [1, 2] }], { record: true });
 const recorded: Move[] | undefined = deal.record;

@@ -8,21 +8,26 @@ The JavaScript package's tests (``node --test`` in ``js/``) check every vector, 
 ``tests/test_javascript.py`` regenerates them and compares with the committed files, so a
 change of the Python library's behaviour (or of this generator) shows up as a drift in CI.
 The output is the same on both Python engines and every Python version: seeded, no
-clock, no hash order, and only messages that both engines word alike.
+clock, no hash order. Errors are pinned by what both libraries share: the error's class,
+the character position of a notation error (``at``), the reason code and parameters of an
+illegal move; the only message pinned is the English of a refusal, which both render from
+the rule spec's template (the JavaScript package's other messages are its own).
 
 Files:
 
 * ``tables.json``: the move table, the card texts, the behaviour and JSON versions.
 * ``rules.json``: every preset and random rulesets (canonical string, JSON document), rules
-  strings that parse (to their canonical form) and that do not (to the error message).
+  strings that parse (to their canonical form) and that do not (to the error's class).
 * ``deals.json``: deals from seeds (the position of ``new_game(rules, seed)``), seeds of
   every size and sign, and deals from explicit pack orders.
 * ``games.json``: whole deals played move by move over every preset and random rulesets
   (greedy, random and an explorer that seeks Stop! decisions, group moves and the no-cycle
   rule): at every move the legal moves and the move played; at checkpoints the position,
   the outcome, both players' views, the public positions, the JSON document, the greedy
-  bot's choice and scores, the refusal reasons of illegal moves and how move texts parse.
-* ``errors.json``: positions and JSON documents that do not parse, with their messages.
+  bot's choice and scores, the refusals of illegal moves (reason code, parameters and the
+  English of the spec's template) and how move texts parse.
+* ``errors.json``: positions and JSON documents that do not parse, with the error's class
+  and character position.
 * ``batch.json``: deals played to their end by the random and greedy bots of given seeds
   (outcome and every move), for the JavaScript batch entry point and bots.
 """
@@ -42,7 +47,10 @@ from crapette import (
     PRESETS,
     CrapetteError,
     GameState,
+    IllegalMoveError,
+    InvalidRulesError,
     Move,
+    NotationError,
     Ruleset,
     apply,
     format_position,
@@ -61,6 +69,7 @@ from crapette.deal import Rng, shuffled
 from crapette.moves import ALL_MOVES
 from crapette.notation import format_public_position
 from crapette.serialize import JSON_VERSION
+from crapette.testing import option_samples
 
 HERE = Path(__file__).resolve().parent
 FILES = ("tables", "rules", "deals", "games", "errors", "batch")
@@ -70,13 +79,28 @@ FILES = ("tables", "rules", "deals", "games", "errors", "batch")
 # helpers
 
 
-def error_of(call: Any) -> dict[str, str] | None:
-    """The library error a call raises (its class name and message), or None."""
+def error_of(call: Any) -> dict[str, Any] | None:
+    """The library error a call raises, or None: its class name; for a notation error its
+    character position (``at``, when it has one); for an illegal move refused by the rules its
+    reason code, parameters and message (the spec's English, the same in both libraries)."""
     try:
         call()
     except CrapetteError as exc:
-        return {"error": type(exc).__name__, "message": str(exc)}
+        out: dict[str, Any] = {"error": type(exc).__name__}
+        if isinstance(exc, NotationError) and exc.position is not None:
+            out["at"] = exc.position
+        if isinstance(exc, IllegalMoveError):
+            out["code"] = exc.code
+            if exc.code is not None:
+                out["params"] = plain_params(exc.params)
+                out["message"] = str(exc)
+        return out
     return None
+
+
+def plain_params(params: Any) -> dict[str, Any]:
+    """A refusal's parameters as JSON (a ``cards`` parameter as a list)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}
 
 
 def outcome_dict(state: GameState) -> dict[str, Any] | None:
@@ -87,30 +111,15 @@ def outcome_dict(state: GameState) -> dict[str, Any] | None:
 
 
 def random_rules(rng: Rng) -> Ruleset:
-    """A random ruleset: every option drawn, the numbers small enough to end deals."""
-
-    def pick(options: tuple[Any, ...]) -> Any:
-        return options[rng.below(len(options))]
-
-    return Ruleset.preset(pick(tuple(PRESETS))).replace(
-        reserve_size=pick((1, 2, 5, 8, 12, 13, 13, 20, 30, 48)),
-        reserve_face_up=pick((True, False)),
-        first_player=pick(("reserve", "reserve_first_house", "cut")),
-        match_starter=pick(("rule", "alternate")),
-        own_waste_playable=pick((True, False)),
-        load_from=pick(("any", "own")),
-        load_wrap=pick((True, False)),
-        group_moves=pick(("single", "supermove", "whole")),
-        house_filling=pick(("before_hand", "immediate", "none")),
-        priority=pick(("pagat", "serbian")),
-        stop=pick(("enforced", "undo", "card", "undo", "card")),
-        move_cap=pick((40, 120, 300, 600, 20000)),
-        win_bonus=rng.below(100),
-        reserve_points=rng.below(5),
-        hand_points=rng.below(4),
-        match_target=pick((None, 150, 300)),
-        match_deals=pick((5, 10)),
-    )
+    """A random ruleset: a preset, then each option, one time in two, drawn from the values
+    worth trying (``crapette.testing.option_samples``, from the rule spec), in field order; a
+    value that cannot go with those drawn before it is skipped."""
+    rules = Ruleset.preset(tuple(PRESETS)[rng.below(len(PRESETS))])
+    for name, values in option_samples().items():
+        if rng.below(2):
+            with contextlib.suppress(InvalidRulesError):
+                rules = rules.replace(**{name: values[rng.below(len(values))]})
+    return rules
 
 
 def rulesets() -> list[Ruleset]:
@@ -452,20 +461,20 @@ def move_texts(
         if text in seen:
             continue
         seen.add(text)
-        try:
-            move = parse_move(state, text)
-        except CrapetteError as exc:
-            out.append({"text": text, "error": type(exc).__name__, "message": str(exc)})
+        err = error_of(lambda text=text: parse_move(state, text))
+        if err is not None:
+            out.append({"text": text, **err})
         else:
-            out.append({"text": text, "move": move.index})
+            out.append({"text": text, "move": parse_move(state, text).index})
     return out
 
 
 def refusals(
     state: GameState, legal: tuple[Move, ...], rng: Rng, seen_reasons: set[str]
-) -> list[list[Any]]:
-    """Illegal moves with the message of the checked apply: one move of each reason (the
-    reasons new to the generator first), at most 14."""
+) -> list[dict[str, Any]]:
+    """Illegal moves with the refusal of the checked apply (its reason code, parameters and
+    message): one move of each reason (the reasons new to the generator first), at most 14;
+    a move refused by the no-cycle rule with the position ``apply_unchecked`` gives."""
     legal_set = set(legal)
     by_reason: dict[str, list[Move]] = {}
     for m in ALL_MOVES:
@@ -486,20 +495,28 @@ def refusals(
         moves = by_reason[key]
         m = moves[rng.below(len(moves))]
         err = error_of(lambda m=m: apply(state, m))
-        assert err is not None
-        entry: list[Any] = [m.index, err["message"]]
-        if "recreates a layout" in err["message"]:
-            entry.append(format_position(crapette.apply_unchecked(state, m)))
+        assert err is not None and err["code"] is not None
+        entry = {"move": m.index, **{k: err[k] for k in ("code", "params", "message")}}
+        if err["code"] == "cycle":
+            entry["unchecked"] = format_position(crapette.apply_unchecked(state, m))
         out.append(entry)
     return out
 
 
-def all_reasons(state: GameState) -> dict[str, list[int]]:
-    """why_illegal of every move of the table, grouped by reason ("" for legal moves)."""
-    out: dict[str, list[int]] = {}
+def all_reasons(state: GameState) -> list[dict[str, Any]]:
+    """The refusal of every move of the table (``crapette.refusal``), grouped: its code,
+    parameters and English (all ``None`` for the legal moves) and the moves."""
+    groups: dict[str, dict[str, Any]] = {}
     for m in ALL_MOVES:
-        out.setdefault(crapette.why_illegal(state, m) or "", []).append(m.index)
-    return out
+        found = crapette.refusal(state, m)
+        entry = (
+            {"code": None, "params": None, "reason": None}
+            if found is None
+            else {"code": found.code, "params": plain_params(found.params), "reason": str(found)}
+        )
+        key = json.dumps(entry, sort_keys=True)
+        groups.setdefault(key, {**entry, "moves": []})["moves"].append(m.index)
+    return list(groups.values())
 
 
 def checkpoint(

@@ -27,7 +27,7 @@ from typing import Any as _Any
 
 from crapette import _hooks
 from crapette._engine import apply, apply_unchecked
-from crapette._laws import why_illegal
+from crapette._laws import Refusal, refusal, why_illegal
 from crapette._movegen import legal_moves
 from crapette._version import BEHAVIOUR_VERSION, __version__
 from crapette.cards import ALL_CARDS, Card, format_card, parse_card
@@ -108,6 +108,7 @@ __all__ = [
     "Outcome",
     "PendingStop",
     "PlayerView",
+    "Refusal",
     "Ruleset",
     "__version__",
     "apply",
@@ -129,6 +130,7 @@ __all__ = [
     "parse_move",
     "parse_position",
     "parse_rules",
+    "refusal",
     "to_json",
     "validate_position",
     "why_illegal",

@@ -14,10 +14,15 @@ from collections.abc import Callable
 
 from crapette import _hooks
 from crapette._build import argument_type_error
-from crapette._laws import describe_illegal, foundation_pile, is_legal, violation
+from crapette._laws import (
+    foundation_pile,
+    illegal_move_error,
+    is_legal,
+    python_refusal,
+    violation,
+)
 from crapette._movegen import known_moves
 from crapette._tables import house_key, layout_key_after
-from crapette.errors import IllegalMoveError
 from crapette.moves import FOUNDATION, HAND, OPP_RESERVE, RESERVE, Action, Move, listed
 from crapette.outcome import python_winner
 from crapette.state import _NATIVE, GameState, PendingStop, Pile, PythonState, SeenLog, make_state
@@ -40,7 +45,7 @@ def python_apply(state: GameState, move: Move | str) -> GameState:
         return python_apply_unchecked(state, parse_move(state, move))
     known = known_moves(state)
     if not ((known is not None and listed(move, known)) or is_legal(state, move)):
-        raise IllegalMoveError(describe_illegal(state, move))
+        raise illegal_move_error(state, move, python_refusal(state, move))
     if state.stop is None and state.rules.stop == "enforced":
         return _play(state, move)  # what apply_unchecked does here, without its checks
     return python_apply_unchecked(state, move)
@@ -324,8 +329,6 @@ def _with(
         0 if turn_ends else state.seen_size,
     )
 
-
-_hooks.describe_illegal = describe_illegal  # the native engine's message of an illegal move
 
 apply: Callable[[GameState, Move | str], GameState] = (
     python_apply if _NATIVE is None else _NATIVE.apply

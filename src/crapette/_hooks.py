@@ -2,7 +2,7 @@
 
 The core needs a few things written higher up: the text of a move (``apply(state, "R-F")``
 reads it with [`parse_move`][crapette.notation.parse_move]), the text and pictures of a
-state (``str(state)``, ``repr(state)``, ``_repr_svg_``), the message of an illegal move and
+state (``str(state)``, ``repr(state)``, ``_repr_svg_``), the error of an illegal move and
 the ``Outcome`` the native engine returns. The modules that define them store them here when
 they are imported (``import crapette`` imports all of them); the core, and the native
 engine through this module, look them up when they need them. This module imports nothing.
@@ -35,8 +35,10 @@ records: Callable[[], Any] | None = None
 record)."""
 
 # crapette._laws and crapette.outcome, for the native engine
-describe_illegal: Callable[[Any, Any], str] | None = None
-"""``_laws.describe_illegal(state, move)``: the message of an illegal move."""
+illegal_move_error: Callable[[Any, Any, int, tuple[int, ...]], Exception] | None = None
+"""``_laws._illegal_from_core(state, move, code, params)``: the ``IllegalMoveError`` of an
+illegal move from the C core's refusal (``cr_why_illegal``: a reason number and its
+parameters as integers), its message rendered from the spec's template."""
 Outcome: Any = None
 """The ``crapette.outcome.Outcome`` class."""
 

@@ -9,13 +9,20 @@ both engines. The Python engine's fast move generator (``_movegen``) reads the s
 tables in a batched form and is tested against ``crapette.testing.reference_legal_moves``,
 which tries every move of the fixed table against ``why_illegal``; the native engine states
 the same rules in C (``native/crapette_core.c``) and is tested against both.
+
+A refusal is data: a [`Refusal`][crapette.Refusal] holds a reason code of the rule
+spec (``crapette._spec.REASONS``) and its parameters, and its English is the spec's template
+filled in by one renderer (``render_reason``). The C core answers with the same codes
+(``cr_why_illegal``), and the lockstep test compares the two.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Literal, NamedTuple, TypeAlias
 
-from crapette import _hooks
+from crapette import _hooks, _spec
+from crapette._build import argument_type_error
 from crapette._fits import (
     builds_on,
     fits_foundation,
@@ -30,8 +37,9 @@ from crapette._fits import (
 from crapette._tables import BITS, TEXT
 from crapette._tables import layout_key_after as _key_after
 from crapette.cards import Card
-from crapette.errors import CrapetteError
+from crapette.errors import CrapetteError, IllegalMoveError
 from crapette.moves import (
+    ALL_MOVES,
     FOUNDATION,
     HAND,
     OPP_RESERVE,
@@ -44,28 +52,32 @@ from crapette.moves import (
     Move,
 )
 from crapette.outcome import python_winner
-
-if TYPE_CHECKING:
-    from crapette.state import GameState
+from crapette.state import _NATIVE, GameState
 
 __all__ = [
     "VIOLATION_KINDS",
+    "Refusal",
+    "RefusalParam",
     "Violation",
     "ViolationKind",
     "builds_on",
-    "describe_illegal",
     "fill_obligation",
     "fits_foundation",
     "fits_house",
     "fits_load",
     "foundation_needs",
     "foundation_pile",
+    "illegal_move_error",
     "is_foundation_run",
     "is_legal",
     "is_run",
     "layout_key_after",
     "most_cards",
+    "python_refusal",
     "recreates_layout",
+    "refusal",
+    "refusal_from_core",
+    "render_reason",
     "source_card",
     "violation",
     "why_illegal",
@@ -73,6 +85,130 @@ __all__ = [
 
 _LOAD_TARGETS = (OPP_RESERVE, OPP_WASTE)
 _OWN_SOURCES = (RESERVE, HAND, WASTE)
+
+# --------------------------------------------------------------------------------------
+# Refusals: a reason code of the spec and its parameters
+
+RefusalParam: TypeAlias = int | str | tuple[str, ...]
+"""The value of a refusal's parameter, by the parameter's type in the spec: a ``card`` is
+its text (``"7H"``), ``cards`` a tuple of texts, a ``house`` its number 1..8, a ``pile`` its
+token of move notation (``"R"``, ``"T"``, ``"W"``, ``"F"``, ``"OR"``, ``"OW"``, ``"H1"``..``"H8"``),
+an ``int`` and a ``player`` (0 or 1) a number, a ``move`` its text (``"R-F"``)."""
+
+_REASONS: dict[str, _spec.Reason] = {reason.code: reason for reason in _spec.REASONS}
+
+_PILE_TOKENS = {RESERVE: "R", HAND: "T", WASTE: "W", FOUNDATION: "F", OPP_RESERVE: "OR"}
+_PILE_TOKENS[OPP_WASTE] = "OW"
+_PILE_TOKENS.update({h: f"H{h + 1}" for h in range(8)})
+
+_PILE_WORDS = {
+    "R": "your reserve",
+    "T": "your turned hand card",
+    "W": "your waste",
+    "F": "a foundation",
+    "OR": "your opponent's reserve",
+    "OW": "your opponent's waste",
+}
+
+
+def pile_name(pile: int) -> str:
+    """A readable name of a move's source or target."""
+    return _pile_words(_PILE_TOKENS[pile])
+
+
+def _pile_words(token: str) -> str:
+    return _PILE_WORDS.get(token) or f"house {token[1:]}"
+
+
+def _words(kind: str, value: RefusalParam) -> str:
+    """One parameter as the English templates write it."""
+    if kind == "cards":
+        assert isinstance(value, tuple)
+        return ", ".join(value)
+    if kind == "pile":
+        assert isinstance(value, str)
+        return _pile_words(value)
+    return str(value)
+
+
+def render_reason(code: str, params: Mapping[str, RefusalParam]) -> str:
+    """The English sentence of a reason: its template in the spec, each parameter written
+    by its type. The one renderer of refusals in Python (the native engine's refusals go
+    through it too)."""
+    reason = _REASONS[code]
+    return reason.template.format(
+        **{name: _words(kind, params[name]) for name, kind in reason.params}
+    )
+
+
+class Refusal(NamedTuple):
+    """Why a move is illegal, as data: a reason code of the rule spec and its parameters.
+
+    ``str(refusal)`` is the English sentence (the spec's template, filled in); the page and
+    other front ends translate by ``code`` instead (the catalogue key ``reason.<code>``).
+    Both engines give equal refusals.
+
+    Attributes:
+        code: the reason's stable code (``"foundation"``, ``"cycle"``, ...; every code is in
+            ``crapette._spec.REASONS``, with its English template and its parameters).
+        params: each parameter of the reason by name, written by its type in the spec: a
+            ``card`` as its text (``"7H"``), ``cards`` as a tuple of texts, a ``house`` as
+            its number 1..8, a ``pile`` as its token of move notation (``"R"``, ``"T"``,
+            ``"W"``, ``"F"``, ``"OR"``, ``"OW"``, ``"H1"``..``"H8"``), an ``int`` and a
+            ``player`` as a number, a ``move`` as its text (``"R-F"``).
+    """
+
+    code: str
+    params: Mapping[str, RefusalParam]
+
+    def __str__(self) -> str:
+        return render_reason(self.code, self.params)
+
+    @property
+    def message(self) -> str:
+        """The English sentence (``str(refusal)``)."""
+        return render_reason(self.code, self.params)
+
+    def to_dict(self) -> dict[str, object]:
+        """The refusal as JSON-ready data: ``{"code": ..., "params": {...}}`` (a ``cards``
+        parameter as a list), as the game server sends it."""
+        params = {k: list(v) if isinstance(v, tuple) else v for k, v in self.params.items()}
+        return {"code": self.code, "params": params}
+
+
+def _refuse(code: str, **params: RefusalParam) -> Refusal:
+    return Refusal(code, params)
+
+
+_CORE_REASONS: tuple[str, ...] = ("", *(reason.code for reason in _spec.REASONS))
+
+
+def refusal_from_core(code: int, raw: tuple[int, ...]) -> Refusal | None:
+    """A refusal of the C core (``cr_why_illegal``: a reason number, 0 for a legal move, and
+    its parameters as integers: a card's index, a ``cards`` list as its length then each
+    card, a house's index 0..7, a pile's move code, a move's index) as a ``Refusal``."""
+    if code == 0:
+        return None
+    reason = _REASONS[_CORE_REASONS[code]]
+    params: dict[str, RefusalParam] = {}
+    at = 0
+    for name, kind in reason.params:
+        value = raw[at]
+        at += 1
+        if kind == "card":
+            params[name] = TEXT[value]
+        elif kind == "cards":
+            params[name] = tuple(TEXT[card] for card in raw[at : at + value])
+            at += value
+        elif kind == "house":
+            params[name] = value + 1
+        elif kind == "pile":
+            params[name] = _PILE_TOKENS[value]
+        elif kind == "move":
+            params[name] = str(ALL_MOVES[value])
+        else:
+            params[name] = value
+    return Refusal(reason.code, params)
 
 
 def is_over(state: GameState) -> bool:
@@ -83,19 +219,6 @@ def is_over(state: GameState) -> bool:
         or state.passes == (2, 2)
         or state.moves_made >= state.rules.move_cap
     )
-
-
-def pile_name(pile: int) -> str:
-    """A readable name of a move's source or target."""
-    names = {
-        RESERVE: "your reserve",
-        HAND: "your turned hand card",
-        WASTE: "your waste",
-        FOUNDATION: "a foundation",
-        OPP_RESERVE: "your opponent's reserve",
-        OPP_WASTE: "your opponent's waste",
-    }
-    return names.get(pile, f"house {pile + 1}")
 
 
 def source_card(state: GameState, source: int) -> Card | None:
@@ -143,86 +266,79 @@ def _label(state: GameState, move: Move) -> str:
     return str(move)
 
 
-def _building_reason(state: GameState, move: Move) -> str | None:
+def _building_reason(state: GameState, move: Move) -> Refusal | None:
     p = state.to_act
     action = move.action
     if action is Action.REVEAL:
         if not state.reserves[p]:
-            return "your reserve is empty"
+            return _refuse("reveal_empty")
         if state.reserve_up[p] > 0:
-            return "your reserve top is already face up"
+            return _refuse("reveal_up")
         return None
     if action is Action.DRAW:
         if state.turned is not None:
-            return f"a hand card ({TEXT[state.turned]}) is already turned: play or discard it"
+            return _refuse("draw_turned", card=TEXT[state.turned])
         if not state.hands[p] and not state.wastes[p]:
-            return "your hand and waste are both empty (end your turn instead)"
+            return _refuse("draw_empty")
         return None
     if action is Action.DISCARD:
-        return None if state.turned is not None else "no hand card is turned"
+        return None if state.turned is not None else _refuse("discard_none")
     if action is Action.END_TURN:
         if state.turned is not None:
-            return "a hand card is turned: discard it to end your turn"
+            return _refuse("end_turned")
         if state.hands[p] or state.wastes[p]:
-            return "your turn ends only by a discard while your hand or waste has cards"
+            return _refuse("end_cards")
         return None
     if action is not Action.PLAY:
-        return "no Stop! decision is open"
+        return _refuse("stop_none")
     return _play_reason(state, move)
 
 
-def _play_reason(state: GameState, move: Move) -> str | None:
+def _play_reason(state: GameState, move: Move) -> Refusal | None:
     p = state.to_act
     rules = state.rules
     source, target, count = move.source, move.target, move.count
     if source == RESERVE and state.reserves[p] and state.reserve_up[p] == 0:
-        return "your reserve top is face down: reveal it first"
+        return _refuse("reserve_down")
     if source == WASTE and not rules.own_waste_playable:
-        return "your own waste is not available under these rules"
+        return _refuse("waste_closed")
     card = source_card(state, source)
     if card is None:
-        return f"{pile_name(source)} has no card"
+        return _refuse("no_card", pile=_PILE_TOKENS[source])
     if count > 1:
         house = state.houses[source]
         if rules.group_moves == "single":
-            return "only single cards move under these rules (group_moves=single)"
+            return _refuse("group_single")
         if count > len(house):
-            return f"house {source + 1} holds only {len(house)} cards"
+            return _refuse("group_short", house=source + 1, held=len(house))
         if not is_run(house[-count:]):
-            return f"the top {count} cards of house {source + 1} are not a descending run"
+            return _refuse("group_run", count=count, house=source + 1)
         card = house[-count]
         if rules.group_moves == "supermove":
             free = sum(1 for h, pile in enumerate(state.houses) if not pile and h != target)
             if count > most_cards(rules, free):
-                return (
-                    f"{count} cards need {count.bit_length() - 1} empty houses besides the"
-                    f" destination; there are {free}"
-                )
+                return _refuse("group_space", count=count, need=count.bit_length() - 1, free=free)
     if target == FOUNDATION:
         if not fits_foundation(state.foundations, card):
-            return f"{TEXT[card]} does not fit on any foundation"
+            return _refuse("foundation", card=TEXT[card])
         return None
     if target < 8:
         house = state.houses[target]
         if not fits_house(house, card):
-            return (
-                f"{TEXT[card]} cannot go on {TEXT[house[-1]]} in house {target + 1}"
-                " (houses build down in alternating colours)"
-            )
+            return _refuse("house", card=TEXT[card], onto=TEXT[house[-1]], house=target + 1)
         return None
     # Loading the opponent.
     if rules.load_from == "own" and source not in _OWN_SOURCES:
-        return "only your reserve, turned hand card and waste may load the opponent (load_from=own)"
+        return _refuse("load_own")
     opp = 1 - p
     pile = state.reserves[opp] if target == OPP_RESERVE else state.wastes[opp]
     if not pile:
-        return f"{pile_name(target)} is empty: nothing is loaded on an empty pile"
+        return _refuse("load_empty", pile=_PILE_TOKENS[target])
     if target == OPP_RESERVE and state.reserve_up[opp] == 0:
-        return "your opponent's reserve top is face down"
+        return _refuse("load_down")
     if not fits_load(pile[-1], card, rules.load_wrap):
-        return f"{TEXT[card]} does not load on {TEXT[pile[-1]]}: same suit, one rank apart" + (
-            " (K and A adjacent)" if rules.load_wrap else ""
-        )
+        code = "load_wrap" if rules.load_wrap else "load"
+        return _refuse(code, card=TEXT[card], onto=TEXT[pile[-1]])
     return None
 
 
@@ -240,15 +356,23 @@ class Violation(NamedTuple):
     (made by the ``undo`` Stop! penalty).
 
     Attributes:
-        reason: why the move breaks a priority rule.
+        reason: why the move breaks a priority rule (the English of ``refusal``).
         remedy: the compulsory move(s) that were missed.
         kind: which priority rule: ``"reserve"``, ``"foundation"``, ``"order"`` or
             ``"filling"`` (see ``VIOLATION_KINDS``).
+        refusal: the same reason as data: its code (``priority_reserve``,
+            ``priority_foundation``, ``priority_order``, ``filling_before`` or
+            ``filling_immediate``) and parameters.
     """
 
     reason: str
     remedy: tuple[Move, ...]
     kind: ViolationKind
+    refusal: Refusal
+
+
+def _violation(refusal: Refusal, remedy: tuple[Move, ...], kind: ViolationKind) -> Violation:
+    return Violation(str(refusal), remedy, kind, refusal)
 
 
 def _foundation_sources(state: GameState) -> list[tuple[int, Card]]:
@@ -279,16 +403,15 @@ def violation(state: GameState, move: Move) -> Violation | None:
     found = _foundation_sources(state)
     if rules.priority == "pagat" and found and found[0][0] == RESERVE:
         if move != PLAY[RESERVE][FOUNDATION]:
-            return Violation(
-                f"your reserve top {TEXT[found[0][1]]} can go to a foundation: that comes first",
+            return _violation(
+                _refuse("priority_reserve", card=TEXT[found[0][1]]),
                 (PLAY[RESERVE][FOUNDATION],),
                 "reserve",
             )
         return None
     if found and not to_foundation:
-        names = ", ".join(TEXT[card] for _, card in found)
-        return Violation(
-            f"a foundation move ({names}) must be made before any other move",
+        return _violation(
+            _refuse("priority_foundation", cards=tuple(TEXT[card] for _, card in found)),
             (PLAY[found[0][0]][FOUNDATION],),
             "foundation",
         )
@@ -297,29 +420,23 @@ def violation(state: GameState, move: Move) -> Violation | None:
         assert card is not None
         for h, house in enumerate(state.houses):
             if house and fits_house(house, card):
-                return Violation(
-                    f"{TEXT[card]} can be built on house {h + 1}: the tableau comes before"
-                    " loading the opponent",
+                return _violation(
+                    _refuse("priority_order", card=TEXT[card], house=h + 1),
                     (PLAY[move.source][h],),
                     "order",
                 )
     rule, houses = fill_obligation(state)
     if rule == "before_hand" and action is Action.DRAW:
         first = BITS[houses][0]
-        return Violation(
-            f"house {first + 1} is empty: fill the empty houses from your reserve"
-            " before turning a hand card",
-            _fill(state, first),
-            "filling",
+        return _violation(
+            _refuse("filling_before", house=first + 1), _fill(state, first), "filling"
         )
     if rule == "immediate" and not to_foundation:
         fills = action is Action.PLAY and move.source == RESERVE and 0 <= move.target < 8
         if not (fills and houses >> move.target & 1):
             first = BITS[houses][0]
-            return Violation(
-                f"house {first + 1} was emptied this turn: fill it from your reserve first",
-                _fill(state, first),
-                "filling",
+            return _violation(
+                _refuse("filling_immediate", house=first + 1), _fill(state, first), "filling"
             )
     return None
 
@@ -349,12 +466,6 @@ def _fill(state: GameState, house: int) -> tuple[Move, ...]:
     return (REVEAL, fill) if state.reserve_up[state.to_act] == 0 else (fill,)
 
 
-def _cycle_reason(state: GameState, move: Move) -> str | None:
-    if recreates_layout(state, move):
-        return "it recreates a layout already seen this turn (no cycles within a turn)"
-    return None
-
-
 def is_legal(state: GameState, move: Move) -> bool:
     """Whether ``move`` is legal in ``state``: the same answer as ``move in
     legal_moves(state)`` and ``why_illegal(state, move) is None``, checking this one move
@@ -370,10 +481,62 @@ def is_legal(state: GameState, move: Move) -> bool:
     return not recreates_layout(state, move)
 
 
+def python_refusal(state: GameState, move: Move) -> Refusal | None:
+    """The reference answer to "why is ``move`` illegal in ``state``": ``None`` when it is
+    legal, else the refusal, checked in this order: the deal is over; a Stop! decision is
+    open; the turn structure and the building rules; under ``stop="enforced"`` the broken
+    priority; the no-cycle rule. It reads a state's public fields only (so it answers for a
+    state of either engine); the native engine's ``cr_why_illegal`` mirrors it."""
+    if is_over(state):
+        return _refuse("deal_over")
+    if state.stop is not None:
+        if move.action in (Action.CALL_STOP, Action.LET_STAND):
+            return None
+        return _refuse("stop_pending", player=state.to_act, move=str(state.stop.move))
+    reason = _building_reason(state, move)
+    if reason is not None:
+        return reason
+    if state.rules.stop == "enforced":
+        broken = violation(state, move)
+        if broken is not None:
+            return broken.refusal
+    if recreates_layout(state, move):
+        return _refuse("cycle")
+    return None
+
+
+def _python_refusal_checked(state: GameState, move: Move) -> Refusal | None:
+    if not isinstance(state, GameState):
+        raise argument_type_error(GameState, state)
+    if not isinstance(move, Move):
+        raise TypeError(f"not a Move: {move!r}")  # worded as the native engine words it
+    return python_refusal(state, move)
+
+
+def _native_refusal(state: GameState, move: Move) -> Refusal | None:
+    assert _NATIVE is not None
+    return refusal_from_core(*_NATIVE.why_illegal(state, move))
+
+
+refusal: Callable[[GameState, Move], Refusal | None] = (
+    _python_refusal_checked if _NATIVE is None else _native_refusal
+)
+"""Why ``move`` is illegal in ``state`` as data, or ``None`` when it is legal: a
+[`Refusal`][crapette.Refusal] (a reason code of the rule spec and its parameters), answered
+by the engine that runs (the native engine's C core, ``cr_why_illegal``, or the Python
+reference ``python_refusal``; the lockstep test holds them equal).
+``str(refusal(state, move))`` is ``why_illegal(state, move)``.
+
+Raises:
+    TypeError: ``state`` is not a ``GameState`` or ``move`` not a ``Move``.
+"""
+
+
 def why_illegal(state: GameState, move: object) -> str | None:
     """Why ``move`` is not legal in ``state``, or ``None`` when it is legal. ``move`` is a
     [`Move`][crapette.Move] or, as for ``apply``, its text in move notation (a text that is
-    not a move gets the reason it cannot be read)."""
+    not a move gets the reason it cannot be read). The reason of a ``Move`` is the English of
+    [`refusal`][crapette.refusal], which gives its code and parameters."""
     if isinstance(move, str):
         try:
             _hooks.need(_hooks.parse_move, "parse_move")(state, move)
@@ -381,27 +544,29 @@ def why_illegal(state: GameState, move: object) -> str | None:
             return str(error)
         return None
     if not isinstance(move, Move):
+        if not isinstance(state, GameState):
+            raise argument_type_error(GameState, state)
         return f"{move!r} is not a Move"
-    if is_over(state):
-        return "the deal is over"
-    if state.stop is not None:
-        if move.action in (Action.CALL_STOP, Action.LET_STAND):
-            return None
-        return (
-            f"player {state.to_act} must first decide on the Stop! call for"
-            f" {state.stop.move}: call stop or pass"
-        )
-    reason = _building_reason(state, move)
-    if reason is not None:
-        return reason
-    if state.rules.stop == "enforced":
-        broken = violation(state, move)
-        if broken is not None:
-            return broken.reason
-    return _cycle_reason(state, move)
+    found = refusal(state, move)
+    return None if found is None else str(found)
 
 
-def describe_illegal(state: GameState, move: Move) -> str:
-    """A full message for an illegal move: the move, its card, and why."""
-    reason = why_illegal(state, move) or "it is not legal here"
-    return f"illegal move {_label(state, move)} for player {state.to_act}: {reason}"
+def illegal_move_error(state: GameState, move: Move, found: Refusal | None) -> IllegalMoveError:
+    """The ``IllegalMoveError`` of an illegal move: a message naming the move, its card, the
+    player and the reason, with the refusal's code and parameters (``found``: the move's
+    refusal, of either engine)."""
+    reason = "it is not legal here" if found is None else str(found)
+    message = f"illegal move {_label(state, move)} for player {state.to_act}: {reason}"
+    if found is None:
+        return IllegalMoveError(message)
+    return IllegalMoveError(message, code=found.code, params=found.params)
+
+
+def _illegal_from_core(
+    state: GameState, move: Move, code: int, raw: tuple[int, ...]
+) -> IllegalMoveError:
+    """The native engine's ``IllegalMoveError`` from ``cr_why_illegal``'s answer."""
+    return illegal_move_error(state, move, refusal_from_core(code, raw))
+
+
+_hooks.illegal_move_error = _illegal_from_core  # the native engine's illegal-move path

@@ -20,7 +20,9 @@ CrapetteError
 │                           not in __all__: the simulator reports it as a SimulationError)
 ├── MatchError              a match used out of order
 ├── AdapterError            an adapter used out of order (an environment before its reset)
-└── WebError                a game server request refused (an HTTP status and a code)
+└── SessionError            a game session's action refused (a code: not your turn, ...;
+    │                       not in __all__: provisional, exported by crapette.session)
+    └── WebError            a game server request refused (an HTTP status and a code)
 KeyboardInterrupt
 └── SimulationInterrupted   Ctrl-C during a simulation (holds the records made so far)
     └── RunInterrupted      Ctrl-C during `crapette simulate`/`compare` (internal, not in
@@ -33,7 +35,7 @@ The two Ctrl-C errors are ``KeyboardInterrupt``s, not ``CrapetteError``s, on pur
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = [
@@ -77,7 +79,26 @@ class IllegalMoveError(CrapetteError, ValueError):
 
     The message names the move and says why it is illegal. The state it was applied to is
     unchanged (states are immutable).
+
+    Attributes:
+        code: the refusal's reason code (one of ``crapette._spec.REASONS``, such as
+            ``"foundation"`` or ``"cycle"``: the same in both engines and in the JavaScript
+            package), or ``None`` when the move was refused before the rules were asked (a
+            move text naming a pile of the opponent or a card that is not available, a move
+            outside a player's view).
+        params: the reason's parameters by name (see
+            [`Refusal`][crapette.Refusal]); empty when ``code`` is ``None``.
     """
+
+    def __init__(
+        self, message: str, code: str | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: Mapping[str, Any] = dict(params) if params else {}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (str(self), self.code, dict(self.params))
 
 
 class InvalidRulesError(CrapetteError, ValueError):
@@ -210,19 +231,48 @@ class AdapterError(CrapetteError, RuntimeError):
     error."""
 
 
-class WebError(CrapetteError):
+class SessionError(CrapetteError):
+    """An action a game session refuses ([`crapette.session`][crapette.session]): a move
+    out of turn, at a stale version, illegal or malformed, an undo the rules of undo do not
+    allow, ...: a short machine-readable code and a message.
+
+    Attributes:
+        code: the machine-readable reason, such as ``"illegal_move"`` or ``"cannot_undo"``.
+        message: the readable reason.
+        reason: for an illegal move, the rules' refusal as JSON-ready data (its reason code
+            of the rule spec and its parameters, ``Refusal.to_dict()``); else ``None``.
+    """
+
+    def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reason = reason
+
+
+class WebError(SessionError):
     """A request the game server refuses (``crapette.web``): an HTTP status, a short
     machine-readable code and a message, sent to the client as
-    ``{"error": {"code": ..., "message": ...}}``.
-
+    ``{"error": {"code": ..., "message": ...}}``; a move the rules refuse adds the rules'
+    reason as data, ``"reason": {"code": ..., "params": {...}}``. The game server refuses a
+    session's action with one of these (the session's code, and its HTTP status).
     Attributes:
         status: the HTTP status (a 4xx, or 503 when the server is full).
         code: the machine-readable reason, such as ``"illegal_move"``.
         message: the readable reason.
+        reason: for an illegal move, the rules' refusal as JSON-ready data (its reason code
+            of the rule spec and its parameters, ``Refusal.to_dict()``); else ``None``.
     """
 
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(
+        self, status: int, code: str, message: str, reason: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(code, message, reason)
         self.status = status
-        self.code = code
-        self.message = message
+
+    def body(self) -> dict[str, Any]:
+        """The JSON body of the refusal: ``{"error": {"code", "message"[, "reason"]}}``."""
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.reason is not None:
+            error["reason"] = self.reason
+        return {"error": error}

@@ -94,6 +94,12 @@ class Match:
     state: GameState
     starter: int
     resigned: int | None = attrs.field(default=None, kw_only=True)
+    _finished_memo: tuple[DealResult, ...] | None = attrs.field(
+        default=None, init=False, eq=False, repr=False
+    )
+    """``_finished()``, computed once: a match is immutable, and each of ``results``,
+    ``totals``, ``outcome()`` and ``next_deal()`` needs it (the game server asks a match for
+    them many times a request)."""
 
     def __repr__(self) -> str:
         """Code that builds this match again (after ``import crapette``), as
@@ -124,12 +130,19 @@ class Match:
         return (sum(s[0] for s in scores), sum(s[1] for s in scores))
 
     def _finished(self) -> tuple[DealResult, ...]:
-        ended = outcome(self.state)
-        if ended is None:
-            if self.resigned is None:
-                return self._results
-            ended = resignation(self.state, self.resigned)
-        return (*self._results, DealResult(deal_seed(self.seed, self.number), self.starter, ended))
+        """The finished deals, the current one included once it is over (its outcome is
+        computed on the first call only)."""
+        finished = self._finished_memo
+        if finished is None:
+            finished = self._results
+            ended = outcome(self.state)
+            if ended is None and self.resigned is not None:
+                ended = resignation(self.state, self.resigned)
+            if ended is not None:
+                result = DealResult(deal_seed(self.seed, self.number), self.starter, ended)
+                finished = (*finished, result)
+            object.__setattr__(self, "_finished_memo", finished)
+        return finished
 
     def _check_running(self) -> None:
         if self.resigned is not None:
@@ -194,11 +207,11 @@ class Match:
             MatchError: the current deal is not over, or the match is over.
         """
         self._check_running()
-        if outcome(self.state) is None:
+        results = self._finished()
+        if len(results) == self.number:
             raise MatchError("the current deal is not over yet")
         if self.outcome() is not None:
             raise MatchError("the match is over: there is no next deal")
-        results = self._finished()
         state, starter = _deal(self.rules, self.seed, len(results), results)
         return Match(self.rules, self.seed, results, state, starter)
 

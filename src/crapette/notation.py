@@ -25,7 +25,7 @@ from typing import Final, NamedTuple, overload
 
 from crapette import _hooks
 from crapette._engine import apply
-from crapette._laws import describe_illegal, source_card
+from crapette._laws import illegal_move_error, refusal, source_card
 from crapette._movegen import legal_moves
 from crapette._quote import quote, show
 from crapette.cards import TEXT, Card, parse_card
@@ -263,7 +263,7 @@ def parse_move(state: GameState, text: str) -> Move:
         raise TypeError(f"a move text must be a str, not {type(text).__name__}")
     move = _resolve(state, _scan_move(text), text)
     if not listed(move, legal_moves(state)):
-        raise IllegalMoveError(describe_illegal(state, move))
+        raise illegal_move_error(state, move, refusal(state, move))
     return move
 
 

@@ -11,73 +11,53 @@ from typing import Any, Final, Literal
 import attr
 import attrs
 
+from crapette import _spec
 from crapette._quote import quote, show
 from crapette.errors import InvalidRulesError
 
 __all__ = ["OPTIONS", "PRESETS", "RANGES", "Ruleset", "format_rules", "parse_rules"]
 
+# BEGIN GENERATED TYPES (python tools/generate.py)
 FirstPlayer = Literal["reserve", "reserve_first_house", "cut"]
+"""The values of the ``first_player`` option."""
 MatchStarter = Literal["rule", "alternate"]
+"""The values of the ``match_starter`` option."""
 LoadFrom = Literal["any", "own"]
+"""The values of the ``load_from`` option."""
 GroupMoves = Literal["single", "supermove", "whole"]
+"""The values of the ``group_moves`` option."""
 HouseFilling = Literal["before_hand", "immediate", "none"]
+"""The values of the ``house_filling`` option."""
 Priority = Literal["pagat", "serbian"]
+"""The values of the ``priority`` option."""
 Stop = Literal["enforced", "undo", "card"]
+"""The values of the ``stop`` option."""
+# END GENERATED TYPES
 
-# Every option: its kind ("bool", "int", "count_or_none" or the tuple of allowed names) and
-# one line of documentation.
-_OPTIONS: dict[str, tuple[str | tuple[str, ...], str]] = {
-    "reserve_size": ("int", "cards dealt to each reserve (13 classic, 12 Serbian); hand = 48 - it"),
-    "reserve_face_up": ("bool", "the dealt reserve top is face up (false: its owner turns it)"),
-    "first_player": (
-        ("reserve", "reserve_first_house", "cut"),
-        "lower reserve top starts, ties by the houses outward / by the first house only / a cut",
-    ),
-    "match_starter": (("rule", "alternate"), "later deals of a match: same rule, or alternate"),
-    "own_waste_playable": ("bool", "your own waste top is an available card"),
-    "load_from": (("any", "own"), "which cards may load the opponent: any available / own piles"),
-    "load_wrap": ("bool", "loading wraps between King and Ace"),
-    "group_moves": (
-        ("single", "supermove", "whole"),
-        "house-to-house sequences: single cards / supermove limit / whole sequences",
-    ),
-    "house_filling": (
-        ("before_hand", "immediate", "none"),
-        "fill empty houses from the reserve: before turning a hand card / at once / never",
-    ),
-    "priority": (("pagat", "serbian"), "compulsory order: pagat's / foundation, tableau, loading"),
-    "stop": (
-        ("enforced", "undo", "card"),
-        "priority violations: impossible / callable, taken back / callable, penalty card",
-    ),
-    "move_cap": ("int", "a deal ends as a stalemate after this many moves"),
-    "win_bonus": ("int", "points for winning a deal"),
-    "reserve_points": ("int", "points per card in a reserve"),
-    "hand_points": ("int", "points per card in a hand or waste"),
-    "match_target": ("count_or_none", "a match ends when a total reaches this (none: no target)"),
-    "match_deals": ("count_or_none", "a match ends after this many deals (none: no limit)"),
-}
-
-OPTIONS: Final[Mapping[str, tuple[str | tuple[str, ...], str]]] = types.MappingProxyType(_OPTIONS)
-"""Every option of [`Ruleset`][crapette.Ruleset]: its kind and a one-line description
-(read-only)."""
-
-_MILLION: Final = 1_000_000
-_BILLION: Final = 1_000_000_000
+OPTIONS: Final[Mapping[str, tuple[str | tuple[str, ...], str]]] = types.MappingProxyType(
+    {
+        option.name: (
+            tuple(value for value, _ in option.values)
+            if option.kind == "choice"
+            else "count_or_none"
+            if option.kind == "count"
+            else option.kind,
+            option.doc,
+        )
+        for option in _spec.OPTIONS
+    }
+)
+"""Every option of [`Ruleset`][crapette.Ruleset], in field order: its kind (``"bool"``,
+``"int"``, ``"count_or_none"`` or the tuple of allowed names) and a one-line description
+(read-only; the data is ``crapette._spec.OPTIONS``)."""
 
 RANGES: Final[Mapping[str, tuple[int, int]]] = types.MappingProxyType(
-    {
-        "reserve_size": (1, 48),
-        "move_cap": (1, _BILLION),
-        "win_bonus": (0, _MILLION),
-        "reserve_points": (0, _MILLION),
-        "hand_points": (0, _MILLION),
-        "match_target": (1, _BILLION),
-        "match_deals": (1, _MILLION),
-    }
+    {option.name: option.range for option in _spec.OPTIONS if option.range is not None}
 )
 """The allowed range (lowest, highest) of every numeric option (read-only). Values outside
 raise [`InvalidRulesError`][crapette.InvalidRulesError]."""
+
+_PACK: Final = _spec.PACKS[0]
 
 _INT_TEXT: Final = re.compile(r"-?[0-9]+\Z")
 _BLANKS: Final = " \t"
@@ -128,8 +108,9 @@ def _validate_value(name: str, value: object) -> None:
         if not low <= value <= high:
             if name == "reserve_size":
                 raise InvalidRulesError(
-                    f"option reserve_size={_short(value)} is impossible: a pack of 52 cards"
-                    " deals 4 houses, so the reserve holds 1 to 48 cards"
+                    f"option reserve_size={_short(value)} is impossible: a pack of"
+                    f" {_PACK.cards} cards deals 4 houses, so the reserve holds 1 to"
+                    f" {_PACK.cards - 4} cards"
                 )
             raise InvalidRulesError(
                 f"option {name}={_short(value)} is out of range: expected {_describe(name)}"
@@ -152,54 +133,70 @@ class Ruleset:
     meaning of each option and its source.
     """
 
+    # BEGIN GENERATED FIELDS (python tools/generate.py)
     reserve_size: int = attr.ib(default=13, validator=_check("reserve_size"))
-    """Cards dealt to each reserve; the hand gets ``48 - reserve_size``."""
+    """Cards dealt to each reserve; the hand gets the rest of the pack but the 4 houses (1 to
+    48)."""
     reserve_face_up: bool = attr.ib(default=True, validator=_check("reserve_face_up"))
-    """Whether the dealt reserve top is face up; if not, its owner turns it in play."""
+    """The dealt reserve top is face up (false: its owner turns it in play with reveal)."""
     first_player: FirstPlayer = attr.ib(default="reserve", validator=_check("first_player"))
-    """Who starts a deal: ``reserve`` (lower reserve top, ties by the houses outward),
-    ``reserve_first_house`` (ties by the first house only), ``cut`` (lower cut card)."""
+    """Who starts a deal: ``reserve``: the lower reserve top, ties broken by the houses
+    outward; ``reserve_first_house``: the lower reserve top, ties broken by the first houses;
+    ``cut``: the lower card of a cut of each pack."""
     match_starter: MatchStarter = attr.ib(default="rule", validator=_check("match_starter"))
-    """Who starts the later deals of a match: ``rule`` (the first-player rule) or ``alternate``."""
+    """Who starts the later deals of a match: ``rule``: the first-player rule, applied to each
+    new deal; ``alternate``: the players take turns."""
     own_waste_playable: bool = attr.ib(default=False, validator=_check("own_waste_playable"))
-    """Whether your own waste top is an available card."""
+    """Your own waste top is an available card."""
     load_from: LoadFrom = attr.ib(default="any", validator=_check("load_from"))
-    """``any`` available card may load the opponent, or only your ``own`` reserve, turned hand
-    card and own waste top."""
+    """Which cards may load the opponent: ``any``: any available card; ``own``: only your
+    reserve top, turned hand card and own waste top."""
     load_wrap: bool = attr.ib(default=False, validator=_check("load_wrap"))
-    """Whether loading wraps between King and Ace."""
+    """Loading wraps between King and Ace."""
     group_moves: GroupMoves = attr.ib(default="supermove", validator=_check("group_moves"))
-    """House-to-house sequences: ``single`` cards only, ``supermove`` (at most ``2**e`` cards
-    with ``e`` empty houses besides the destination) or ``whole`` (any tail of the run)."""
+    """House-to-house sequences: ``single``: single cards only; ``supermove``: at most 2**e
+    cards, with e empty houses besides the destination; ``whole``: any tail of the run, with no
+    space limit."""
     house_filling: HouseFilling = attr.ib(default="before_hand", validator=_check("house_filling"))
-    """``before_hand``: no hand card may be turned while your reserve has cards and a house is
-    empty; ``immediate``: a house emptied in your turn is filled from your reserve before
-    anything but foundation moves; ``none``: no obligation."""
+    """Filling empty houses from your reserve: ``before_hand``: no hand card is turned while
+    your reserve has cards and a house is empty; ``immediate``: a house emptied in your turn is
+    filled at once (after foundation moves); ``none``: no obligation."""
     priority: Priority = attr.ib(default="pagat", validator=_check("priority"))
-    """``pagat``: reserve-to-foundation first, then any foundation move; ``serbian``:
-    foundation, then building on the tableau, then loading the opponent."""
+    """The compulsory order of moves: ``pagat``: your reserve top to a foundation first, then
+    any foundation move; ``serbian``: foundation, then building on the tableau, then loading
+    the opponent."""
     stop: Stop = attr.ib(default="enforced", validator=_check("stop"))
-    """``enforced``: priority violations are not legal moves; ``undo`` and ``card``: they are,
-    and the opponent may call "Stop!" with that penalty."""
-    move_cap: int = attr.ib(default=20_000, validator=_check("move_cap"))
-    """A deal that reaches this many applied moves ends, scored as a stalemate."""
+    """Priority violations: ``enforced``: impossible: the engine offers only moves that respect
+    them; ``undo``: legal; the opponent may call Stop!: the move is taken back; ``card``:
+    legal; the opponent may call Stop!: the caller gives a penalty card."""
+    move_cap: int = attr.ib(default=20000, validator=_check("move_cap"))
+    """A deal ends as a stalemate after this many moves (1 to 1000000000)."""
     win_bonus: int = attr.ib(default=30, validator=_check("win_bonus"))
-    """Points for winning a deal."""
+    """Points for winning a deal (0 to 1000000)."""
     reserve_points: int = attr.ib(default=2, validator=_check("reserve_points"))
-    """Points per card in a reserve, when scoring."""
+    """Points per card left in a reserve (0 to 1000000)."""
     hand_points: int = attr.ib(default=1, validator=_check("hand_points"))
-    """Points per card in a hand or waste (a turned hand card counts), when scoring."""
+    """Points per card left in a hand or waste (0 to 1000000)."""
     match_target: int | None = attr.ib(default=300, validator=_check("match_target"))
-    """A match ends when a player's total reaches this; ``None`` for no target."""
+    """A match ends when a player's total reaches this (none: no target) (1 to 1000000000, or
+    ``None``)."""
     match_deals: int | None = attr.ib(default=None, validator=_check("match_deals"))
-    """A match ends after this many deals; ``None`` for no limit."""
+    """A match ends after this many deals (none: no limit) (1 to 1000000, or ``None``)."""
+    # END GENERATED FIELDS
+
+    _codes: tuple[int, ...] = attr.ib(init=False, eq=False, hash=False, repr=False)
+    """The option codes in spec order (the C core's rules table; see ``crapette._spec``)."""
 
     def __attrs_post_init__(self) -> None:
-        if self.match_target is None and self.match_deals is None:
-            raise InvalidRulesError(
-                "options match_target=none and match_deals=none: a match would never end;"
-                " set at least one of them"
-            )
+        for combination in _spec.COMBINATIONS:
+            (first, refused), (second, against) = combination.first, combination.second
+            one, other = getattr(self, first), getattr(self, second)
+            if one in refused and other in against:
+                raise InvalidRulesError(
+                    f"options {first}={_format_value(one)} and"
+                    f" {second}={_format_value(other)}: {combination.why}"
+                )
+        object.__setattr__(self, "_codes", tuple(_code(self, option) for option in _spec.OPTIONS))
 
     @property
     def hand_size(self) -> int:
@@ -213,8 +210,8 @@ class Ruleset:
 
     @classmethod
     def preset(cls, name: str) -> Ruleset:
-        """The preset with this name: one of ``classic``, ``pagat``, ``g4a``, ``belarusian``,
-        ``serbian``."""
+        """The preset with this name, one of [`PRESETS`][crapette.rules.PRESETS] (``classic``,
+        ``pagat``, ...)."""
         try:
             return PRESETS[name]
         except (KeyError, TypeError):
@@ -321,31 +318,18 @@ def _parse_value(name: str, raw: str) -> object:
     raise InvalidRulesError(f"option {name}={quote(raw)} is invalid: expected {_describe(name)}")
 
 
-_CLASSIC = Ruleset()
+def _code(rules: Ruleset, option: _spec.Option) -> int:
+    """An option's code in the C core's rules table (``crapette._spec`` says how)."""
+    value = getattr(rules, option.name)
+    if option.kind == "choice":
+        return [name for name, _ in option.values].index(value)
+    if value is None:
+        return -1
+    return int(value)
+
 
 _PRESETS: dict[str, Ruleset] = {
-    "classic": _CLASSIC,
-    "pagat": attrs.evolve(_CLASSIC, stop="undo"),
-    "g4a": attrs.evolve(_CLASSIC, match_target=150),
-    "belarusian": attrs.evolve(
-        _CLASSIC,
-        group_moves="single",
-        house_filling="immediate",
-    ),
-    "serbian": attrs.evolve(
-        _CLASSIC,
-        reserve_size=12,
-        reserve_face_up=False,
-        first_player="cut",
-        own_waste_playable=True,
-        load_from="own",
-        group_moves="single",
-        house_filling="none",
-        priority="serbian",
-        stop="card",
-        match_target=None,
-        match_deals=5,
-    ),
+    preset.name: Ruleset().replace(**dict(preset.changes)) for preset in _spec.PRESETS
 }
 
 PRESETS: Final[Mapping[str, Ruleset]] = types.MappingProxyType(_PRESETS)

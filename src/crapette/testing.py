@@ -10,10 +10,14 @@ As in chess engines, ``perft(state, depth)`` is the number of leaf nodes of the 
 ``depth`` moves deep (a finished deal is a leaf that counts only at depth 0). Counts from
 fixed positions catch any change in the move generator or in ``apply``; ``divide`` splits
 the count by first move to find where two implementations disagree.
+
+[`option_samples`][crapette.testing.option_samples] gives, from the rule spec, values worth
+trying for every option: a test that loops over it covers a new option without being edited.
 """
 
 from __future__ import annotations
 
+from crapette import _spec
 from crapette._engine import apply_unchecked
 from crapette._laws import Violation as Violation  # importable here as before, unversioned
 from crapette._laws import violation, why_illegal
@@ -23,7 +27,7 @@ from crapette.errors import InvalidArgumentError
 from crapette.moves import ALL_MOVES, Move
 from crapette.state import GameState
 
-__all__ = ["divide", "perft", "reference_legal_moves", "violation"]
+__all__ = ["divide", "option_samples", "perft", "reference_legal_moves", "violation"]
 
 
 def perft(state: GameState, depth: int) -> int:
@@ -57,3 +61,27 @@ def divide(state: GameState, depth: int) -> dict[str, int]:
 def reference_legal_moves(state: GameState) -> tuple[Move, ...]:
     """Every legal move, found by trying each move of the fixed table (slow; a test oracle)."""
     return tuple(m for m in ALL_MOVES if why_illegal(state, m) is None)
+
+
+def option_samples() -> dict[str, tuple[object, ...]]:
+    """Values worth trying for every rule option, from the rule spec (``crapette._spec``):
+    every value of a choice, both of a bool, and for a number the ends of its range and its
+    default and the values next to it (``None`` too for a count). Keyed by option name, in
+    field order. Some pairs of values cannot go together (``crapette._spec.COMBINATIONS``):
+    ``Ruleset.replace`` refuses those with ``InvalidRulesError``."""
+    samples: dict[str, tuple[object, ...]] = {}
+    for option in _spec.OPTIONS:
+        if option.kind == "choice":
+            values: tuple[object, ...] = tuple(value for value, _ in option.values)
+        elif option.kind == "bool":
+            values = (False, True)
+        else:
+            assert option.range is not None
+            low, high = option.range
+            default = option.default if isinstance(option.default, int) else low
+            near = (low, default - 1, default, default + 1, high)
+            values = tuple(sorted({v for v in near if low <= v <= high}))
+            if option.kind == "count":
+                values = (None, *values)
+        samples[option.name] = values
+    return samples

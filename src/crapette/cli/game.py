@@ -6,8 +6,10 @@ other frontends) can drive it: ``input_fn(prompt) -> str`` reads one line (raisi
 printed. ``crapette play`` is a thin command-line wrapper around
 [`TerminalGame`][crapette.cli.game.TerminalGame].
 
-Everything here is built on the public API (``legal_moves``, ``apply``, ``outcome``, the
-notation, the bots and the game records), so it doubles as a worked example of a frontend.
+The game itself is a [`Session`][crapette.session.Session], as on the game server: the
+same match, the same bots seeded the same way (a game of ``crapette play --seed N`` and a
+server game dealt from the chosen seed ``N`` play the same bot moves), the same policy of
+undo and the same hint. This module is the terminal's words and drawing around it.
 """
 
 from __future__ import annotations
@@ -22,21 +24,21 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from crapette._engine import apply
 from crapette._laws import violation, why_illegal
 from crapette._movegen import legal_moves
 from crapette._quote import quote, show
-from crapette.bots import Bot, get_bot, play_deal
+from crapette.bots import Bot, get_bot
 from crapette.cards import SYMBOL, TEXT, Card
 from crapette.cli._input import read_input
 from crapette.errors import CrapetteError, IllegalMoveError, NotationError
-from crapette.match import Match, deal_seed, new_match
+from crapette.match import Match, deal_seed
 from crapette.moves import Action, Move, listed
 from crapette.notation import parse_move, parse_position
 from crapette.outcome import Outcome, outcome
 from crapette.records import GameRecord, format_record, parse_record
 from crapette.rules import OPTIONS, Ruleset
 from crapette.serialize import from_json
+from crapette.session import Seat, Session, chosen_secret
 from crapette.state import GameState
 from crapette.text import board, describe_move
 from crapette.views import observe
@@ -186,7 +188,8 @@ On the board, [12 face down] counts a reserve's face-down cards and [+2 more fac
 the face-up cards (loaded on it) below the ones shown.
 A deal seed saved with the game lets it be replayed.
 Commands:
-  undo         take back everything since your previous decision
+  undo         take back your last move (within your turn; not a move that
+               showed a card, such as a draw or a reveal, nor one that ended it)
   hint         the engine's best line for you, its win chance and why
   moves        list your legal moves again, each with what it does
   board        draw the table again
@@ -206,7 +209,9 @@ class TerminalGame:
 
     A match is played deal after deal (the human is asked before each new deal) until the
     ruleset's match target or number of deals is reached, or the user quits. The demo plays
-    one deal.
+    one deal. The game is a [`Session`][crapette.session.Session] (``session``) keyed by
+    the seed ([`chosen_secret`][crapette.session.chosen_secret]), so its bots play as a
+    server game dealt from the same chosen seed would.
 
     Args:
         rules: the ruleset.
@@ -235,7 +240,6 @@ class TerminalGame:
     ) -> None:
         if human not in (0, 1, None):
             raise CrapetteError(f"the human plays seat 0 or 1, not {show(human)}")
-        self.rules = rules
         self.seed = seed
         self.bot_name = bot
         self.human = human
@@ -244,11 +248,12 @@ class TerminalGame:
         self.delay = delay
         self.sleep = sleep
         self.ascii = ascii
-        self.players: tuple[Bot, Bot] = (get_bot(bot, seed), get_bot(bot, seed + 1))
-        self.bots: tuple[Chooser, Chooser] = (_chooser(self.players[0]), _chooser(self.players[1]))
-        self.match = new_match(rules, seed=seed)
-        self.states: list[GameState] = [self.match.state]
-        self.moves: list[Move] = []
+        seats = [Seat("bot", bot), Seat("bot", bot)]
+        if human is not None:
+            seats[human] = Seat("human", "human")
+        self.session = Session.new(rules, seed=seed, seats=seats, secret=chosen_secret(seed))
+        """The game: the match, the bots, undo and the hint."""
+        self.session.on_move = self._played
         if human is None:
             self.names = (f"{bot} bot 0", f"{bot} bot 1")
         else:
@@ -257,14 +262,34 @@ class TerminalGame:
     # -- state ----------------------------------------------------------------------------
 
     @property
+    def rules(self) -> Ruleset:
+        """The ruleset (a loaded game's, once one is loaded)."""
+        return self.session.rules
+
+    @property
+    def match(self) -> Match:
+        """The match, current deal included."""
+        return self.session.match
+
+    @property
     def state(self) -> GameState:
         """The current position."""
-        return self.states[-1]
+        return self.session.state
+
+    @property
+    def states(self) -> list[GameState]:
+        """The positions of the current deal so far, from its start to the current one."""
+        return [state for state, _ in self.session.history()] + [self.state]
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves of the current deal so far."""
+        return [move for _, move in self.session.history()]
 
     @property
     def totals(self) -> tuple[int, int]:
         """The match totals, the current deal included once it is over."""
-        return self.match.with_state(self.state).totals
+        return self.match.totals
 
     @property
     def deal_no(self) -> int:
@@ -322,29 +347,26 @@ class TerminalGame:
 
     def _demo(self) -> None:
         self.show_board()
-
-        def watch(before: GameState, move: Move, after: GameState) -> None:
-            self._played(before, move, after)
-            if after.to_act != before.to_act and after.stop is None and outcome(after) is None:
-                self.show_board()
-                self.sleep(self.delay)
-
-        play_deal(self.state, self.players, on_move=watch)
+        while not self.session.deal_over:
+            self.session.run_bots()
         self._finish()
 
     def _played(self, before: GameState, move: Move, after: GameState) -> None:
-        """Say what ``move`` did and record it."""
+        """Say what ``move`` did (the session's hook: every move, the bots' included); in a
+        demo, draw the table at each new turn."""
         player = before.to_act
         if before.stop is not None:
             self._say(self._stop_text(before, move, after), style="yellow")
         else:
-            self._report(player, move)
-        self.states.append(after)
-        self.moves.append(move)
+            self._report(before, player, move)
+        turned = after.to_act != before.to_act and after.stop is None
+        if self.human is None and turned and not self.session.deal_over:
+            self.show_board()
+            self.sleep(self.delay)
 
     def _play_deal(self) -> None:
         self.show_board()
-        while outcome(self.state) is None:
+        while not self.session.deal_over:
             if self.state.to_act == self.human:
                 self._human_turn()
             else:
@@ -352,7 +374,7 @@ class TerminalGame:
         self._finish()
 
     def _finish(self) -> None:
-        result = outcome(self.state)
+        result = self.session.deal_outcome()
         assert result is not None
         self.show_board()
         self._say(self._outcome_text(result), style="bold green")
@@ -369,8 +391,7 @@ class TerminalGame:
 
     def _next_deal(self) -> bool:
         """Start the next deal of the match if it goes on and the user wants it."""
-        match = self.match.with_state(self.state)
-        result = match.outcome()
+        result = self.match.outcome()
         if result is not None:
             if result.winner is None:
                 self._say("The match is a draw.", style="bold green")
@@ -384,13 +405,11 @@ class TerminalGame:
             if answer in ("n", "no", "quit", "q"):
                 return False
             self._say("Please answer y or n.")
-        self.match = match.next_deal()
-        self.states = [self.match.state]
-        self.moves = []
+        assert self.human is not None
+        self.session.next_deal(self.human, bots=False)  # they play once the table is drawn
         return True
 
-    def _report(self, player: int, move: Move) -> None:
-        state = self.state
+    def _report(self, state: GameState, player: int, move: Move) -> None:
         text = describe_move(state, move, ascii=self.ascii)
         if player != self.human:
             other = "your" if self.human is not None else f"{self.names[1 - player]}'s"
@@ -428,14 +447,8 @@ class TerminalGame:
         return f'"Stop!" called by {caller}: {done}; {self.names[after.to_act]} to play.'
 
     def _bot_turn(self) -> None:
-        human = self.human
-
-        def until_human(before: GameState, move: Move, after: GameState) -> bool:
-            self._played(before, move, after)
-            return after.to_act == human
-
-        play_deal(self.state, self.players, on_move=until_human)
-        if self.state.to_act == self.human and outcome(self.state) is None:
+        self.session.run_bots()
+        if self.state.to_act == self.human and not self.session.deal_over:
             self.show_board()
 
     # -- the human's decision -------------------------------------------------------------
@@ -517,9 +530,9 @@ class TerminalGame:
             if done:
                 return
             if move is not None:
-                before = self.state
-                self._played(before, move, apply(before, move))
-                if self.state.to_act == self.human and outcome(self.state) is None:
+                assert self.human is not None
+                self.session.play(self.human, code=move.index)  # the bots answer
+                if self.state.to_act == self.human and not self.session.deal_over:
                     self.show_board()
                 return
 
@@ -548,11 +561,10 @@ class TerminalGame:
         elif word == "rules":
             self._show_rules()
         elif word == "hint":
-            from crapette.analysis import hint
-
-            state = self.state
-            found = hint(observe(state, state.to_act), seed=state.moves_made)
+            assert self.human is not None
+            found = self.session.advice(self.human)
             move = found.move
+            state = self.state
             number = menu.index(move) + 1 if move in menu else "-"
             described = describe_move(state, move, ascii=self.ascii)
             self._say(f"Hint: {number}. {move}  {described}\n  {found.reason}")
@@ -602,14 +614,13 @@ class TerminalGame:
         return move
 
     def _undo(self) -> bool:
-        for i in range(len(self.states) - 2, -1, -1):
-            if self.states[i].to_act == self.human:
-                del self.states[i + 1 :]
-                del self.moves[i:]
-                self._say(f"Taken back to move {self.state.moves_made}.")
-                self.show_board()
-                return True
-        raise CrapetteError("nothing to undo: this is your first decision of the deal")
+        """Take back the human's last move, as the session's policy of undo allows (the
+        refusal says why not)."""
+        assert self.human is not None
+        self.session.take_back(self.human)
+        self._say(f"Taken back to move {self.state.moves_made}.")
+        self.show_board()
+        return True
 
     def _show_rules(self) -> None:
         table = Table(title=f"Rules: {self.rules}", show_header=True)
@@ -636,7 +647,7 @@ class TerminalGame:
     def _save(self, path: Path) -> None:
         """Save the deal: a JSON record document for a ``.json`` file, else the record's
         text form."""
-        record = GameRecord.from_moves(self.states[0], self.moves, self._headers())
+        record = GameRecord.from_moves(self.session.start, self.moves, self._headers())
         text = record.to_json() + "\n" if path.suffix.lower() == ".json" else format_record(record)
         try:
             path.write_text(text, encoding="utf-8")
@@ -650,13 +661,8 @@ class TerminalGame:
             states, moves = load_game_file(text)
         except CrapetteError as exc:
             raise CrapetteError(f"cannot load {str(path)!r}: {exc}") from None
-        start = states[0]
         if outcome(states[-1]) is not None:
             raise CrapetteError(f"{str(path)!r} holds a finished deal: nothing left to play")
-        # The loaded deal becomes the first deal of a new match.
-        self.rules = start.rules
-        self.match = Match(start.rules, self.seed, (), start, start.to_act)
-        self.states = states
-        self.moves = moves
+        self.session.load(states[0], moves)  # the first deal of a new match
         self._say(f"Loaded {len(moves)} moves from {path}.")
         self.show_board()

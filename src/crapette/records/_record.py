@@ -322,5 +322,5 @@ def _at_move(exc: CrapetteError, number: int, text: str) -> CrapetteError:
     if isinstance(exc, NotationError):
         return NotationError(message, exc.text, exc.position)
     if isinstance(exc, IllegalMoveError):
-        return IllegalMoveError(message)
+        return IllegalMoveError(message, exc.code, exc.params)
     return type(exc)(message)

@@ -19,25 +19,21 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Final, TypeAlias
+from typing import Final, TypeAlias
 
 import crapette
 from crapette.errors import WebError
+from crapette.session import chosen_secret
+from crapette.session.payload import GamePayload
 from crapette.web._models import CreateGame
-from crapette.web.session import (
-    _MAX_SEED,
-    Game,
-    _check_opponent,
-    _chosen_secret,
-    _parse_rules,
-)
+from crapette.web.session import _MAX_SEED, Game, _check_opponent, _parse_rules
 from crapette.web.store import GameStore
 
 __all__ = ["GameManager"]
 
 _log = logging.getLogger("crapette.web")
 
-Updates: TypeAlias = "asyncio.Queue[list[dict[str, Any]]]"
+Updates: TypeAlias = "asyncio.Queue[list[GamePayload]]"
 """A WebSocket follower's queue of batches of seat payloads: a batch per stored change,
 holding a payload per new version of the game (a move, and each of a bot's replies)."""
 
@@ -61,7 +57,7 @@ STORAGE_RETRY: Final = 5
 """Seconds a client is told to wait (``Retry-After``) after ``storage_unavailable``."""
 
 
-def offer(queue: Updates, batch: list[dict[str, Any]]) -> None:
+def offer(queue: Updates, batch: list[GamePayload]) -> None:
     """Queue a change's payloads for a follower; one that fell ``BACKLOG`` changes behind
     (a slow reader, whose socket is not drained) loses the oldest, so a queue never grows
     past it (each payload is a whole seat's view: the newest is all a client needs)."""
@@ -209,7 +205,7 @@ class GameManager:
         self._check_room()
         # a drawn seed gets a secret key for the bots; a chosen one, a key of its own
         # (its chooser knows every card: the game replays the same bot moves, for tests)
-        key = None if seed is None else _chosen_secret(seed)
+        key = None if seed is None else chosen_secret(seed)
         seed = seed if seed is not None else secrets.randbelow(_MAX_SEED + 1)
         game, token, invite = Game.create(
             secrets.token_urlsafe(12),
@@ -296,9 +292,9 @@ class GameManager:
         with self._locked(game_id):
             game = self._fetch(game_id)
             before = game.version
-            pending: list[tuple[int, list[tuple[_Subscriber, dict[str, Any]]]]] = []
+            pending: list[tuple[int, list[tuple[_Subscriber, GamePayload]]]] = []
             if write:
-                game.on_move = lambda g: pending.append((g.version, self._payloads(g)))
+                game.on_move = lambda *_: pending.append((game.version, self._payloads(game)))
             try:
                 yield game
             except BaseException:
@@ -315,7 +311,7 @@ class GameManager:
                 except WebError:
                     self._drop(game_id)
                     raise
-                batches: dict[int, tuple[_Subscriber, list[dict[str, Any]]]] = {}
+                batches: dict[int, tuple[_Subscriber, list[GamePayload]]] = {}
                 for _, sends in pending:
                     for sub, payload in sends:
                         batches.setdefault(id(sub), (sub, []))[1].append(payload)
@@ -360,12 +356,12 @@ class GameManager:
                 if not subs:
                     del self._subscribers[game_id]
 
-    def _payloads(self, game: Game) -> list[tuple[_Subscriber, dict[str, Any]]]:
+    def _payloads(self, game: Game) -> list[tuple[_Subscriber, GamePayload]]:
         """Each subscriber's payload of the game's current version (built now, under the
         game's lock; sent once the change is stored)."""
         with self._lock:
             subs = list(self._subscribers.get(game.id, ()))
-        built: dict[Follow, dict[str, Any]] = {}
+        built: dict[Follow, GamePayload] = {}
         out = []
         for sub in subs:
             follow = sub[0]

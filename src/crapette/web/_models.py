@@ -97,11 +97,23 @@ class Created(BaseModel):
     url: str
 
 
+class Reason(BaseModel):
+    """Why the rules refuse a move, as data: a reason code of the rule spec
+    (``crapette._spec.REASONS``; a page translates it with the catalogue key
+    ``reason.<code>``) and its parameters by name (cards as texts such as ``"7H"``, houses
+    as numbers 1..8, piles as notation tokens such as ``"R"`` or ``"OW"``)."""
+
+    code: str
+    params: dict[str, Any]
+
+
 class ErrorBody(BaseModel):
-    """An error: a short machine-readable code and a sentence."""
+    """An error: a short machine-readable code and a sentence; for a move the rules refuse
+    (``illegal_move``), the rules' reason as data too."""
 
     code: str
     message: str
+    reason: Reason | None = None
 
 
 class ErrorResponse(BaseModel):

@@ -13,7 +13,6 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
-from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 import crapette
@@ -43,7 +42,7 @@ MAX_FOLLOWERS = 16
 """The most WebSocket followers one game has at once (one more is refused)."""
 
 
-def _model(model: type[BaseModel]) -> dict[str, Any]:
+def _model(model: type) -> dict[str, Any]:
     """Route options documenting the answer as ``model`` (the data is built as JSON)."""
     return {"response_model": model, "responses": ERRORS}
 

@@ -107,7 +107,8 @@ def create_app(
 
 
 def _add_error_handlers(app: FastAPI) -> None:
-    """Every error as ``{"error": {"code": ..., "message": ...}}``; nothing of a bug shown."""
+    """Every error as ``{"error": {"code": ..., "message": ...}}`` (an illegal move adds
+    ``"reason"``: the rules' refusal as data); nothing of a bug shown."""
 
     @app.exception_handler(WebError)
     async def web_error(_: Request, exc: WebError) -> JSONResponse:
@@ -115,8 +116,7 @@ def _add_error_handlers(app: FastAPI) -> None:
         if exc.status == 503:
             wait = STORAGE_RETRY if exc.code == "storage_unavailable" else _TOO_MANY_RETRY
             headers["Retry-After"] = str(wait)
-        response: JSONResponse = error_response(exc.status, exc.code, exc.message, **headers)
-        return response
+        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -42,10 +42,13 @@
 // totals, results, over, winner}, can_undo, ended. Cards are written "7H", "TD", "QS".
 
 export class BackendError extends Error {
-  constructor(status, code, message) {
+  /** reason: for an illegal move, the rules' refusal as data, {code, params} (the page
+   *  translates it by its code), else null. */
+  constructor(status, code, message, reason = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.reason = reason;
   }
 }
 
@@ -67,7 +70,7 @@ async function call(method, path, { token, body } = {}) {
   const data = type.includes("json") ? await response.json() : await response.text();
   if (!response.ok) {
     const error = (data && data.error) || { code: "http_error", message: String(data) };
-    throw new BackendError(response.status, error.code, error.message);
+    throw new BackendError(response.status, error.code, error.message, error.reason || null);
   }
   return data;
 }

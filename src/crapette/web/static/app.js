@@ -580,7 +580,7 @@ function activate(pile, depth = 1, rects = null) {
     candidates.find((m) => m.count === selected.depth) ||
     (selected.depth === 1 && candidates.length ? candidates.reduce((a, b) => (a.count >= b.count ? a : b)) : null);
   if (move) return send(move, rects);
-  // not a legal move: the backend says why (in English; refusals.js puts it in words)
+  // not a legal move: the backend says why (a reason code; refusals.js puts it in words)
   const source = selected.pile === `R${me}` ? "R" : selected.pile === `W${me}` ? "W" : selected.pile;
   const target = pile === "F" ? "F" : pile === `R${1 - me}` ? "OR" : pile === `W${1 - me}` ? "OW" : pile;
   const text = `${source}-${target}${selected.depth > 1 ? `x${selected.depth}` : ""}`;
@@ -955,7 +955,6 @@ function wire() {
 async function start() {
   const params = new URLSearchParams(location.search);
   await i18n.init(params.get("lang") || settings.lang);
-  await refusals.init();
   $("#language").replaceChildren(
     ...i18n.languages().map((l) => {
       const option = document.createElement("option");

@@ -1,9 +1,10 @@
 // The serverless backend: the rules engine (the crapette JavaScript package: the C core
 // compiled to WebAssembly) and the bots run in the page, and nothing is sent anywhere.
 // It has the methods of api.js's server backend and returns the same payloads, built the
-// way crapette.web.session builds them (Game.payload), so app.js cannot tell the two apart.
+// way the core session builds them (crapette.session: Session.payload, the typed dicts of
+// crapette.session.payload), so app.js cannot tell the two apart.
 //
-// What it mirrors of the server, and how:
+// What it mirrors of the session (the server's and the terminal game's), and how:
 // - a match of the chosen format, dealt from the match seed (crapette.match: deal k from
 //   SplitMix64 of seed + k * 0x9E3779B97F4A7C15; the starter of later deals by the rules);
 // - the bots (greedy, random) seeded as the server seeds them: 64 bits of an HMAC-SHA256
@@ -35,7 +36,7 @@ const BOTS = ["greedy", "random"];
 /** The notation of moves that can never be taken back (they show a card or end a turn). */
 const NO_UNDO = new Set(["draw", "reveal", "discard", "end", "stop", "pass"]);
 
-const refuse = (status, code, message) => new BackendError(status, code, message);
+const refuse = (status, code, message, reason = null) => new BackendError(status, code, message, reason);
 
 function randomHex(bytes) {
   const out = new Uint8Array(bytes);
@@ -43,7 +44,7 @@ function randomHex(bytes) {
   return toHex(out);
 }
 
-/** The key of a game dealt from a seed its creator chose (crapette.web.session). */
+/** The key of a game dealt from a seed its creator chose (crapette.session.chosen_secret). */
 const chosenSecret = (seed) => toHex(sha256(`crapette: a chosen seed|${seed}`));
 
 /** A seed: a BigInt from 0 to 2**63 - 1, from a number or a decimal string. */
@@ -68,7 +69,7 @@ function formatResult(result) {
   return `${result.reason.replace(/_/g, " ")} ${scores}`;
 }
 
-/** One game in the page: a match between the player's seat and a bot's (session.Game). */
+/** One game in the page: a match between the player's seat and a bot's (session.Session). */
 class LocalGame {
   constructor(lib, { id, rules, seed, seats, secret, undo }) {
     this.lib = lib;
@@ -208,19 +209,24 @@ class LocalGame {
     }
   }
 
-  /** The legal move a seat means by its notation (Game.parse). */
+  /** The legal move a seat means by its notation (Session.parse). */
   parse(text) {
     const { lib, state } = this;
     let move;
     try {
       move = lib.parseMove(state, text);
     } catch (error) {
-      if (error instanceof lib.IllegalMoveError) throw refuse(422, "illegal_move", error.message);
+      if (error instanceof lib.IllegalMoveError) {
+        const reason = error.code === null ? null : { code: error.code, params: error.params };
+        throw refuse(422, "illegal_move", error.message, reason);
+      }
       if (error instanceof lib.CrapetteError) throw refuse(422, "bad_move", error.message);
       throw error;
     }
     if (!lib.isLegal(state, move)) {
-      throw refuse(422, "illegal_move", `${text}: ${lib.whyIllegal(state, move) || "not legal here"}`);
+      const found = lib.refusal(state, move);
+      if (found === null) throw refuse(422, "illegal_move", `${text}: not legal here`);
+      throw refuse(422, "illegal_move", `${text}: ${lib.renderReason(found)}`, found);
     }
     return move;
   }
@@ -255,7 +261,7 @@ class LocalGame {
     return state.wastes[p].length ? [lib.formatCard(state.wastes[p].at(-1))] : [];
   }
 
-  /** Whether the move just played from `before` may be taken back (Game._may_take_back). */
+  /** Whether the move just played from `before` may be taken back (Session._may_take_back). */
   mayTakeBack(before, text) {
     if (!this.undo || NO_UNDO.has(text) || this.dealOver) return false;
     const mover = before.toAct;
@@ -390,7 +396,7 @@ class LocalGame {
 
   // ------------------------------------------------------------------ payloads
 
-  /** Everything a seat may know (Game.payload), built from its view. */
+  /** Everything a seat may know (Session.payload), built from its view. */
   payload(seat) {
     const { lib, state } = this;
     const view = lib.observe(state, seat);
