@@ -33,13 +33,17 @@ from crapette.simulation.stats import ratio_interval
 
 class Timed:
     """A bot whose every decision is timed (wall clock and process CPU time); its hooks
-    (``on_deal_start``, ``on_opponent_move``) are the wrapped bot's."""
+    (``on_deal_start``, ``on_opponent_move`` and, for the all-seeing bots, ``peek``) are
+    the wrapped bot's."""
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.name = getattr(bot, "name", type(bot).__name__)
         self.wall: list[float] = []
         self.cpu: list[float] = []
+        peek = getattr(bot, "peek", None)
+        if peek is not None:  # the game loop shows the state only to a bot that has the hook
+            self.peek = peek
 
     def choose(self, view: Any) -> Any:
         t0, c0 = time.perf_counter(), time.process_time()
