@@ -96,3 +96,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.engine)
         if module in NATIVE_MODULES:
             item.add_marker(pytest.mark.native)
+
+
+@pytest.fixture(autouse=True)
+def _quick_hints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sessions' hints (the server's and the terminal game's) from a small analysis:
+    the web tests play whole deals by hints, each an analysis (tests/test_analysis.py
+    checks the hint at its real limit)."""
+    from crapette.analysis import Limit
+    from crapette.session import Session
+
+    monkeypatch.setattr(Session, "hint_limit", Limit(rollouts=24))
+    monkeypatch.setattr(Session, "hint_deep", 2)

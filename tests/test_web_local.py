@@ -186,7 +186,7 @@ def test_the_local_backend_plays_the_servers_game(scenario: dict[str, Any]) -> N
             else "move"
         )
         if step.get("hint") is not None:
-            assert step["hint"]["notation"] == str(game.hint(seat)), action
+            assert step["hint"]["notation"] == str(game.quick_hint(seat)), action
         moved.clear()
         if action[0] == "move":
             game.play(seat, text=action[1], code=None, version=action[2])

@@ -115,14 +115,17 @@ def stored_games(db: Path) -> dict[str, Game]:
 
 
 class Player(threading.Thread):
-    """Plays one game's human seat with hints until stopped or the server dies; records
-    every move acknowledged (its own and the bot's replies the answers list), by number."""
+    """Plays one game's human seat until stopped or the server dies, each move drawn from
+    the payload's legal moves (not the hint: a server process analyses for up to half a
+    second a hint); records every move acknowledged (its own and the bot's replies the
+    answers list), by number."""
 
     def __init__(self, url: str, game_id: str, token: str, stop: threading.Event) -> None:
         super().__init__(daemon=True)
         self.url, self.game_id, self.token, self.stop = url, game_id, token, stop
         self.acked: dict[int, tuple[int, str]] = {}
         self.version = -1
+        self.rng = random.Random(game_id)
 
     def run(self) -> None:
         base = f"{self.url}/api/games/{self.game_id}"
@@ -134,7 +137,8 @@ class Player(threading.Thread):
                     data = client.get(base).json()
                     if data["status"] != "playing":
                         return
-                    move = client.get(base + "/hint").json()["notation"]
+                    legal = data["legal_moves"]
+                    move = legal[self.rng.randrange(len(legal))]["notation"]
                     r = client.post(
                         base + "/moves", json={"move": move, "version": data["version"]}
                     )

@@ -386,10 +386,7 @@ class PlannerBot:
         rounds = max(1, math.ceil(math.log2(len(found))))
         done = 0  # samples in this round
         while self.rollouts + len(alive) <= self.budget and self.scored < cap:
-            if self.remember:
-                start = self.memory.sample(view, self._rng)
-            else:
-                start = determinize(view, self._rng)
+            start = self._sample(view)
             seed = self._rng.next64()
             for i in alive:
                 state = start
@@ -410,6 +407,13 @@ class PlannerBot:
             if len(alive) == 1:
                 break
         return found[min(alive, key=lambda i: (-totals[i], i))]
+
+    def _sample(self, view: PlayerView) -> GameState:
+        """A complete state consistent with ``view`` to score the lines on: with the
+        remembered hands in their known order, or uniformly (``remember=False``)."""
+        if self.remember:
+            return self.memory.sample(view, self._rng)
+        return determinize(view, self._rng)
 
     def _affordable(self, cap: int) -> int:
         """How many more rollouts this decision may run, by its budget and by its cap on

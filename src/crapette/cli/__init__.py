@@ -1,5 +1,6 @@
-"""The ``crapette`` command line: one subcommand per module of ``crapette.cli`` (``play``, ``show``,
-``replay``, ``simulate``, ``compare``, ``serve``); [`crapette.cli.game`][crapette.cli.game] is
+"""The ``crapette`` command line: one subcommand per module of ``crapette.cli`` (``play``,
+``show``, ``replay``, ``simulate``, ``compare``, ``ladder``, ``analyse``, ``puzzles``,
+``serve``); [`crapette.cli.game`][crapette.cli.game] is
 the terminal game. The command line needs ``rich`` (``pip install 'crapette[cli]'``); the rest
 of the library never imports it."""
 
@@ -18,7 +19,17 @@ from crapette.errors import CrapetteError
 
 __all__ = ["main"]
 
-COMMANDS: tuple[str, ...] = ("play", "show", "replay", "simulate", "compare", "ladder", "serve")
+COMMANDS: tuple[str, ...] = (
+    "play",
+    "show",
+    "replay",
+    "simulate",
+    "compare",
+    "ladder",
+    "analyse",
+    "puzzles",
+    "serve",
+)
 """Subcommands, each implemented by ``crapette.cli.<name>`` with ``add_parser`` and
 ``run``."""
 

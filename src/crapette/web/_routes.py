@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Annotated, Any, Literal
@@ -56,6 +57,11 @@ def _json(data: Any) -> JSONResponse:
 
 def _run(fn: Callable[[], Any]) -> Awaitable[Any]:
     return run_in_threadpool(fn)
+
+
+def _rounded(x: float, digits: int) -> float | None:
+    """``x`` rounded, or ``None`` when it is not a finite number (JSON has no NaN)."""
+    return round(x, digits) if math.isfinite(x) else None
 
 
 def _bearer(authorization: str | None) -> str:
@@ -226,16 +232,22 @@ def play_routes(games: GameManager) -> APIRouter:
 
     @router.get("/api/games/{game_id}/hint", tags=["play"], **_model(Hint))
     async def hint(game_id: str, authorization: Auth = None) -> Any:
-        """The greedy bot's suggestion for your position."""
+        """The engine's suggestion for your position: the best line it finds from your
+        view, with its win chance and a reason."""
 
         def work() -> dict[str, Any]:
             token = _bearer(authorization)
             with games.game(game_id) as game:
-                move = game.hint(game.seat_of(token))
+                advice = game.advice(game.seat_of(token))
+                move = advice.move
                 return {
                     "code": move.index,
                     "notation": crapette.format_move(move),
                     "description": describe_move(game.state, move),
+                    "line": [crapette.format_move(m) for m in advice.line],
+                    "win": _rounded(advice.win, 4),
+                    "points": _rounded(advice.points, 2),
+                    "reason": advice.reason,
                 }
 
         return _json(await _run(work))
