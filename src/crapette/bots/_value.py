@@ -49,7 +49,7 @@ from crapette.moves import Move
 from crapette.outcome import counts, outcome
 from crapette.rules import Ruleset
 from crapette.state import GameState, Pile
-from crapette.views import PlayerView, _state_of, determinize
+from crapette.views import PlayerView, determinize, state_of
 
 __all__ = [
     "MODEL_FILE",
@@ -198,7 +198,7 @@ class Sampler:
             hand0, rest = rest[:n], rest[n:]
         if hand1 is None:
             hand1 = rest[: view.hand_sizes[1]]
-        return _state_of(
+        return state_of(
             view,
             (pack0[:need0] + view.reserves_up[0], pack1[:need1] + view.reserves_up[1]),
             (hand0, hand1),
