@@ -8,7 +8,8 @@ with a 95% interval that treats the two seat-swapped deals of a shuffle as one s
 (``crapette.simulation.stats.ratio_interval``: a Wilson interval at the design's effective
 sample size for the share, a cluster-robust interval for the margin), the deals stopped by
 the move cap, and bot A's time per move (wall clock and process CPU time: mean and max over
-every move it chose, forced moves included). Deal ``i`` of a pair uses the deal seed
+every move it chose, forced moves included), and bot B's CPU time per move likewise. Deal
+``i`` of a pair uses the deal seed
 ``deal_seed(seed, i // 2)`` with bot A as player ``i % 2`` (the simulator's design), so
 runs are reproducible and can be extended: ``--start 40 --games 40`` plays deals 40..79.
 With ``--log`` every finished deal is appended as one JSON line (so a run cut short keeps
@@ -32,13 +33,17 @@ from crapette.simulation.stats import ratio_interval
 
 class Timed:
     """A bot whose every decision is timed (wall clock and process CPU time); its hooks
-    (``on_deal_start``, ``on_opponent_move``) are the wrapped bot's."""
+    (``on_deal_start``, ``on_opponent_move`` and, for the all-seeing bots, ``peek``) are
+    the wrapped bot's."""
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.name = getattr(bot, "name", type(bot).__name__)
         self.wall: list[float] = []
         self.cpu: list[float] = []
+        peek = getattr(bot, "peek", None)
+        if peek is not None:  # the game loop shows the state only to a bot that has the hook
+            self.peek = peek
 
     def choose(self, view: Any) -> Any:
         t0, c0 = time.perf_counter(), time.process_time()
@@ -66,7 +71,8 @@ def play(args: tuple[str, str, str, int, int]) -> dict[str, Any]:
     shuffle = deal_seed(seed, deal // 2)
     seat = deal % 2
     timed = Timed(get_bot(a, shuffle ^ 0xA))
-    bots = {seat: timed, 1 - seat: get_bot(b, shuffle ^ 0xB)}
+    other = Timed(get_bot(b, shuffle ^ 0xB))
+    bots = {seat: timed, 1 - seat: other}
     state = play_deal(c.new_game(rules, seed=shuffle), (bots[0], bots[1]))
     wall, cpu = timed.wall, timed.cpu
     result = c.outcome(state)
@@ -87,6 +93,9 @@ def play(args: tuple[str, str, str, int, int]) -> dict[str, Any]:
         "wall_max": max(wall, default=0.0),
         "cpu_sum": sum(cpu),
         "cpu_max": max(cpu, default=0.0),
+        "b_moves": len(other.cpu),
+        "b_cpu_sum": sum(other.cpu),
+        "b_cpu_max": max(other.cpu, default=0.0),
     }
 
 
@@ -128,9 +137,22 @@ def summarize(rows: Iterable[dict[str, Any]]) -> None:
             f" {sum(d['wall_sum'] for d in deals) / max(moves, 1):.3f} s max"
             f" {max(d['wall_max'] for d in deals):.2f} s, CPU mean"
             f" {sum(d['cpu_sum'] for d in deals) / max(moves, 1):.3f} s max"
-            f" {max(d['cpu_max'] for d in deals):.2f} s",
+            f" {max(d['cpu_max'] for d in deals):.2f} s" + _other(b, deals),
             flush=True,
         )
+
+
+def _other(b: str, deals: list[dict[str, Any]]) -> str:
+    """Bot B's CPU time per move, when the log has it (logs written before did not)."""
+    timed = [d for d in deals if "b_moves" in d]
+    moves = sum(d["b_moves"] for d in timed)
+    if not moves:
+        return ""
+    return (
+        f"; {b} per move ({moves} moves): CPU mean"
+        f" {sum(d['b_cpu_sum'] for d in timed) / moves:.3f} s max"
+        f" {max(d['b_cpu_max'] for d in timed):.2f} s"
+    )
 
 
 def main() -> None:

@@ -168,6 +168,55 @@ int cr_state_check(const cr_state *s) {
     return 0;
 }
 
+int cr_position_check(const cr_rules *r, const cr_state *s) {
+    const cr_pack *pk = PACK_OF(r);
+    int off[CR_NPILES + 1];
+    offsets_of(s, off);
+    for (int h = 0; h < 8; h++)
+        if (s->len[CR_PILE_HOUSE + h] > pk->most) return CR_POSITION_TALL_HOUSE;
+    /* every card of the pack once: the piles and the turned card */
+    uint8_t seen[CR_NCARDS];
+    memset(seen, 0, sizeof seen);
+    int total = off[CR_NPILES] + (s->turned != NONE);
+    if (total != pk->count) return CR_POSITION_CARDS;
+    for (int i = 0; i < off[CR_NPILES]; i++) {
+        if (s->cards[i] >= pk->count || seen[s->cards[i]]) return CR_POSITION_CARDS;
+        seen[s->cards[i]] = 1;
+    }
+    if (s->turned != NONE && (s->turned >= pk->count || seen[s->turned])) return CR_POSITION_CARDS;
+    /* foundations: a starter, then the next faces of its family (_fits.is_foundation_run);
+       the piles a pack of 8 foundations does not have stay empty */
+    for (int f = pk->foundations; f < 10; f++)
+        if (s->len[cr_foundation_pile(f)]) return CR_POSITION_FOUNDATION;
+    for (int f = 0; f < pk->foundations; f++) {
+        int pile = cr_foundation_pile(f);
+        int n = s->len[pile];
+        const uint8_t *c = s->cards + off[pile];
+        if (n && !pk->starter[c[0]]) return CR_POSITION_FOUNDATION;
+        for (int i = 1; i < n; i++)
+            if (pk->starter[c[i]] || pk->face[c[i]] != pk->face[c[i - 1]] + 1)
+                return CR_POSITION_FOUNDATION;
+    }
+    /* houses: runs down (_fits.is_run) */
+    for (int h = 0; h < 8; h++) {
+        int pile = CR_PILE_HOUSE + h;
+        const uint8_t *c = s->cards + off[pile];
+        for (int i = 0; i + 1 < s->len[pile]; i++)
+            if (pk->takes[c[i]] != pk->kind[c[i + 1]]) return CR_POSITION_HOUSE;
+    }
+    for (int p = 0; p < 2; p++) {
+        int pile = CR_PILE_RESERVE + p, n = s->len[pile], up = s->reserve_up[p];
+        if (up > n) return CR_POSITION_RESERVE_UP;
+        if (n && !up && CR_RULE(r, RESERVE_FACE_UP)) return CR_POSITION_FACE_DOWN;
+        for (int i = 0; i < n - up; i++)
+            if (s->cards[off[pile] + i] / pk->size != p) return CR_POSITION_FOREIGN;
+    }
+    for (int h = 0; h < 8; h++)
+        if ((s->emptied >> h) & 1u && s->len[CR_PILE_HOUSE + h]) return CR_POSITION_EMPTIED;
+    if ((int64_t)s->moves_made > CR_RULE(r, MOVE_CAP)) return CR_POSITION_MOVE_CAP;
+    return CR_POSITION_OK;
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* Moving cards in the one card array */
 
@@ -381,6 +430,7 @@ int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remed
     if (!remedy) remedy = spare;
     if (!n) n = &count;
     *n = 0;
+    if (move < 0 || move >= CR_NMOVES) return CR_VIOLATION_NONE;
     const cr_move_info *m = &cr_move_table[move];
     int action = m->action;
     if (action == CR_ACT_REVEAL || action == CR_ACT_CALL_STOP || action == CR_ACT_LET_STAND)
@@ -1368,7 +1418,7 @@ static int call_at_turn_start(const cr_rules *r, const cr_state *s, const cr_sta
 
 int cr_apply(const cr_rules *r, const cr_state *s, const cr_state *prior, int move, cr_state *out,
              const uint64_t *current, uint64_t *key) {
-    if (move < 0 || move >= CR_NMOVES) return -1;
+    if (move < 0 || move >= CR_NMOVES || s->moves_made >= CR_MOVES_MADE_LIMIT) return -1;
     if (s->stop) {
         int effect = decide_stop(r, s, prior, move, out);
         if (effect >= 0 && current && key) *key = cr_houses_key(r, out); /* (undo: the prior's) */
@@ -1412,6 +1462,7 @@ uint64_t cr_rng_next(uint64_t *rng) {
 
 uint64_t cr_rng_below(uint64_t *rng, uint64_t n) {
     /* Rng.below: rejection below the largest multiple of n that fits in 64 bits */
+    if (!n) return 0;
     uint64_t rem = (UINT64_MAX % n + 1) % n; /* 2**64 mod n */
     for (;;) {
         uint64_t x = cr_rng_next(rng);
@@ -1547,7 +1598,7 @@ ALWAYS_INLINE void lookahead_of(const cr_rules *r, const cr_state *s, const int 
     }
 }
 
-/* _LookAhead.gain */
+/* _LookAhead.gain (count below the source's size: the caller's test) */
 ALWAYS_INLINE int gain_of(const cr_state *s, const int *off, const lookahead *a, int source,
                           int count, int target, const cr_pack *pk) {
     int pile = CR_PILE_HOUSE + source;
@@ -1615,16 +1666,24 @@ ALWAYS_INLINE void greedy_scores(const cr_rules *r, const cr_state *s, const uin
     memset(&ahead, 0, sizeof ahead);
     for (int i = 0; i < n; i++) {
         int move = moves[i];
+        if (move >= CR_NMOVES) {
+            scores[i] = POINTLESS; /* not a move: the bindings refuse it first */
+            continue;
+        }
         int score = base_score(s, move);
         if (score == SHUFFLE) {
-            if (!ahead_ready) {
-                offsets_pack(s, off, pk->foundations > 8);
-                lookahead_of(r, s, off, &ahead, pk);
-                ahead_ready = 1;
-            }
             const cr_move_info *m = &cr_move_table[move];
-            int gain = gain_of(s, off, &ahead, m->source, m->count, m->target, pk);
-            score = gain > 0 ? 400 + 10 * gain : POINTLESS;
+            if (m->count >= s->len[CR_PILE_HOUSE + m->source]) {
+                score = POINTLESS; /* more cards than the house holds: not legal */
+            } else {
+                if (!ahead_ready) {
+                    offsets_pack(s, off, pk->foundations > 8);
+                    lookahead_of(r, s, off, &ahead, pk);
+                    ahead_ready = 1;
+                }
+                int gain = gain_of(s, off, &ahead, m->source, m->count, m->target, pk);
+                score = gain > 0 ? 400 + 10 * gain : POINTLESS;
+            }
         }
         if (callable && cr_violation(r, s, move, NULL, NULL) != CR_VIOLATION_NONE) score += VIOLATION;
         scores[i] = score;
@@ -1647,8 +1706,46 @@ void cr_greedy_scores(const cr_rules *r, const cr_state *s, const uint16_t *move
     else greedy_scores_any(r, s, moves, n, scores);
 }
 
+int cr_first_illegal(const cr_rules *r, const cr_state *s, const cr_seen *seen,
+                     const uint16_t *moves, int n) {
+    uint16_t legal[CR_NMOVES];
+    uint64_t bits[(CR_NMOVES + 63) / 64];
+    memset(bits, 0, sizeof bits);
+    int k = cr_legal_moves(r, s, seen, legal);
+    for (int i = 0; i < k; i++) bits[legal[i] >> 6] |= 1ull << (legal[i] & 63);
+    for (int i = 0; i < n; i++)
+        if (moves[i] >= CR_NMOVES || !((bits[moves[i] >> 6] >> (moves[i] & 63)) & 1u)) return i;
+    return -1;
+}
+
+int cr_rules_check(const cr_rules *r) {
+    for (int i = 0; i < CR_NOPTIONS; i++) {
+        const cr_option_spec *o = &cr_option_table[i];
+        int64_t v = r->v[i];
+        if ((v < o->low || v > o->high) && !(v == -1 && o->kind == CR_KIND_COUNT)) return 0;
+    }
+    return 1;
+}
+
+int cr_packs_check(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1) {
+    const uint8_t *packs[2] = {pack0, pack1};
+    int size = PACK_OF(r)->size;
+    for (int p = 0; p < 2; p++) {
+        uint8_t seen[CR_NCARDS / 2];
+        memset(seen, 0, sizeof seen);
+        for (int i = 0; i < size; i++) {
+            int card = packs[p][i] - size * p;
+            if (card < 0 || card >= size || seen[card]) return 0;
+            seen[card] = 1;
+        }
+    }
+    return 1;
+}
+
 int cr_greedy_move(const cr_rules *r, const cr_state *s, const uint16_t *moves, int n,
                    uint64_t *rng) {
+    if (n <= 0) return -1;
+    if (n > CR_NMOVES) n = CR_NMOVES; /* the scores' room: the bindings refuse longer lists */
     if (n == 1) return moves[0];
     if (s->stop) {
         /* bots.base.call_helps */
@@ -1784,6 +1881,7 @@ int cr_game_play(cr_game *g, const cr_rules *r, int move) {
 }
 
 int64_t cr_evaluate(const cr_rules *r, const cr_state *s, int p) {
+    if (p != 0 && p != 1) return 0;
     int64_t counts[2];
     cr_counts(r, s, counts);
     int64_t value = counts[1 - p] - counts[p];

@@ -158,6 +158,30 @@ static inline int cr_false_calls(const cr_state *s, int p) { return (s->calls >>
    point assumes a state that passes this check; bindings run it on decoded input. */
 int cr_state_check(const cr_state *s);
 
+/* Whether a state that passes cr_state_check could occur in a deal under rules r
+   (crapette.state.position_problems, but for a pending Stop! decision, which the binding
+   checks against its prior): every card once, houses of at most 13 cards descending in
+   alternating colours, foundations up in suit from their Ace, the reserves' face-up counts
+   and face-down cards, houses marked emptied that are empty, moves_made within the move
+   cap. 0 when it could, else the number of the first rule broken (CR_POSITION_*). */
+enum {
+    CR_POSITION_OK = 0,
+    CR_POSITION_TALL_HOUSE,
+    CR_POSITION_CARDS,
+    CR_POSITION_FOUNDATION,
+    CR_POSITION_HOUSE,
+    CR_POSITION_RESERVE_UP,
+    CR_POSITION_FACE_DOWN,
+    CR_POSITION_FOREIGN,
+    CR_POSITION_EMPTIED,
+    CR_POSITION_MOVE_CAP
+};
+int cr_position_check(const cr_rules *r, const cr_state *s);
+
+/* The most moves a state counts (moves_made is 32 bits wide): cr_apply refuses a move from
+   a state that made this many (-1), so that the counter never wraps. */
+#define CR_MOVES_MADE_LIMIT 0xFFFFFFFFu
+
 /* --- the rules ------------------------------------------------------------------------ */
 
 /* The legal moves of the player to act, in move-index order (crapette.legal_moves); out
@@ -203,7 +227,8 @@ void cr_counts(const cr_rules *r, const cr_state *s, int64_t *counts);
 
 /* --- dealing --------------------------------------------------------------------------- */
 
-/* SplitMix64 (crapette.deal.Rng): the next 64-bit value, and a uniform value below n > 0. */
+/* SplitMix64 (crapette.deal.Rng): the next 64-bit value, and a uniform value below n > 0
+   (0 for n = 0, drawing nothing). */
 uint64_t cr_rng_next(uint64_t *rng);
 uint64_t cr_rng_below(uint64_t *rng, uint64_t n);
 /* The deal of crapette.new_game(rules, seed=seed) (the seed taken modulo 2**64). */
@@ -214,11 +239,28 @@ void cr_deal(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1, int 
 
 /* --- the greedy bot and play-outs ------------------------------------------------------ */
 
-/* The greedy score of each of moves[0..n) (crapette.bots.greedy.ranked_scores). */
+/* The index in moves[0..n) of the first move that is not legal in s (cr_is_legal), or -1
+   when every one is: what a binding checks before the greedy functions below. */
+int cr_first_illegal(const cr_rules *r, const cr_state *s, const cr_seen *seen,
+                     const uint16_t *moves, int n);
+
+/* Whether a cr_rules holds codes within their options' ranges (cr_option_table of spec.h:
+   low..high, or -1 for a count's none): 1 when it does. cr_deal and cr_new_game read only
+   such rules. */
+int cr_rules_check(const cr_rules *r);
+
+/* Whether pack0 and pack1 are each the cards of their own pack once, in the rules' kind of
+   pack (52, 56, 77 or 78 cards; cr_deal reads only such packs): 1 when they are. */
+int cr_packs_check(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1);
+
+/* The greedy score of each of moves[0..n) into scores[0..n) (crapette.bots.greedy.
+   ranked_scores), for moves legal in s (a move outside the move table, or one the state
+   cannot make, scores as a pointless move: never an access outside s). */
 void cr_greedy_scores(const cr_rules *r, const cr_state *s, const uint16_t *moves, int n,
                       int32_t *scores);
 /* The greedy bot's move among the legal moves[0..n), ties broken by *rng as
-   crapette.bots.greedy.greedy_move breaks them. */
+   crapette.bots.greedy.greedy_move breaks them; -1 for n <= 0; n is at most CR_NMOVES
+   (a longer list is read to its first CR_NMOVES moves). */
 int cr_greedy_move(const cr_rules *r, const cr_state *s, const uint16_t *moves, int n,
                    uint64_t *rng);
 
@@ -287,7 +329,7 @@ int cr_play_deal(cr_game *g, const cr_rules *r, const int *policies, uint64_t *r
 int cr_play_out(cr_game *g, const cr_rules *r, int p, uint64_t *rng, int turns, int64_t *value,
                 int64_t *played, int64_t *scored);
 
-/* The crapette.bots.search.evaluate value of a state for player p. */
+/* The crapette.bots.search.evaluate value of a state for player p (0 for another p). */
 int64_t cr_evaluate(const cr_rules *r, const cr_state *s, int p);
 
 #ifdef __cplusplus

@@ -1,17 +1,25 @@
 /*
- * A fuzz driver of the C core, to run under AddressSanitizer and UndefinedBehaviorSanitizer.
+ * A fuzz driver of the C core and of its WebAssembly binding, to run under AddressSanitizer
+ * and UndefinedBehaviorSanitizer.
  *
  * It decodes bytes into rules and a state (any pile lengths and cards, duplicates, missing
- * cards, counters anywhere in their range, pending Stop! decisions), checks them with
- * cr_state_check as a binding does, and calls every entry point on what passes: the legal
- * moves with and without layouts seen, every move of the table through cr_apply (legal or
- * not), the violations, the greedy ranking and bot, the outcome and counts, and short
- * play-outs and deals. After every move it checks the invariants a state keeps: the result
- * passes cr_state_check and holds the same cards. Real deals from seeds are played to
- * their end too.
+ * cards, counters anywhere in their range, moves_made up to its limit, pending Stop!
+ * decisions), checks them with cr_state_check as a binding does, and calls every entry point
+ * on what passes: the legal moves with and without layouts seen, every move of the table
+ * through cr_apply (legal or not), the violations, the greedy ranking and bot (on the legal
+ * moves and on random move lists), the check of a position, the outcome and counts, and
+ * short play-outs and deals. After every move it checks the invariants a state keeps: the
+ * result passes cr_state_check and holds the same cards; a move from a state at the move
+ * counter's limit is refused. Real deals from seeds are played to their end too.
+ *
+ * The binding (native/wasm_api.c, compiled natively over a fixed arena) is driven as
+ * JavaScript drives it, and with anything else: random bytes in its exchange area (rules,
+ * state, prior, moves, layout keys, packs), move and key counts beyond their buffers,
+ * negative and huge arguments; after every refused call a valid call on a good state must
+ * still give the core's own answer (legal moves and greedy scores compared).
  *
  *   gcc -std=c11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
- *       native/fuzz.c native/crapette_core.c -o fuzz && ./fuzz 20000 1
+ *       native/fuzz.c native/crapette_core.c native/wasm_api.c -o fuzz && ./fuzz 20000 1
  *   (arguments: iterations, seed; docs/performance.md gives the longer run)
  *
  * Built with -DCR_LIBFUZZER and clang's -fsanitize=fuzzer,address,undefined it is a
@@ -22,6 +30,45 @@
 #include <string.h>
 
 #include "crapette_core.h"
+
+/* The WebAssembly binding's entry points (native/wasm_api.c). */
+cr_rules *wa_rules(void);
+cr_state *wa_state(void);
+cr_state *wa_prior(void);
+cr_state *wa_out(void);
+uint16_t *wa_moves(void);
+int32_t *wa_scores(void);
+int64_t *wa_io(void);
+int64_t *wa_result(void);
+uint8_t *wa_packs(void);
+int wa_nmoves(void);
+uint64_t *wa_seen_keys(uint32_t n);
+int wa_check(void);
+uint64_t wa_houses_key(void);
+int wa_legal_moves(uint32_t n, uint64_t current);
+int wa_is_legal(uint32_t n, uint64_t current, int move);
+int wa_apply(int move, int has_prior, int known, uint64_t current);
+int wa_violation(int move);
+int wa_why_illegal(uint32_t n, uint64_t current, int move, int only_priority);
+int wa_outcome(void);
+void wa_counts(void);
+int wa_winner(void);
+int wa_is_over(void);
+int64_t wa_evaluate(int p);
+int wa_new_game(uint64_t seed);
+int wa_deal(int starter);
+int wa_greedy_scores(int n, uint32_t nseen, uint64_t current);
+int wa_greedy_move(int n, uint64_t rng, uint32_t nseen, uint64_t current);
+uint64_t wa_rng_below(uint64_t rng, uint64_t n);
+uint16_t *wa_record(int64_t n);
+int wa_play_deal(int from_seed, uint64_t seed, int policy0, int policy1, uint64_t rng0,
+                 uint64_t rng1, int64_t record);
+int64_t wa_play_random(uint64_t seed, uint64_t rng0, uint64_t rng1, int count);
+
+static void fail(const char *what) {
+    fprintf(stderr, "fuzz: %s\n", what);
+    abort();
+}
 
 typedef struct reader {
     const uint8_t *data;
@@ -87,6 +134,7 @@ static void read_state(reader *r, cr_state *s) {
     }
     s->calls = (uint8_t)(next_byte(r) & (mode == 1 ? 0xFF : 0x1F));
     s->moves_made = (uint32_t)below(r, 200);
+    if (below(r, 16) == 0) s->moves_made = CR_MOVES_MADE_LIMIT - below(r, 2); /* its limit */
 }
 
 static void check_cards(const cr_state *before, const cr_state *after) {
@@ -117,9 +165,10 @@ typedef struct work {
 } work;
 
 static void exercise(const cr_rules *rules, const cr_state *s, const cr_state *prior, work *w,
-                     uint64_t seed) {
+                     uint64_t seed, reader *r) {
     uint16_t moves[CR_NMOVES], remedy[2];
     int32_t scores[CR_NMOVES];
+    (void)cr_position_check(rules, s);
     int n = cr_legal_moves(rules, s, NULL, moves);
     /* a log of layouts seen: the current layout and a few made-up ones */
     uint64_t keys[3] = {cr_houses_key(rules, s) ^ 1, seed, cr_houses_key(rules, s)};
@@ -133,6 +182,8 @@ static void exercise(const cr_rules *rules, const cr_state *s, const cr_state *p
         int nr = 0;
         cr_violation(rules, s, move, remedy, &nr);
         int effect = cr_apply(rules, s, prior, move, &out, NULL, &key);
+        if (effect >= 0 && s->moves_made >= CR_MOVES_MADE_LIMIT)
+            fail("a move from a state at the move counter's limit was made");
         if (effect >= 0) {
             /* the undo and lose_draw penalties return to (the piles of) the prior position,
                unrelated bytes here: only the result's soundness is checked then */
@@ -162,6 +213,22 @@ static void exercise(const cr_rules *rules, const cr_state *s, const cr_state *p
         cr_greedy_scores(rules, s, moves, n, scores);
         uint64_t rng = seed;
         (void)cr_greedy_move(rules, s, moves, n, &rng);
+        if (cr_first_illegal(rules, s, NULL, moves, n) != -1)
+            fail("cr_first_illegal refused a legal move");
+    }
+    /* a list of any moves (repeats, moves of the table that are not legal, indexes beyond
+       it): the check names one, and the ranking itself never reads outside the state */
+    uint16_t any[CR_NMOVES];
+    int k = (int)below(r, CR_NMOVES + 1);
+    for (int i = 0; i < k; i++) any[i] = (uint16_t)((next_byte(r) << 8 | next_byte(r)) % (CR_NMOVES + 40));
+    int bad = cr_first_illegal(rules, s, NULL, any, k);
+    if (bad >= k) fail("cr_first_illegal answered an index beyond the list");
+    for (int i = 0; i < (bad < 0 ? k : bad); i++)
+        if (!cr_is_legal(rules, s, NULL, any[i])) fail("cr_first_illegal passed an illegal move");
+    cr_greedy_scores(rules, s, any, k, scores);
+    if (k) {
+        uint64_t rng = seed;
+        (void)cr_greedy_move(rules, s, any, k, &rng);
     }
     int winner;
     int64_t out_scores[2], counts[2];
@@ -176,7 +243,115 @@ static void exercise(const cr_rules *rules, const cr_state *s, const cr_state *p
     }
 }
 
-static long decoded;
+static long decoded, binding_calls;
+
+/* The binding's answers for a good state, against the core's own: the legal moves (with
+   no layouts seen) and the greedy scores of them. */
+static void binding_agrees(const cr_rules *rules, const cr_state *s) {
+    uint16_t moves[CR_NMOVES];
+    int32_t scores[CR_NMOVES];
+    *wa_rules() = *rules;
+    *wa_state() = *s;
+    int n = cr_legal_moves(rules, s, NULL, moves);
+    binding_calls += 2;
+    if (wa_legal_moves(0, 0) != n || memcmp(wa_moves(), moves, sizeof(uint16_t) * (size_t)n) != 0)
+        fail("the binding's legal moves are not the core's");
+    if (!n) return;
+    cr_greedy_scores(rules, s, moves, n, scores);
+    if (wa_greedy_scores(n, 0, 0) != -1 || memcmp(wa_scores(), scores, sizeof(int32_t) * (size_t)n) != 0)
+        fail("the binding's greedy scores are not the core's");
+}
+
+/* Calls of the binding with anything in its arguments and its exchange area. */
+static void hostile_calls(reader *r, int calls) {
+    for (int c = 0; c < calls; c++) {
+        unsigned op = below(r, 16);
+        uint64_t big = 0;
+        for (int i = 0; i < 8; i++) big = big << 8 | next_byte(r);
+        int small = (int)(int8_t)next_byte(r) * (int)(1 + below(r, 40));
+        binding_calls++;
+        switch (op) {
+        case 0: { /* any bytes as the state (or the rules, or the prior) */
+            uint8_t *area = below(r, 3) == 0 ? (uint8_t *)wa_rules()
+                            : below(r, 2)    ? (uint8_t *)wa_state()
+                                             : (uint8_t *)wa_prior();
+            size_t size = area == (uint8_t *)wa_rules() ? sizeof(cr_rules) : sizeof(cr_state);
+            for (size_t i = 0; i < size; i++)
+                if (below(r, 4) == 0) area[i] = (uint8_t)next_byte(r);
+            (void)wa_check();
+            (void)wa_houses_key();
+            break;
+        }
+        case 1:
+            (void)wa_legal_moves((uint32_t)small, big);
+            break;
+        case 2:
+            (void)wa_is_legal((uint32_t)small, big, small * 7);
+            (void)wa_why_illegal((uint32_t)small, big, small * 7, (int)below(r, 2));
+            break;
+        case 3:
+            (void)wa_apply(small * 5, (int)below(r, 2), (int)below(r, 2), big);
+            break;
+        case 4:
+            (void)wa_violation(small * 7);
+            (void)wa_outcome();
+            wa_counts();
+            (void)wa_winner();
+            (void)wa_is_over();
+            (void)wa_evaluate(small);
+            break;
+        case 5: { /* any move indexes, any count */
+            uint16_t *m = wa_moves();
+            for (int i = 0; i < CR_NMOVES; i++)
+                if (below(r, 8) == 0) m[i] = (uint16_t)(next_byte(r) << 8 | next_byte(r));
+            (void)wa_greedy_scores(small * 13, (uint32_t)below(r, 4), big);
+            break;
+        }
+        case 6:
+            (void)wa_greedy_move(small * 13, big, (uint32_t)below(r, 4), big);
+            break;
+        case 7: { /* layout keys: room for some, a count of more */
+            uint32_t n = below(r, 2) ? below(r, 70) : (uint32_t)small;
+            uint64_t *keys = wa_seen_keys(n);
+            if (keys)
+                for (uint32_t i = 0; i < n; i++) keys[i] = big ^ (uint64_t)i * 0x9E3779B97F4A7C15ull;
+            (void)wa_legal_moves(n + below(r, 3), big);
+            break;
+        }
+        case 8:
+            (void)wa_rng_below(big, below(r, 3) ? (uint64_t)small : big);
+            break;
+        case 9: { /* packs of any bytes, any starter */
+            uint8_t *packs = wa_packs();
+            for (int i = 0; i < 104; i++)
+                packs[i] = below(r, 8) ? (uint8_t)i : (uint8_t)next_byte(r);
+            (void)wa_deal(small);
+            break;
+        }
+        case 10:
+            (void)wa_new_game(big);
+            break;
+        case 11:
+            (void)wa_record(below(r, 2) ? (int64_t)small : (int64_t)big);
+            break;
+        case 12: /* a whole deal (a small move cap, or refused rules) */
+            if (below(r, 8) == 0 && CR_RULE(wa_rules(), MOVE_CAP) > 0 && CR_RULE(wa_rules(), MOVE_CAP) < 400)
+                (void)wa_play_deal((int)below(r, 2), big, small, (int)below(r, 2), big, big >> 7,
+                                   (int64_t)small);
+            break;
+        case 13:
+            (void)wa_nmoves();
+            (void)wa_io();
+            (void)wa_result();
+            (void)wa_out();
+            break;
+        default: /* a valid-looking call on whatever the area holds */
+            (void)wa_legal_moves(0, 0);
+            (void)wa_apply(small & 1023, 0, 0, 0);
+            break;
+        }
+    }
+}
 
 static void fuzz_one(const uint8_t *data, size_t size, work *w) {
     reader r = {data, size, 0};
@@ -184,14 +359,24 @@ static void fuzz_one(const uint8_t *data, size_t size, work *w) {
     cr_state s, prior;
     read_rules(&r, &rules);
     read_state(&r, &s);
-    if (cr_state_check(&s) != 0) return; /* what a binding refuses */
+    if (cr_state_check(&s) != 0) { /* what a binding refuses: the WebAssembly one too */
+        *wa_rules() = rules;
+        *wa_state() = s;
+        binding_calls += 2;
+        if (wa_legal_moves(0, 0) != -1 || wa_greedy_scores(0, 0, 0) != -2)
+            fail("the binding read a state that fails cr_state_check");
+        return;
+    }
     decoded++;
     read_state(&r, &prior);
     prior.stop = 0;
     const cr_state *p = cr_state_check(&prior) == 0 ? &prior : NULL;
     uint64_t seed = 0;
     for (int i = 0; i < 8; i++) seed = seed << 8 | next_byte(&r);
-    exercise(&rules, &s, p, w, seed);
+    exercise(&rules, &s, p, w, seed, &r);
+    binding_agrees(&rules, &s);
+    hostile_calls(&r, 1 + (int)below(&r, 6));
+    binding_agrees(&rules, &s); /* a refused call leaves nothing behind */
 }
 
 /* A real deal played to its end with random moves, every state exercised a little. */
@@ -240,7 +425,8 @@ int main(int argc, char **argv) {
         if (i % 200 == 0) play(cr_rng_next(&rng), w, bytes);
     }
     free(w);
-    printf("fuzz: %ld inputs (%ld decoded as states), no finding\n", iterations, decoded);
+    printf("fuzz: %ld inputs (%ld decoded as states, %ld calls of the WebAssembly binding),"
+           " no finding\n", iterations, decoded, binding_calls);
     return 0;
 }
 #endif

@@ -9,8 +9,10 @@
  * PendingStop, Outcome, the errors) through setup().
  *
  * Everything a Python caller passes is checked before it reaches the core: a hand-built state
- * the native object cannot hold is refused with InvalidPositionError (or the TypeError of the
- * pure build for a field of the wrong type); a move is looked up in the fixed move table.
+ * that could not occur is refused with InvalidPositionError in the Python engine's words (or
+ * the TypeError of the pure build for a field of the wrong type); a move is looked up in the
+ * fixed move table; a list of moves is bounded by its buffer and checked legal; helper
+ * arguments are checked against their ranges (docs/performance.md lists every entry).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -37,6 +39,7 @@ static PyObject *g_pending_stop;
 static PyObject *g_ruleset_class;
 static PyObject *g_err_position;
 static PyObject *g_err_illegal;
+static PyObject *g_err_argument;
 static PyObject *g_hooks; /* crapette._hooks: functions of the layers above */
 static PyObject *g_reasons[4];
 static int g_ready;
@@ -416,6 +419,57 @@ static PyObject *refuse(const char *what, PyObject *value) {
     return NULL;
 }
 
+/* The constructor's keywords that the Python check reads, in given_fields' order. */
+#define GIVEN 18
+
+static PyObject *given_fields(PyObject *const *values);
+
+/* An InvalidPositionError of the constructor is set: put the Python engine's error for the
+   same fields in its place (crapette.state._position_error: the same words in both engines),
+   unless it finds nothing wrong. given: the constructor's keywords as given. */
+static void refuse_in_python_words(PyObject *const *given) {
+    if (!PyErr_ExceptionMatches(g_err_position)) return;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *fields = given_fields(given);
+    PyObject *fn = fields ? hook("position_error") : NULL;
+    PyObject *exc = fn ? PyObject_CallFunctionObjArgs(fn, fields, (PyObject *)&StateType, NULL) : NULL;
+    Py_XDECREF(fn);
+    Py_XDECREF(fields);
+    if (!exc) { /* the hook's own error */
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        return;
+    }
+    if (exc == Py_None) {
+        PyErr_Restore(type, value, tb);
+    } else {
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+    }
+    Py_DECREF(exc);
+}
+
+/* The constructor's keywords as given (NULL: left out), as a dict. */
+static PyObject *given_fields(PyObject *const *values) {
+    static const char *const names[GIVEN] = {
+        "rules", "to_act",     "foundations", "houses",      "reserves",   "reserve_up",
+        "hands", "wastes",     "turned",      "stop",        "emptied",    "passes",
+        "moves_made", "fault", "window",      "false_calls", "houses_key", "seen"};
+    PyObject *d = PyDict_New();
+    if (!d) return NULL;
+    for (int i = 0; i < GIVEN; i++) {
+        if (values[i] && PyDict_SetItemString(d, names[i], values[i]) < 0) {
+            Py_DECREF(d);
+            return NULL;
+        }
+    }
+    return d;
+}
+
 static PyObject *pile_tuple(PyObject *const *cards, const cr_state *s, int offset, int pile) {
     int n = s->len[pile];
     PyObject *t = PyTuple_New(n);
@@ -774,6 +828,21 @@ static PyObject *state_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     builder *b = NULL;
     LogObject *new_log = NULL;
     StateObject *new_prior = NULL;
+    PyObject *given[GIVEN] = {rules,   to_act, foundations, houses,     reserves,
+                              reserve_up, hands, wastes,    turned,     stop,
+                              emptied, passes, moves_made,  fault,      window,
+                              false_calls, houses_key, seen_items ? seen_items : seen};
+    PyObject *fields = NULL;
+    int worded = 0; /* the error set is already the Python engine's */
+    if (seen_items) { /* a copy: the list below is sorted in place */
+        given[GIVEN - 1] = PyList_GetSlice(seen_items, 0, PyList_GET_SIZE(seen_items));
+        if (!given[GIVEN - 1]) {
+            Py_DECREF(seen_items);
+            return NULL;
+        }
+    } else {
+        Py_INCREF(given[GIVEN - 1]);
+    }
     if (!PyObject_TypeCheck(rules, (PyTypeObject *)g_ruleset_class)) {
         refuse("rules must be a Ruleset, not ", rules);
         goto fail;
@@ -968,16 +1037,47 @@ static PyObject *state_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         refuse("the state's cards do not fit the native layout", NULL);
         goto fail;
     }
+    /* a state that could not occur in a deal: refused (crapette.state.position_problems,
+       checked here in C; the Python engine's words below) */
+    if (cr_position_check(&self->rules->r, st) != CR_POSITION_OK) {
+        refuse("impossible position", NULL);
+        goto fail;
+    }
+    if (stop != Py_None || fault != Py_None) {
+        /* a pending Stop! decision (or a fault) must be the one its move makes from its
+           prior: the Python check replays it */
+        fields = given_fields(given);
+        if (!fields) goto fail;
+        PyObject *fn = hook("position_error");
+        PyObject *exc = fn ? PyObject_CallFunctionObjArgs(fn, fields, (PyObject *)&StateType, NULL) : NULL;
+        Py_XDECREF(fn);
+        if (!exc) {
+            worded = 1;
+            goto fail;
+        }
+        if (exc != Py_None) {
+            PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+            Py_DECREF(exc);
+            worded = 1;
+            goto fail;
+        }
+        Py_DECREF(exc);
+    }
     PyMem_Free(b);
     Py_XDECREF(seen_items);
+    Py_XDECREF(given[GIVEN - 1]);
+    Py_XDECREF(fields);
     if (state_set_aux(self, new_log, new_prior) < 0) {
         Py_DECREF(self);
         return NULL;
     }
     return (PyObject *)self;
 fail:
+    if (!worded) refuse_in_python_words(given);
+    Py_XDECREF(fields);
     PyMem_Free(b);
     Py_XDECREF(seen_items);
+    Py_XDECREF(given[GIVEN - 1]);
     Py_XDECREF(new_log);
     Py_XDECREF(new_prior);
     Py_XDECREF(self);
@@ -1169,8 +1269,8 @@ static PyMethodDef state_methods[] = {
      "which follows houses; changing houses forgets the layouts seen unless seen is given\n"
      "too).\n\nRaises:\n    TypeError: a keyword that is not a field."},
     {"problems", (PyCFunction)state_problems, METH_NOARGS,
-     "Everything that makes this state impossible (empty for a valid one); see\n"
-     "crapette.state.position_problems."},
+     "Everything that makes this state impossible, as crapette.state.position_problems\n"
+     "lists it: empty, since a state is checked when it is built."},
     {"cards", (PyCFunction)state_cards, METH_NOARGS,
      "Every card on the table (both packs in a valid state), pile by pile."},
     {"_repr_svg_", (PyCFunction)state_svg, METH_NOARGS, "The table as an SVG picture (Jupyter)."},
@@ -1481,8 +1581,12 @@ static PyObject *py_evaluate(PyObject *mod, PyObject *const *args, Py_ssize_t na
     /* evaluate(state, p): crapette.bots.search.evaluate */
     (void)mod;
     long p;
-    if (nargs != 2 || small_int(args[1], 0, 1, &p) < 0) {
-        PyErr_SetString(PyExc_TypeError, "evaluate(state, p) needs a state and a player 0 or 1");
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "evaluate(state, p) takes 2 arguments");
+        return NULL;
+    }
+    if (small_int(args[1], 0, 1, &p) < 0) {
+        PyErr_SetString(g_err_argument, "p must be a player, 0 or 1");
         return NULL;
     }
     if (!IS_STATE(args[0])) return not_a_state(args[0]);
@@ -1592,6 +1696,11 @@ static PyObject *py_deal(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
             packs[p][i] = (uint8_t)c;
         }
     }
+    if (!cr_packs_check(&r->r, packs[0], packs[1])) {
+        Py_DECREF(r);
+        PyErr_SetString(g_err_position, "each pack must hold its player's cards once");
+        return NULL;
+    }
     cr_state st;
     cr_deal(&r->r, packs[0], packs[1], (int)starter, &st);
     Py_DECREF(r);
@@ -1626,20 +1735,30 @@ static PyObject *py_shuffled(PyObject *mod, PyObject *const *args, Py_ssize_t na
 
 /* -- the greedy bot and the play-outs ---------------------------------------------------- */
 
-static int read_moves(PyObject *seq, uint16_t *out, int *n) {
+/* The moves of a tuple into out (room for CR_NMOVES), each legal in s: a longer tuple is
+   refused with InvalidArgumentError, a move that is not legal with IllegalMoveError naming
+   it (crapette.bots._greedy checks both first, alike for both engines; this is the
+   binding's own guard of the buffer and of the core). */
+static int read_moves(StateObject *s, PyObject *seq, uint16_t *out, int *n) {
     if (!PyTuple_Check(seq)) {
         PyErr_SetString(PyExc_TypeError, "moves must be a tuple of moves");
         return -1;
     }
     Py_ssize_t k = PyTuple_GET_SIZE(seq);
     if (k > CR_NMOVES) {
-        PyErr_SetString(PyExc_ValueError, "too many moves");
+        PyErr_Format(g_err_argument, "moves must hold at most %d moves, not %zd", CR_NMOVES, k);
         return -1;
     }
     for (Py_ssize_t i = 0; i < k; i++) {
         int m = move_index(PyTuple_GET_ITEM(seq, i));
         if (m < 0) return -1;
         out[i] = (uint16_t)m;
+    }
+    cr_seen sn;
+    int bad = cr_first_illegal(&s->rules->r, &s->st, seen_of(s, &sn), out, (int)k);
+    if (bad >= 0) {
+        illegal(s, PyTuple_GET_ITEM(seq, bad));
+        return -1;
     }
     *n = (int)k;
     return 0;
@@ -1656,7 +1775,7 @@ static PyObject *py_greedy_scores(PyObject *mod, PyObject *const *args, Py_ssize
     uint16_t moves[CR_NMOVES];
     int32_t scores[CR_NMOVES];
     int n;
-    if (read_moves(args[1], moves, &n) < 0) return NULL;
+    if (read_moves(s, args[1], moves, &n) < 0) return NULL;
     cr_greedy_scores(&s->rules->r, &s->st, moves, n, scores);
     PyObject *out = PyList_New(n);
     if (!out) return NULL;
@@ -1684,9 +1803,9 @@ static PyObject *py_greedy_move(PyObject *mod, PyObject *const *args, Py_ssize_t
     if (rng == (uint64_t)-1 && PyErr_Occurred()) return NULL;
     uint16_t moves[CR_NMOVES];
     int n;
-    if (read_moves(args[2], moves, &n) < 0) return NULL;
+    if (read_moves(s, args[2], moves, &n) < 0) return NULL;
     if (!n) {
-        PyErr_SetString(PyExc_ValueError, "greedy_move needs at least one move");
+        PyErr_SetString(g_err_argument, "greedy_move() needs at least one legal move: moves is empty");
         return NULL;
     }
     int move = cr_greedy_move(&s->rules->r, &s->st, moves, n, &rng);
@@ -1739,9 +1858,16 @@ static PyObject *py_play_out(PyObject *mod, PyObject *const *args, Py_ssize_t na
     /* play_out(state, p, rng_state, turns) -> (value, played, scored, rng_state) */
     (void)mod;
     long p, turns;
-    if (nargs != 4 || small_int(args[1], 0, 1, &p) < 0 || !PyLong_Check(args[2]) ||
-        small_int(args[3], 1, 1000000, &turns) < 0) {
+    if (nargs != 4 || !PyLong_Check(args[2])) {
         PyErr_SetString(PyExc_TypeError, "play_out(state, p, rng_state, turns)");
+        return NULL;
+    }
+    if (small_int(args[1], 0, 1, &p) < 0) {
+        PyErr_SetString(g_err_argument, "p must be a player, 0 or 1");
+        return NULL;
+    }
+    if (small_int(args[3], 1, 1000000, &turns) < 0) {
+        PyErr_SetString(g_err_argument, "turns must be an integer from 1 to 1000000");
         return NULL;
     }
     if (!IS_STATE(args[0])) return not_a_state(args[0]);
@@ -1864,11 +1990,12 @@ fail:
 static PyObject *py_setup(PyObject *mod, PyObject *args, PyObject *kwds) {
     (void)mod;
     static char *kwlist[] = {"cards",         "moves",          "move_class",    "pending_stop",
-                             "ruleset_class", "position_error", "illegal_error", "hooks",
-                             NULL};
-    PyObject *cards, *moves, *move_class, *pending, *ruleset, *pos_err, *ill_err, *hooks;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "$OOOOOOOO:setup", kwlist, &cards, &moves,
-                                     &move_class, &pending, &ruleset, &pos_err, &ill_err, &hooks))
+                             "ruleset_class", "position_error", "illegal_error", "argument_error",
+                             "hooks",         NULL};
+    PyObject *cards, *moves, *move_class, *pending, *ruleset, *pos_err, *ill_err, *arg_err, *hooks;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "$OOOOOOOOO:setup", kwlist, &cards, &moves,
+                                     &move_class, &pending, &ruleset, &pos_err, &ill_err, &arg_err,
+                                     &hooks))
         return NULL;
     int packs_ok = PyTuple_Check(cards) && PyTuple_GET_SIZE(cards) == CR_NPACKS;
     for (int k = 0; packs_ok && k < CR_NPACKS; k++) {
@@ -1902,6 +2029,7 @@ static PyObject *py_setup(PyObject *mod, PyObject *args, PyObject *kwds) {
     Py_XSETREF(g_ruleset_class, Py_NewRef(ruleset));
     Py_XSETREF(g_err_position, Py_NewRef(pos_err));
     Py_XSETREF(g_err_illegal, Py_NewRef(ill_err));
+    Py_XSETREF(g_err_argument, Py_NewRef(arg_err));
     Py_XSETREF(g_hooks, Py_NewRef(hooks));
     g_ready = 1;
     Py_RETURN_NONE;

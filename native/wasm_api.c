@@ -15,15 +15,27 @@
  * as large, so the waste stays below the live size). Growing the memory detaches the
  * JavaScript views of it: the JavaScript side renews them after every call that may grow.
  *
+ * Every entry point checks what JavaScript wrote before the core reads it: a count of moves
+ * or keys within the buffer that holds them, move indexes in the move table and legal in the
+ * state (the greedy ranking), a player 0 or 1, packs of their 52 cards, a state that passes
+ * cr_state_check (wa_check, which engine.js calls on every state it loads); a refused call
+ * returns an error code and writes nothing, so the next call finds the module as it was.
+ *
  * Built by js/build-wasm.py with clang --target=wasm32 and wasm-ld (no C library: the core
- * needs only memcpy, memmove, memset and memcmp, written below).
+ * needs only memcpy, memmove, memset and memcmp, written below). Compiled natively instead
+ * (no __wasm__), it is the same binding over a fixed arena, which native/fuzz.c drives under
+ * the sanitizers.
  */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "crapette_core.h"
 
+#if defined(__wasm__)
 #define EXPORT(name) __attribute__((export_name(#name))) name
+#else
+#define EXPORT(name) name
+#endif
 
 /* The layout the JavaScript side reads and writes (js/src/engine.js). */
 _Static_assert(sizeof(cr_state) == 196, "cr_state layout");
@@ -40,6 +52,7 @@ _Static_assert(offsetof(cr_state, moves_made) == 192, "cr_state.moves_made");
 /* The rules are the spec's table of option codes (js/lib/spec.js writes them in order). */
 _Static_assert(sizeof(cr_rules) == 8 * CR_NOPTIONS, "cr_rules layout: one int64 per option");
 
+#if defined(__wasm__)
 /* ---------------------------------------------------------------------------------------- */
 /* The C library functions the core calls (clang turns its own calls into these too) */
 
@@ -108,6 +121,27 @@ static void *grab(size_t bytes) {
     g_top = end;
     return (void *)start;
 }
+#else
+/* The native build (native/fuzz.c): the C library's memory functions, and a fixed arena of
+   WA_ARENA bytes for the buffers that grow (a request beyond it fails as a memory that
+   cannot grow does). */
+#include <stdlib.h>
+#include <string.h>
+#ifndef WA_ARENA
+#define WA_ARENA (64u << 20)
+#endif
+static unsigned char *g_arena;
+static size_t g_used;
+
+static void *grab(size_t bytes) {
+    if (!g_arena && !(g_arena = calloc(WA_ARENA, 1))) return NULL;
+    size_t size = (bytes + 7u) & ~(size_t)7u;
+    if (size < bytes || size > WA_ARENA - g_used) return NULL;
+    void *out = g_arena + g_used;
+    g_used += size;
+    return out;
+}
+#endif
 
 /* ---------------------------------------------------------------------------------------- */
 /* The exchange area */
@@ -167,7 +201,8 @@ uint64_t *EXPORT(wa_seen_keys)(uint32_t n) {
     return g_seen_keys;
 }
 
-/* The cr_seen of the n keys written (NULL for none: only the current layout seen). */
+/* The cr_seen of the n keys written (NULL for none: only the current layout seen); the
+   caller has checked that n fits the keys written (n <= g_seen_cap). */
 static const cr_seen *seen_of(uint32_t n, uint64_t current, cr_seen *sn) {
     if (!n) return NULL;
     uint64_t filter = 0;
@@ -197,24 +232,37 @@ static const cr_seen *seen_of(uint32_t n, uint64_t current, cr_seen *sn) {
 /* ---------------------------------------------------------------------------------------- */
 /* The rules on g_state */
 
-int EXPORT(wa_check)(void) { return cr_state_check(&g_state); }
-uint64_t EXPORT(wa_houses_key)(void) { return cr_houses_key(&g_rules, &g_state); }
+/* Whether the exchange area holds what the core may read: rules of their ranges and a state
+   that passes cr_state_check. JavaScript writes both (engine.js checks every state it loads);
+   every entry point that reads them checks again, so that bytes written by other means are
+   refused with an error code, never read out of bounds. */
+static int ready(void) { return cr_rules_check(&g_rules) && cr_state_check(&g_state) == 0; }
 
-/* The legal moves into wa_moves; seen: the n keys written, current the state's layout. */
+int EXPORT(wa_check)(void) { return cr_state_check(&g_state); }
+uint64_t EXPORT(wa_houses_key)(void) {
+    return ready() ? cr_houses_key(&g_rules, &g_state) : 0;
+}
+
+/* The legal moves into wa_moves; seen: the n keys written, current the state's layout.
+   -1 when n is more keys than were written, or the area is not ready(). */
 int EXPORT(wa_legal_moves)(uint32_t n, uint64_t current) {
+    if (!ready() || n > g_seen_cap) return -1;
     cr_seen sn;
     return cr_legal_moves(&g_rules, &g_state, seen_of(n, current, &sn), g_moves);
 }
 
 int EXPORT(wa_is_legal)(uint32_t n, uint64_t current, int move) {
-    if (move < 0 || move >= CR_NMOVES) return 0;
+    if (move < 0 || move >= CR_NMOVES || n > g_seen_cap || !ready()) return 0;
     cr_seen sn;
     return cr_is_legal(&g_rules, &g_state, seen_of(n, current, &sn), move);
 }
 
 /* g_out = g_state after move (with g_prior when has_prior); the layout key of g_state is
-   `current` when known. Returns CR_SEEN_* or -1; io[0] is the new key after CR_SEEN_ADD. */
+   `current` when known. Returns CR_SEEN_* or -1 (a move that cannot be made, an area that
+   is not ready(), or a prior that fails cr_state_check); io[0] is the new key after
+   CR_SEEN_ADD. */
 int EXPORT(wa_apply)(int move, int has_prior, int known, uint64_t current) {
+    if (!ready() || (has_prior && cr_state_check(&g_prior) != 0)) return -1;
     uint64_t key = 0;
     int effect = cr_apply(&g_rules, &g_state, has_prior ? &g_prior : NULL, move, &g_out,
                           known ? &current : NULL, &key);
@@ -226,7 +274,7 @@ int EXPORT(wa_apply)(int move, int has_prior, int known, uint64_t current) {
 int EXPORT(wa_violation)(int move) {
     uint16_t remedy[2] = {0, 0};
     int n = 0;
-    int kind = cr_violation(&g_rules, &g_state, move, remedy, &n);
+    int kind = ready() ? cr_violation(&g_rules, &g_state, move, remedy, &n) : -1;
     g_io[0] = n;
     g_io[1] = remedy[0];
     g_io[2] = remedy[1];
@@ -235,10 +283,11 @@ int EXPORT(wa_violation)(int move) {
 
 /* Why move is illegal (cr_why_illegal; only_priority: cr_violation_reason, the priority it
    breaks whatever the Stop! rule): the reason code of spec.h (0: legal, or none broken),
-   io[0] the number of its parameters, written to wa_params. */
+   io[0] the number of its parameters, written to wa_params; -1 for a move outside the
+   table, more keys than were written, or an area that is not ready(). */
 int EXPORT(wa_why_illegal)(uint32_t n, uint64_t current, int move, int only_priority) {
     int count = 0, code;
-    if (move < 0 || move >= CR_NMOVES) return -1;
+    if (move < 0 || move >= CR_NMOVES || n > g_seen_cap || !ready()) return -1;
     if (only_priority) {
         code = cr_violation_reason(&g_rules, &g_state, move, g_params, &count);
     } else {
@@ -249,39 +298,75 @@ int EXPORT(wa_why_illegal)(uint32_t n, uint64_t current, int move, int only_prio
     return code;
 }
 
-/* The outcome reason (CR_RUNNING while it runs); io[0] the winner (-1), io[1..2] scores. */
+/* The outcome reason (CR_RUNNING while it runs); io[0] the winner (-1), io[1..2] scores.
+   (The queries below answer -1, or 0 and zero counts, for an area that is not ready().) */
 int EXPORT(wa_outcome)(void) {
     int winner = -1;
     int64_t scores[2] = {0, 0};
-    int reason = cr_outcome(&g_rules, &g_state, &winner, scores);
+    int reason = ready() ? cr_outcome(&g_rules, &g_state, &winner, scores) : -1;
     g_io[0] = winner;
     g_io[1] = scores[0];
     g_io[2] = scores[1];
     return reason;
 }
 
-void EXPORT(wa_counts)(void) { cr_counts(&g_rules, &g_state, g_io); }
-int EXPORT(wa_winner)(void) { return cr_winner(&g_state); }
-int EXPORT(wa_is_over)(void) { return cr_is_over(&g_rules, &g_state); }
-int64_t EXPORT(wa_evaluate)(int p) { return cr_evaluate(&g_rules, &g_state, p); }
+void EXPORT(wa_counts)(void) {
+    if (ready()) cr_counts(&g_rules, &g_state, g_io);
+    else g_io[0] = g_io[1] = 0;
+}
+int EXPORT(wa_winner)(void) { return ready() ? cr_winner(&g_state) : -1; }
+int EXPORT(wa_is_over)(void) { return ready() ? cr_is_over(&g_rules, &g_state) : 0; }
+int64_t EXPORT(wa_evaluate)(int p) { return ready() ? cr_evaluate(&g_rules, &g_state, p) : 0; }
 
-/* Dealing into g_state. */
-void EXPORT(wa_new_game)(uint64_t seed) { cr_new_game(&g_rules, seed, &g_state); }
-void EXPORT(wa_deal)(int starter) {
-    cr_deal(&g_rules, g_packs, g_packs + cr_packs[g_rules.v[CR_OPT_PACK] & 3].size, starter, &g_state);
+/* Dealing into g_state: -1 (g_state untouched) for rules that fail cr_rules_check, and for
+   wa_deal unless the packs are each their player's cards of the rules' pack and starter is -1,
+   0 or 1. */
+int EXPORT(wa_new_game)(uint64_t seed) {
+    if (!cr_rules_check(&g_rules)) return -1;
+    cr_new_game(&g_rules, seed, &g_state);
+    return 0;
+}
+int EXPORT(wa_deal)(int starter) {
+    if (!cr_rules_check(&g_rules) || starter < -1 || starter > 1 ||
+        !cr_packs_check(&g_rules, g_packs, g_packs + cr_packs[g_rules.v[CR_OPT_PACK]].size))
+        return -1;
+    cr_deal(&g_rules, g_packs, g_packs + cr_packs[g_rules.v[CR_OPT_PACK]].size, starter, &g_state);
+    return 0;
 }
 
-/* The greedy bot on g_state, among wa_moves[0..n). */
-void EXPORT(wa_greedy_scores)(int n) { cr_greedy_scores(&g_rules, &g_state, g_moves, n, g_scores); }
+/* Whether wa_moves[0..n) may be ranked: n within the buffer (else -2), every move legal in
+   g_state with the nseen keys written (else the index of the first that is not); -1 when
+   they may. */
+static int check_moves(int n, uint32_t nseen, uint64_t current) {
+    if (n < 0 || n > CR_NMOVES || nseen > g_seen_cap || !ready()) return -2;
+    cr_seen sn;
+    int bad = cr_first_illegal(&g_rules, &g_state, seen_of(nseen, current, &sn), g_moves, n);
+    return bad;
+}
 
-/* The move; io[0] is the generator state after the choice. */
-int EXPORT(wa_greedy_move)(int n, uint64_t rng) {
+/* The greedy scores of wa_moves[0..n) into wa_scores: -1 when written, else check_moves's
+   refusal (nothing written). */
+int EXPORT(wa_greedy_scores)(int n, uint32_t nseen, uint64_t current) {
+    int bad = check_moves(n, nseen, current);
+    if (bad != -1) return bad;
+    cr_greedy_scores(&g_rules, &g_state, g_moves, n, g_scores);
+    return -1;
+}
+
+/* The greedy bot's move among wa_moves[0..n) (io[0] the generator state after the choice),
+   or a refusal: -1 for no move, -2 as check_moves, -3 - i for move i not legal. */
+int EXPORT(wa_greedy_move)(int n, uint64_t rng, uint32_t nseen, uint64_t current) {
+    if (n == 0) return -1;
+    int bad = check_moves(n, nseen, current);
+    if (bad == -2) return -2;
+    if (bad >= 0) return -3 - bad;
     int move = cr_greedy_move(&g_rules, &g_state, g_moves, n, &rng);
     g_io[0] = (int64_t)rng;
     return move;
 }
 
-/* A uniform value below n (Rng.below) from the generator state; io[0] is the state after. */
+/* A uniform value below n (Rng.below) from the generator state; io[0] is the state after
+   (0 for n = 0, drawing nothing). */
 uint64_t EXPORT(wa_rng_below)(uint64_t rng, uint64_t n) {
     uint64_t x = cr_rng_below(&rng, n);
     g_io[0] = (int64_t)rng;
@@ -306,8 +391,10 @@ static int game_room(uint32_t capacity) {
     return 0;
 }
 
-/* Room to record `n` moves of a deal; returns where they are written (NULL: no memory). */
+/* Room to record `n` moves of a deal, 0 < n <= 2**28; returns where they are written (NULL:
+   no memory, or n out of range). */
 uint16_t *EXPORT(wa_record)(int64_t n) {
+    if (n <= 0 || n > ((int64_t)1 << 28)) return NULL;
     if (n > g_record_cap) {
         uint16_t *buf = grab(sizeof(uint16_t) * (size_t)n);
         if (!buf) return NULL;
@@ -320,11 +407,14 @@ uint16_t *EXPORT(wa_record)(int64_t n) {
 /* Play the deal of `seed` to its end, player p following policy p (CR_POLICY_*) with the
    generator seeded rng_p, from g_state when seed_given is 0 (else cr_new_game(seed)); the
    result into wa_result (g_deal), the first `record` moves into wa_record's buffer. Returns 0, -1
-   when out of memory, -2 for a move that could not be made. */
+   when out of memory, -2 for a move that could not be made, -3 for rules that fail
+   cr_rules_check or a g_state that fails cr_state_check. */
 int EXPORT(wa_play_deal)(int from_seed, uint64_t seed, int policy0, int policy1, uint64_t rng0,
                          uint64_t rng1, int64_t record) {
     cr_state start;
+    if (!cr_rules_check(&g_rules)) return -3;
     if (from_seed) cr_new_game(&g_rules, seed, &start);
+    else if (cr_state_check(&g_state) != 0) return -3;
     else start = g_state;
     int policies[2] = {policy0, policy1};
     if (record > g_record_cap) record = g_record_cap;

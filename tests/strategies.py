@@ -163,24 +163,32 @@ def random_position(rules: c.Ruleset, rng: Rng) -> c.GameState:
                 break
             run.insert(0, take(below))
         houses.append(tuple(run))
+    # The reserves: face-down cards of their owner's pack (every card dealt to a reserve is
+    # its owner's; loaded cards lie face up), under 0 to 2 face-up ones (at least 1 when
+    # the rules deal the top face up).
+    reserves_: list[tuple[Card, ...]] = []
+    up_counts: list[int] = []
+    for p in (0, 1):
+        own = [x for x in pool if x in free and deck.owner[x] == p]
+        down = [take(x) for x in own[: rng.below(min(len(own), 20) + 1) if rng.below(5) else 0]]
+        up = rng.below(3) if rng.below(4) else 1
+        if not rules.reserve_face_up and rng.below(3) == 0:
+            up = 0
+        ups = [take(x) for x in [x for x in pool if x in free][:up]]
+        if not ups and down and rules.reserve_face_up:
+            ups.append(down.pop())  # the top is face up: its owner's card still
+        reserves_.append((*down, *ups))
+        up_counts.append(len(ups))
     rest = [x for x in pool if x in free]
-    cuts = sorted(rng.below(len(rest) + 1) for _ in range(5))
-    r0, r1, h0, h1, w0 = (
-        rest[: cuts[0]],
-        rest[cuts[0] : cuts[1]],
-        rest[cuts[1] : cuts[2]],
-        rest[cuts[2] : cuts[3]],
-        rest[cuts[3] : cuts[4]],
-    )
-    w1 = rest[cuts[4] :]
+    cuts = sorted(rng.below(len(rest) + 1) for _ in range(3))
+    h0, h1, w0 = (rest[: cuts[0]], rest[cuts[0] : cuts[1]], rest[cuts[1] : cuts[2]])
+    w1 = rest[cuts[2] :]
     to_act = rng.below(2)
     hands = [list(h0), list(h1)]
     flip = rules.turn_end == "flip"
     turned = hands[to_act].pop() if hands[to_act] and rng.below(2) and not flip else None
-    reserves = (tuple(r0), tuple(r1))
-    reserve_up = tuple(
-        min(len(r), rng.below(3)) if r and rng.below(4) else min(len(r), 1) for r in reserves
-    )
+    reserves = (reserves_[0], reserves_[1])
+    reserve_up = (up_counts[0], up_counts[1])
     empty_mask = sum(1 << h for h in range(8) if not houses[h] and rng.below(2))
     calls = rules.stop != "enforced" and rules.call_window == "turn_start"
     window = calls and bool(rng.below(2))

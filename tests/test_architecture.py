@@ -33,6 +33,7 @@ OPTIONAL = (
     "testing",
     "bots",
     "simulation",
+    "analysis",
     "adapters",
     "svg",
     "session",
@@ -48,8 +49,9 @@ ALLOWED = {
     "svg": set(),
     "bots": set(),
     "simulation": {"bots"},
+    "analysis": {"records", "bots", "simulation"},
     "adapters": {"bots"},
-    "session": {"records", "bots"},
+    "session": {"records", "bots", "analysis"},
     "web": {"records", "bots", "svg", "session"},
     "cli": set(OPTIONAL),
 }

@@ -138,7 +138,7 @@ def test_scenario_reserve_before_turned_card_before_loading() -> None:
         foundations={0: "AH 2H 3H 4H 5H 6H", 1: "AD 2D 3D 4D 5D 6D"},
         reserve0="QC 7H",
         turned="7D",
-        reserve1="QH 8C",
+        reserve1="Qh 8C",
         to_act=0,
     )
     bot = GreedyBot(0)

@@ -125,7 +125,8 @@ def test_engine_says_which_engine_runs() -> None:
         "crapette.state",
         "GameState",
     )
-    if os.environ.get("CRAPETTE_EXPECT_NATIVE") == "1":  # set by .ci/run and .ci/wheel-test
+    if os.environ.get("CRAPETTE_EXPECT_NATIVE") == "1" and not _build.pure_requested():
+        # (set by .ci/run, for its native pass, and by .ci/wheel-test)
         assert crapette.ENGINE == "native", "the native engine does not run"
 
 
@@ -168,3 +169,79 @@ def test_bad_arguments_raise_the_same_errors_in_both_engines() -> None:
     assert installed == pure
     assert pure["observe player str"] == ["InvalidArgumentError", "player must be 0 or 1, not '0'"]
     assert pure["apply not a state"][0] == "TypeError"
+
+
+# ---------------------------------------------------------------------------- the warning
+
+WARNING = "crapette runs its Python engine"
+NO_EXTENSION = "import sys; sys.modules['crapette._core'] = None  # the extension cannot load\n"
+"""Code that makes the import of the native core fail, as where none was built."""
+
+
+def _python(code: str, cwd: Path | None = None, **env_changes: str) -> tuple[str, str]:
+    """Run ``code`` in a fresh interpreter (no engine variable set unless given); its
+    standard output and error."""
+    drop = ("CRAPETTE_PURE", "CRAPETTE_REQUIRE_NATIVE", "PYTHONWARNINGS")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env.update(env_changes)
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=cwd, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout, result.stderr
+
+
+def test_the_python_engine_never_runs_unannounced() -> None:
+    """Without its native core and without ``CRAPETTE_PURE``, ``import crapette`` warns
+    once (every module of the package imported) that the Python engine runs, why and how to
+    get the native engine; ``CRAPETTE_PURE=1`` chooses it silently (issue 30)."""
+    code = NO_EXTENSION + (
+        "import crapette, crapette.bots, crapette.simulation, crapette.records\n"
+        "import importlib; importlib.reload(crapette)\n"
+        "print(crapette.ENGINE)"
+    )
+    out, err = _python(code)
+    assert out.split() == ["python"]
+    assert err.count(WARNING) == 1, err
+    assert "RuntimeWarning" in err and "because" in err
+    assert "To get the native engine" in err and "CRAPETTE_PURE=1" in err
+    out, err = _python(code, CRAPETTE_PURE="1")
+    assert out.split() == ["python"] and err == ""
+    if NATIVE:  # where the native engine loads, nothing is said
+        out, err = _python("import crapette; print(crapette.ENGINE)")
+        assert out.split() == ["native"] and WARNING not in err
+
+
+def test_a_wheel_built_without_a_compiler_says_why_at_import(tmp_path: Path) -> None:
+    """The wheel a build without a working C compiler makes (``CC=/bin/false``) holds the
+    Python engine, is tagged for this interpreter (pip caches built wheels: a py3-none-any
+    one would reach other Python versions) and carries the reason; installed (here:
+    unpacked on ``PYTHONPATH``, away from the checkout), its import warns once, quoting that
+    reason (issue 30)."""
+    import zipfile
+
+    root = Path(__file__).resolve().parent.parent
+    if not (root / "hatch_build.py").is_file():
+        pytest.skip("no source tree beside the tests (an installed-wheel run)")
+    pytest.importorskip("hatchling", reason="the dev extra installs hatchling")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CRAPETTE_")}
+    env.update(CC="/bin/false", CXX="/bin/false")
+    command = [sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps"]
+    command += ["--no-index", "-q", "-w", str(tmp_path / "dist"), str(root)]
+    subprocess.run(command, env=env, check=True, capture_output=True, timeout=300)
+    (wheel,) = (tmp_path / "dist").glob("crapette-*.whl")
+    tag = f"-cp{sys.version_info[0]}{sys.version_info[1]}-"  # (not py3-none-any: pip's cache)
+    assert tag in wheel.name and "-none-any" not in wheel.name, wheel.name
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        assert not any(n.startswith("crapette/_core.") and not n.endswith(".pyi") for n in names)
+        archive.extractall(site)
+    record = (site / "crapette" / _build.BUILD_RECORD).read_text(encoding="utf-8")
+    assert record.startswith("no C compiler worked") and "/bin/false" in record
+    code = "import crapette, crapette.bots; print(crapette.ENGINE, crapette.__file__)"
+    out, err = _python(code, cwd=tmp_path, PYTHONPATH=str(site))
+    engine, location = out.split()
+    assert engine == "python" and Path(location).is_relative_to(site)
+    assert err.count(WARNING) == 1, err
+    assert "no C compiler worked when it was built" in err and "--no-binary" in err

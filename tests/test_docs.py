@@ -20,8 +20,10 @@ lines (trailing spaces aside)::
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib
+import importlib.metadata
 import io
 import itertools
 import re
@@ -214,29 +216,57 @@ def test_the_command_line_page_is_generated_and_current() -> None:
 
 
 def test_release_workflow_builds_checks_and_publishes_by_trusted_publishing() -> None:
-    """``.github/workflows/release.yml``: the CI first, then build, ``twine check`` and a
-    PyPI upload by trusted publishing (OIDC, ``id-token: write``), only for a version tag."""
+    """``.github/workflows/release.yml``: the CI first; then the sdist and no pure wheel
+    (pip would take it over building the sdist), the native wheels of every supported
+    CPython on Linux (x86_64, aarch64), macOS (x86_64, arm64) and Windows (AMD64, ARM64),
+    the Pyodide wheel, ``twine check``; a PyPI upload by trusted publishing (OIDC,
+    ``id-token: write``) and the npm package with provenance, only for a version tag."""
     yaml = pytest.importorskip("yaml")
     path = DOCS.parent / ".github" / "workflows" / "release.yml"
     if not path.exists():
         pytest.skip("no .github/ next to the tests (an installed-wheel run)")
-    flow = yaml.safe_load(path.read_text(encoding="utf-8"))
+    text = path.read_text(encoding="utf-8")
+    flow = yaml.safe_load(text)
     jobs = flow["jobs"]
     steps = {
         name: "\n".join(str(s.get("run", s.get("uses", ""))) for s in job["steps"])
         for name, job in jobs.items()
     }
     assert ".ci/run" in steps["test"]
-    assert jobs["build"]["needs"] == "test"
-    assert "python -m build" in steps["build"] and "twine check --strict" in steps["build"]
-    assert "CRAPETTE_PURE_BUILD=1 python -m build --wheel" in steps["build"]  # the pure wheel
+    assert jobs["sdist"]["needs"] == "test"
+    assert "python -m build --sdist" in steps["sdist"] and "twine check --strict" in steps["sdist"]
+    assert "--wheel" not in text and "CRAPETTE_PURE_BUILD" not in text  # no pure wheel
+    assert "-none-any.whl" in steps["check"] and "twine check --strict" in steps["check"]
+    runners = {entry["os"] for entry in jobs["wheels"]["strategy"]["matrix"]["include"]}
+    assert runners == {
+        "ubuntu-latest",
+        "ubuntu-24.04-arm",
+        "macos-15-intel",
+        "macos-15",
+        "windows-latest",
+        "windows-11-arm",
+    }
     assert jobs["wheels"]["needs"] == "test" and "pypa/cibuildwheel" in steps["wheels"]
+    pyodide = jobs["pyodide"]
+    assert pyodide["steps"][-2]["env"]["CIBW_PLATFORM"] == "pyodide"
+    assert jobs["check"]["needs"] == ["sdist", "wheels", "pyodide"]
     publish = jobs["publish"]
-    assert publish["needs"] == ["build", "wheels"] and "refs/tags/v" in publish["if"]
+    assert publish["needs"] == "check" and "refs/tags/v" in publish["if"]
     assert publish["permissions"] == {"id-token": "write"}
     assert publish["environment"]["name"] == "pypi"
     assert "pypa/gh-action-pypi-publish" in steps["publish"]
-    assert "password" not in path.read_text(encoding="utf-8")  # no stored token
+    npm = jobs["npm"]
+    assert "refs/tags/v" in npm["if"] and npm["permissions"]["id-token"] == "write"
+    assert "npm publish --provenance" in steps["npm"] and "node --test" in steps["npm"]
+    assert "password" not in text and "NPM_TOKEN" not in text  # no stored token
+    assert "mypyc" not in text
+    pyproject = (DOCS.parent / "pyproject.toml").read_text(encoding="utf-8")
+    builds = re.search(r"\[tool\.cibuildwheel\]\nbuild = \[([^]]*)\]", pyproject)
+    assert builds is not None
+    versions = re.findall(r'"cp3(\d+)-\*"', builds.group(1))
+    assert sorted(int(v) for v in versions) == [10, 11, 12, 13, 14]
+    classifiers = re.findall(r'"Programming Language :: Python :: 3\.(\d+)"', pyproject)
+    assert sorted(int(v) for v in classifiers) == [10, 11, 12, 13, 14]
     install = (DOCS / "getting-started.md").read_text(encoding="utf-8")
     assert "pip install -e ." in install and "pip install crapette" in install
     assert "git tag v" in install and "release.yml" in install
@@ -378,3 +408,108 @@ def test_no_page_installs_from_pypi_without_saying_it_needs_a_release() -> None:
         if _PYPI_INSTALL.search(block) and not re.search(r"release|PyPI", block)
     ]
     assert not bad, "pip install crapette before a release:\n" + "\n".join(bad)
+
+
+def test_the_install_table_names_every_extra() -> None:
+    """Every optional extra of the package has its row in getting-started's install table
+    (issue 30: the ``web`` extra was missing)."""
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    extras = set(importlib.metadata.metadata("crapette").get_all("Provides-Extra") or [])
+    assert {"cli", "web", "all"} <= extras
+    text = (DOCS / "getting-started.md").read_text(encoding="utf-8")
+    table = text[text.index("| what |") :].split("\n\n", 1)[0]
+    named = set(re.findall(r"""\.\[(\w+)\]|"\.?\[?(?:crapette)?\[(\w+)\]""", table))
+    found = {a or b for a, b in named}
+    assert extras - found == set(), f"extras missing from the install table: {extras - found}"
+
+
+DEPRECATED = set(crapette._MOVED)
+"""The names ``crapette`` still answers with a DeprecationWarning (``crapette.__getattr__``)."""
+
+
+def deprecated_uses(code: str) -> list[str]:
+    """The deprecated top-level names a Python block uses: ``from crapette import X``,
+    ``crapette.X`` (also under an ``import crapette as c`` alias)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    aliases = {"crapette"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            aliases |= {a.asname or a.name for a in node.names if a.name == "crapette"}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "crapette":
+            found += [a.name for a in node.names if a.name in DEPRECATED]
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+            and node.attr in DEPRECATED
+        ):
+            found.append(node.attr)
+    return found
+
+
+def test_deprecated_uses_finds_each_form() -> None:
+    code = (
+        "import crapette\nimport crapette as c\nfrom crapette import perft, new_game\n"
+        "crapette.simulate()\nc.Rng(1)\ncrapette.new_game()\nfrom crapette.deal import Rng\n"
+    )
+    assert sorted(deprecated_uses(code)) == ["Rng", "perft", "simulate"]
+
+
+def test_no_code_block_of_the_docs_uses_a_deprecated_name() -> None:
+    """Every Python block of the docs and the README, skipped ones included, imports the
+    names from their homes, never a deprecated top-level name (issue 30)."""
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    bad = [
+        f"{page.name}:{line}: crapette.{name}"
+        for page in [*ALL_PAGES, DOCS.parent / "README.md"]
+        for line, code, _ in code_blocks(page.read_text(encoding="utf-8"))
+        for name in deprecated_uses(code)
+    ]
+    assert not bad, "deprecated names in the docs' code:\n" + "\n".join(bad)
+
+
+def test_the_json_example_shows_what_the_library_writes() -> None:
+    """The notation page's JSON example starts as ``to_json`` writes it (issue 30: it showed
+    ``"behaviour": 1``)."""
+    if not DOCS.is_dir():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    text = (DOCS / "notation.md").read_text(encoding="utf-8")
+    example = text[text.index("```json\n") + 8 :].split("\n")[0]
+    written = crapette.to_json(crapette.Ruleset.preset("serbian"))
+    head = example.split(', "options"')[0].rstrip(",")
+    assert written.startswith(head), (head, written[:120])
+
+
+def test_ci_runs_the_readmes_test_command_and_the_selection_exists() -> None:
+    """The README's test command installs what the tests need (the package, axe-core), runs
+    the whole suite, then the ``engine`` selection on the Python engine; ``.ci/run`` reads
+    that command from the README and runs it as written; the selection names only modules
+    that exist (issue 30)."""
+    if not (DOCS.parent / ".ci" / "run").is_file():
+        pytest.skip("no checkout beside the tests (an installed-wheel run)")
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"run the test suite on both engines.*?```bash\n(.*?)\n```", readme, re.S)
+    assert match is not None
+    command = match.group(1).strip()
+    steps = [step.strip() for step in command.split("&&")]
+    assert steps == [
+        "pip install -e '.[all]'",
+        "npm ci --prefix tests/browser",
+        "python -m pytest -n auto",
+        "CRAPETTE_PURE=1 python -m pytest -n auto -m engine",
+    ]
+    ci = (DOCS.parent / ".ci" / "run").read_text(encoding="utf-8")
+    assert "run the test suite on both engines" in ci and 'eval "$command"' in ci
+    assert "python -m pytest" not in ci  # no test run of its own beside the README's
+    import conftest
+
+    tests = {p.stem for p in (DOCS.parent / "tests").glob("test_*.py")}
+    assert tests >= conftest.ENGINE_MODULES | conftest.NATIVE_MODULES
+    assert not conftest.ENGINE_MODULES & conftest.NATIVE_MODULES

@@ -64,7 +64,7 @@ CASES: dict[str, tuple[Callable[[], object], type[c.CrapetteError], str]] = {
         c.IllegalMoveError,
         "H1-H2",
     ),
-    "Rng.below(0)": (lambda: Rng(1).below(0), c.InvalidArgumentError, "positive bound, not 0"),
+    "Rng.below(0)": (lambda: Rng(1).below(0), c.InvalidArgumentError, "from 1 to 2\\*\\*64, not 0"),
     "perft depth -1": (lambda: perft(STATE, -1), c.InvalidArgumentError, "depth"),
     "divide depth 0": (lambda: divide(STATE, 0), c.InvalidArgumentError, "depth"),
     "view.after by the other player": (

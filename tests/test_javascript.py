@@ -47,7 +47,10 @@ def need(*tools: str) -> list[str]:
     for tool in tools:
         path = next((p for name in tool.split("|") if (p := shutil.which(name))), None)
         if path is None:
-            message = f"{tool.replace('|', ' or ')} is not installed"
+            message = (
+                f"{tool.replace('|', ' or ')} is not installed (Debian: apt-get install"
+                " nodejs npm clang lld wasi-libc libclang-rt-14-dev-wasm32, as the README says)"
+            )
             if IN_CI:
                 pytest.fail(f"{message} (CI must install it)")
             pytest.skip(message)
@@ -88,7 +91,7 @@ def test_rebuilding_the_wasm_file_gives_the_same_bytes() -> None:
     ):
         if IN_CI:
             pytest.fail("the wasi-libc headers are not installed (CI must install wasi-libc)")
-        pytest.skip("the wasi-libc headers are not installed")
+        pytest.skip("the wasi-libc headers are not installed (Debian: apt-get install wasi-libc)")
     build = load(JS / "build_wasm.py")
     clang, _ = build.toolchain()
     recorded = json.loads(build.MANIFEST.read_text())["clang"]

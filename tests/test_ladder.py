@@ -129,7 +129,7 @@ def test_ladder_command(capsys: pytest.CaptureFixture[str], tmp_path: object) ->
     data = json.loads(capsys.readouterr().out)
     assert [r["bot"] for r in data["ratings"]] == ["greedy", "random"]
     bad = "/nonexistent-dir/ladder.json"
-    assert main(["ladder", "--bots", "random,greedy", "--games", "2", "--json", bad]) == 1
+    assert main(["ladder", "--bots", "random,greedy", "--games", "2", "--json", bad]) == 2
     assert "cannot write --json" in capsys.readouterr().err
     assert main(["ladder", "--bots", "random,nobody", "--games", "2"]) == 1
     assert "unknown bot 'nobody'" in capsys.readouterr().err

@@ -300,10 +300,10 @@ JUNK_FIELDS = ("to_act", "foundations", "houses", "reserves", "reserve_up", "han
 def test_a_hand_built_state_is_held_or_refused(
     preset: str, moves: int, field: str, value: object
 ) -> None:
-    """Whatever a field holds, the native constructor builds a state or refuses it with
-    ``TypeError`` (a field of the wrong type, the Python engine's words) or
-    ``InvalidPositionError`` (a state it cannot hold, one the Python engine's state also
-    calls impossible). A state it holds can be played from without a crash."""
+    """Whatever a field holds, both engines' constructors build a state or refuse it alike:
+    ``TypeError`` for a field of the wrong type, else ``InvalidPositionError`` with the same
+    words (the Python engine's) exactly when ``position_problems`` of the fields finds a
+    problem. A state built is played alike by both engines."""
     state = c.new_game(preset, seed=moves)
     rng = Rng(moves)
     for _ in range(moves):
@@ -313,26 +313,28 @@ def test_a_hand_built_state_is_held_or_refused(
         state = c.apply_unchecked(state, legal[rng.below(len(legal))])
     try:
         built = state.replace(**{field: value})
-    except TypeError:
-        with pytest.raises(TypeError):
+    except TypeError as error:
+        with pytest.raises(TypeError) as python_error:
             to_python(state).replace(**{field: value})
+        assert str(python_error.value) == str(error)
         return
-    except c.InvalidPositionError:
-        assert to_python(state).replace(**{field: value}).problems()
+    except c.InvalidPositionError as error:
+        with pytest.raises(c.InvalidPositionError) as python_error:
+            to_python(state).replace(**{field: value})
+        assert str(python_error.value) == str(error)
         return
     python = to_python(built)
-    assert python.problems() == built.problems()
-    for _ in range(30):  # play on, with a crash-free engine even on an impossible state
+    assert python == to_python(state).replace(**{field: value})
+    assert built.problems() == python.problems() == []
+    for _ in range(30):  # play on: the engines agree
         legal = c.legal_moves(built)
+        assert legal == python_legal_moves(python)
         if not legal:
             break
-        assert legal == python_legal_moves(python)
         move = legal[rng.below(len(legal))]
-        try:
-            built = c.apply_unchecked(built, move)
-        except c.IllegalMoveError:  # a move an impossible state cannot make at all
-            return
+        built = c.apply_unchecked(built, move)
         python = python_apply_unchecked(python, move)
+        assert_same(built, python, f"{field}={value!r}")
 
 
 def test_apply_unchecked_of_any_move_never_crashes() -> None:

@@ -9,6 +9,7 @@ import inspect
 import json
 import re
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -16,7 +17,7 @@ import crapette as c
 from crapette.deal import Rng
 from crapette.moves import ALL_MOVES
 from crapette.records import GameRecord, format_record, parse_record
-from crapette.state import to_python
+from crapette.state import position_problems
 
 ALPHABET = st.characters(codec="utf-8")
 # Text made mostly of the characters the formats use, so the fuzzer gets past the first checks.
@@ -322,27 +323,25 @@ def test_the_fuzzed_fields_are_the_constructors() -> None:
 
 @given(st.integers(0, 4), st.sampled_from(STATE_FIELDS), junk)
 def test_validate_position_checks_every_field(which: int, field: str, value: object) -> None:
-    """Whatever a field holds, ``problems()`` answers a list (never raises) and
-    ``validate_position`` raises only ``InvalidPositionError``; a state it passes can be
-    used, written and read back."""
+    """Whatever a field holds, ``position_problems`` of the fields answers a list (never
+    raises) and the state is refused where it is built (``replace``) with
+    ``InvalidPositionError`` exactly when the list is not empty (or ``TypeError`` for a
+    field of the wrong type); a state built can be used, written and read back."""
     state = states()[which]
+    fields = {name: getattr(state, name) for name in STATE_FIELDS}
+    fields[field] = value
+    problems = position_problems(fields)
     try:
         changed = state.replace(**{field: value})
     except TypeError:
         return  # the keyword constructor's own type check
-    except c.InvalidPositionError:
-        # the native engine refuses a state it cannot hold when it is built: only one
-        # that the Python engine's state would also call impossible
-        assert c.ENGINE == "native"
-        assert to_python(state).replace(**{field: value}).problems()
+    except c.InvalidPositionError as error:
+        assert problems and str(error) == "impossible position: " + "; ".join(problems)
+        with pytest.raises(c.InvalidPositionError):
+            c.validate_position(fields)
         return
-    problems = changed.problems()
-    try:
-        c.validate_position(changed)
-    except c.InvalidPositionError:
-        assert problems
-        return
-    assert problems == []
+    assert problems == [] == changed.problems()
+    c.validate_position(changed)
     c.legal_moves(changed)
     assert c.parse_position(c.format_position(changed)) == changed
     assert c.from_json(c.to_json(changed)) == changed

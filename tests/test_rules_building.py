@@ -233,7 +233,7 @@ def test_loaded_card_goes_on_top_face_up_and_chains() -> None:
     assert after.reserves[0][-1] == c.Card("9D") and after.reserve_up[0] == 1
     after = play(after, "R-OR")  # 9D on 8D
     assert after.reserves[1][-1] == c.Card("9D") and after.reserve_up[1] == 3
-    state = loading_position("R", "7d 8D", waste1="8C")
+    state = loading_position("R", "7d 8D", waste1="8C", up0=2)  # 7d face up: loaded earlier
     assert play(state, "R-OR", "R-OR").reserves[1][-3:] == tuple(
         map(c.Card, ["7D", "8D", "7d"])
     )  # 8D then 7d
@@ -268,7 +268,10 @@ def test_nothing_is_loaded_on_an_empty_pile() -> None:
 def test_nothing_is_loaded_on_a_face_down_card() -> None:
     """Loading: nothing on "a face-down card" ([SR] reserve: "a face-down reserve top is
     not available and cannot be loaded")."""
-    state = loading_position("R", "6D", up1=0)
+    # (a face-down top, only where the rules deal it face down; a face-down card is its
+    # owner's own)
+    rules = CLASSIC.replace(reserve_face_up=False)
+    state = loading_position("R", "6D", reserve1="5d", up1=0, up0=1, rules=rules)
     illegal(state, "R-OR", "face down")
     assert "R-OW" in names(state)
 
@@ -345,13 +348,14 @@ def test_group_move_keeps_the_order_of_the_cards() -> None:
 
 
 def test_group_move_only_along_a_run() -> None:
-    """Only "a sequence (descending, alternating colours) at the end of a house" moves.
-    (A house that is not one run cannot arise in play; this is a hand-built position.)"""
-    state = position(
-        houses=quiet({0: "9S 8H 7H", 1: "TD", 7: "", 6: ""}), hand0="2C", check_runs=False
-    )
-    illegal(state, "H1-H2x3", "not a descending run")
-    illegal(state, "H1-H8x2", "not a descending run")
+    """Only "a sequence (descending, alternating colours) at the end of a house" moves. A
+    house that is not one run cannot arise in play, and one built by hand is refused where
+    it is built; of a run, only its tail moves: 8H 7C from 9S 8H 7C onto TD is no run."""
+    with pytest.raises(c.InvalidPositionError, match=r"house H1 \(9S8H7H\) does not descend"):
+        position(houses=quiet({0: "9S 8H 7H", 1: "TD", 7: "", 6: ""}), hand0="2C", check_runs=False)
+    state = position(houses=quiet({0: "9S 8H 7C", 1: "TD", 7: "", 6: ""}), hand0="2C")
+    assert "H1-H2x3" in names(state)
+    illegal(state, "H1-H2x2", "cannot go on TD")
 
 
 def test_group_moves_single_option() -> None:

@@ -12,13 +12,13 @@ from positions import cards, names, play, position, quiet
 CLASSIC = c.Ruleset()
 
 # --- a blocked layout: nothing but draw and discard is ever possible --------------------
-# Foundations A..6 of all 8 suits take only the 7s, hidden in player 0's reserve; the
-# houses are the eight 8s on the eight 9s (they take only 7s); player 0 holds spades and
-# hearts T..K, player 1 diamonds and clubs T..K, so nobody can load the other, and no 7 or
-# 9 ever shows on a waste or reserve for a house 8 to be loaded on.
+# Foundations A..6 of all 8 suits take only the 7s, hidden face down in the reserves (each
+# player's own four, under player 0's KH and player 1's KD); the houses are the eight 8s on
+# the eight 9s (they take only 7s); player 0 holds spades and hearts T..K (four of its own
+# face down in its reserve), player 1 diamonds and clubs T..K, so nobody can load the
+# other, and no 7 or 9 ever shows on a waste or reserve for a house 8 to be loaded on.
 FOUNDATIONS = [" ".join(f"{r}{s}" for r in "A23456") for s in "SHDCshdc"]
 HOUSES = ["9H 8S", "9D 8C", "9S 8H", "9C 8D", "9h 8s", "9d 8c", "9s 8h", "9c 8d"]
-SEVENS = "7S 7H 7D 7C 7s 7h 7d 7c"
 
 
 def high(suits: str, without: str = "") -> str:
@@ -28,16 +28,19 @@ def high(suits: str, without: str = "") -> str:
 
 
 def blocked(**kw: object) -> c.GameState:
+    """The blocked layout: player 0's reserve holds 9 cards, player 1's 5; the hands the
+    rest of the high cards (player 0's 11, player 1's 15) unless given."""
     spec: dict[str, object] = {
         "foundations": FOUNDATIONS,
         "houses": HOUSES,
-        "reserve0": SEVENS + " KH",
-        "reserve1": "KD",
-        "hand0": high("SH", without="KH"),
-        "hand1": high("DC", without="KD"),
+        "reserve0": "7S 7H 7D 7C TS JS QS TH KH",
+        "reserve1": "7s 7h 7d 7c KD",
         "rest": (),
     }
     spec.update(kw)
+    written = f"{spec['reserve0']} {spec['reserve1']}"
+    spec.setdefault("hand0", high("SH", without=written))
+    spec.setdefault("hand1", high("DC", without=written))
     return position(**spec)  # type: ignore[arg-type]
 
 
@@ -69,8 +72,8 @@ def test_stalemate_after_both_players_pass_through_their_hand() -> None:
     assert len(turnovers) == 2  # player 0's, then player 1's: then it is over
     assert end.turned is not None and end.to_act == 1
     result = c.outcome(end)
-    # Player 0: 9 reserve cards, 15 hand cards (33); player 1: 1 reserve card, 15 (17).
-    assert result == c.Outcome(None, (0, 16), "stalemate")
+    # Player 0: 9 reserve cards, 11 hand cards (29); player 1: 5 reserve cards, 15 (25).
+    assert result == c.Outcome(None, (0, 4), "stalemate")
     assert c.legal_moves(end) == () and c.is_over(end)
 
 
@@ -78,20 +81,25 @@ def test_progress_restarts_the_stalemate_count() -> None:
     """Decision 10: "Progress is playing a card from your own reserve, turned hand card or
     own waste anywhere but your own waste" (here player 1 loads the Qh on player 0's
     reserve): both players must then complete two more passes."""
-    state = blocked(hand0=high("SH", without="KH Qh"), hand1=high("DC", without="KD") + " Qh")
+    state = blocked(
+        hand0=high("SH", without="KH Qh TS JS QS TH"), hand1=high("DC", without="KD") + " Qh"
+    )
     end, turnovers = run_forced(state, prefer="T-OR")
-    assert len(turnovers) == 4
+    # two clean passes each after the progress: player 0 (10 cards) turns its waste over a
+    # third time while player 1 (16 cards) completes its second
+    assert len(turnovers) == 5
     assert end.reserves[0][-1] == c.Card("Qh")
-    # Player 0: 10 reserve cards + 14 = 34; player 1: 1 reserve card + 15 = 17.
-    assert c.outcome(end) == c.Outcome(None, (0, 17), "stalemate")
+    # Player 0: 10 reserve cards + 10 = 30; player 1: 5 reserve cards + 15 = 25.
+    assert c.outcome(end) == c.Outcome(None, (0, 5), "stalemate")
 
 
 def test_stalemate_with_end_of_turn_moves() -> None:
     """Decision 10: a pass also ends when a player "end[s] a turn with hand and waste
     empty"."""
+    own = "7S 7H 7D 7C TS JS QS KS TH JH QH TD JD QD TC JC QC KC"  # face down: own cards
     state = blocked(
-        reserve0=SEVENS + " " + high("SH", without="KH") + " KH",
-        reserve1=high("DC", without="KD") + " KD",
+        reserve0=own + " KH",
+        reserve1="7s 7h 7d 7c Ts Js Qs Ks Th Jh Qh Td Jd Qd Tc Jc Qc Kc Kh Kd KD",  # KD face up
         hand0="",
         hand1="",
     )
@@ -99,8 +107,8 @@ def test_stalemate_with_end_of_turn_moves() -> None:
     after = play(state, "end")
     assert c.outcome(after) is None
     after = play(after, "end")
-    # Player 0: 24 reserve cards (48); player 1: 16 (32).
-    assert c.outcome(after) == c.Outcome(None, (0, 16), "stalemate")
+    # Player 0: 19 reserve cards (38); player 1: 21 (42).
+    assert c.outcome(after) == c.Outcome(None, (4, 0), "stalemate")
 
 
 def test_stalemate_equal_counts_score_nothing() -> None:
@@ -115,8 +123,8 @@ def test_stalemate_scoring_weights() -> None:
     stalemate."""
     rules = CLASSIC.replace(reserve_points=5, hand_points=3, win_bonus=100)
     end, _ = run_forced(blocked(rules=rules))
-    # Player 0: 9 * 5 + 15 * 3 = 90; player 1: 5 + 45 = 50.
-    assert c.outcome(end) == c.Outcome(None, (0, 40), "stalemate")
+    # Player 0: 9 * 5 + 11 * 3 = 78; player 1: 5 * 5 + 15 * 3 = 70.
+    assert c.outcome(end) == c.Outcome(None, (0, 8), "stalemate")
 
 
 # --- wins ------------------------------------------------------------------------------
@@ -129,7 +137,7 @@ def win_position(rules: c.Ruleset = CLASSIC, **kw: object) -> c.GameState:
         "houses": quiet(),
         "foundations": {0: "AH 2H 3H 4H"},
         "turned": "5H",
-        "reserve1": "2C 3C",
+        "reserve1": "2c 3c",
         "waste1": "4C",
         "rest": "hand1",
         "rules": rules,
@@ -157,7 +165,7 @@ def test_win_score() -> None:
     after = play(win_position(), "T-F")
     # Player 1 holds every card but the 5 foundation cards, the 8 houses, 2 reserve cards
     # and 1 waste card: 88 in the hand.
-    assert len(after.hands[1]) == 88 and after.reserves[1] == cards("2C 3C")
+    assert len(after.hands[1]) == 88 and after.reserves[1] == cards("2c 3c")
     assert c.outcome(after) == c.Outcome(0, (30 + 2 * 2 + 88 + 1, 0), "win")
 
 
@@ -201,7 +209,8 @@ def test_move_cap_ends_the_deal_scored_as_a_stalemate() -> None:
     assert c.outcome(after) is None and after.moves_made == 2
     after = play(after, "draw")  # player 1 turns a card: 3 moves
     result = c.outcome(after)
-    assert result == c.Outcome(None, (0, 16), "move_cap")
+    # Player 0: 9 reserve cards, 10 hand + 1 waste (29); player 1: 5, 14 + turned (25).
+    assert result == c.Outcome(None, (0, 4), "move_cap")
     assert after.turned is not None and c.legal_moves(after) == ()
 
 

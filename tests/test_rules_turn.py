@@ -170,9 +170,9 @@ def test_serbian_reveal_is_never_a_violation() -> None:
 
 def test_serbian_face_down_reserve_cannot_be_loaded() -> None:
     """[SR]: a face-down reserve top "cannot be loaded" by the opponent."""
-    state = serbian_position(houses=quiet(), reserve1="5S 8D", turned="9D")
-    assert "T-OR" not in names(state)  # 9D would fit on 8D if it were face up
-    state = serbian_position(houses=quiet(), reserve1="5S 8D", up1=1, turned="9D")
+    state = serbian_position(houses=quiet(), reserve1="5s 8d", turned="9d")
+    assert "T-OR" not in names(state)  # 9d would fit on 8d if it were face up
+    state = serbian_position(houses=quiet(), reserve1="5s 8d", up1=1, turned="9d")
     assert "T-OR" in names(state)
 
 

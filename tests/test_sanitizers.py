@@ -1,12 +1,18 @@
 """The C core under AddressSanitizer and UndefinedBehaviorSanitizer (gcc's
 ``-fsanitize=address,undefined``): no finding.
 
-Two short runs (docs/performance.md gives the longer commands):
+Short runs (docs/performance.md gives the longer commands):
 
-* ``native/fuzz.c``, the fuzz driver of every C entry point, on seeded random inputs;
-* the extension module built with the sanitizers, running the Python-level fuzz of
-  ``tests/test_native.py`` (hand-built states and every move of the table) in a Python
-  whose allocator the sanitizer's runtime replaces (``LD_PRELOAD``).
+* ``native/fuzz.c``, the fuzz driver of every C entry point and of the WebAssembly binding
+  (``native/wasm_api.c`` compiled natively), on seeded random inputs;
+* the extension module built with the sanitizers, in a Python whose allocator the
+  sanitizer's runtime replaces (``LD_PRELOAD``), running the Python-level fuzz of every
+  public function that reaches the binding (``tests/fuzz_binding.py``), and the tests of
+  ``tests/test_native.py`` and ``tests/test_binding_guards.py`` that hand-build states and
+  try every move of the table.
+
+``CRAPETTE_FUZZ_ITERATIONS`` sets the inputs of ``fuzz.c`` and ``CRAPETTE_FUZZ_CALLS`` the
+calls of the Python-level fuzz, for a long run.
 
 They need gcc and a source checkout (``native/``); without gcc they skip, except in CI.
 """
@@ -32,7 +38,7 @@ if not (NATIVE / "fuzz.c").is_file():
 if shutil.which("gcc") is None:
     if os.environ.get("CI") == "1":
         raise RuntimeError("CI needs gcc for the sanitizer runs")
-    pytest.skip("gcc is not installed", allow_module_level=True)
+    pytest.skip("gcc is not installed (Debian: apt-get install gcc)", allow_module_level=True)
 
 
 def _runtime(name: str) -> str:
@@ -45,7 +51,7 @@ def test_the_fuzz_driver_finds_nothing(tmp_path: Path) -> None:
     driver = tmp_path / "fuzz"
     subprocess.run(
         ["gcc", *FLAGS, f"-I{NATIVE}", str(NATIVE / "fuzz.c"), str(NATIVE / "crapette_core.c"),
-         "-o", str(driver)],
+         str(NATIVE / "wasm_api.c"), "-o", str(driver)],
         check=True,
     )  # fmt: skip
     iterations = os.environ.get("CRAPETTE_FUZZ_ITERATIONS", "4000")
@@ -56,11 +62,15 @@ def test_the_fuzz_driver_finds_nothing(tmp_path: Path) -> None:
     assert "no finding" in done.stdout
     decoded = int(done.stdout.split("(")[1].split()[0])
     assert decoded > int(iterations) // 2  # most inputs reach the entry points
+    binding = int(done.stdout.split("states, ")[1].split()[0])
+    assert binding > int(iterations)  # and the binding, several calls each
 
 
-def test_the_sanitized_extension_survives_the_python_fuzz(tmp_path: Path) -> None:
-    """The binding decodes what Python passes and calls the core: under the sanitizers the
-    fuzz tests of hand-built states and of every move pass, with no report."""
+@pytest.fixture(scope="module")
+def sanitized(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """The package with the extension built with the sanitizers, and the environment that
+    runs it (the sanitizers' runtime preloaded)."""
+    tmp_path = tmp_path_factory.mktemp("sanitized")
     package = tmp_path / "lib"
     build = subprocess.run(
         [sys.executable, str(NATIVE / "build.py"), "--sanitize", "--out", str(tmp_path / "ext")],
@@ -83,14 +93,45 @@ def test_the_sanitized_extension_survives_the_python_fuzz(tmp_path: Path) -> Non
         CRAPETTE_EXPECT_NATIVE="1",
     )
     env.pop("CRAPETTE_PURE", None)
-    tests = ROOT / "tests" / "test_native.py"
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-         str(tests), "-k", "hand_built or any_move or immutable or pickled_state",
-         f"--rootdir={tmp_path}"],
-        env=env, capture_output=True, text=True, timeout=900, cwd=ROOT / "tests",
-    )  # fmt: skip
+    env.pop("PYTEST_ADDOPTS", None)  # its own options (CI's -q would hide the summary)
+    return tmp_path, env
+
+
+def _clean(done: subprocess.CompletedProcess[str]) -> str:
     output = done.stdout[-4000:] + done.stderr[-4000:]
     assert done.returncode == 0, output
     assert "ERROR: AddressSanitizer" not in output and "runtime error" not in output
+    return output
+
+
+def test_the_sanitized_extension_survives_the_python_fuzz(
+    sanitized: tuple[Path, dict[str, str]],
+) -> None:
+    """The binding decodes what Python passes and calls the core: under the sanitizers the
+    fuzz tests of hand-built states, of every move and of the guards pass, with no report."""
+    tmp_path, env = sanitized
+    tests = [str(ROOT / "tests" / name) for name in ("test_native.py", "test_binding_guards.py")]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+         *tests, "-k", "hand_built or any_move or immutable or pickled_state or refused or cannot"
+         " or longer or wraps", f"--rootdir={tmp_path}"],
+        env=env, capture_output=True, text=True, timeout=900, cwd=ROOT / "tests",
+    )  # fmt: skip
+    _clean(done)
     assert "passed" in done.stdout
+
+
+def test_the_sanitized_extension_survives_the_binding_fuzz(
+    sanitized: tuple[Path, dict[str, str]],
+) -> None:
+    """Random calls of every public function that reaches the binding
+    (``tests/fuzz_binding.py``): library errors only, right answers after refusals, and no
+    report of the sanitizers."""
+    _, env = sanitized
+    calls = os.environ.get("CRAPETTE_FUZZ_CALLS", "3000")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "fuzz_binding.py"), calls, "11"],
+        env=env, capture_output=True, text=True, timeout=3600, cwd=ROOT / "tests",
+    )  # fmt: skip
+    _clean(done)
+    assert f"fuzz_binding: {calls} calls" in done.stdout and "on the native engine" in done.stdout

@@ -483,6 +483,29 @@ def payloads(session: Session, seat: int = HUMAN) -> Iterator[GamePayload]:
         session.play(seat, code=session.hint(seat).index)
 
 
+def test_the_hint_is_the_engines_analysis_of_the_seats_view() -> None:
+    """The session's hint (the server's and the terminal game's) is the analysis of the
+    seat's own view at the session's limit, seeded with the move number; ``quick_hint``
+    (the page without a server's) is the greedy bot's choice."""
+    from crapette.analysis import hint
+    from crapette.bots import get_bot
+    from crapette.views import observe
+
+    session = human_vs(seed=11)
+    state, version = session.state, session.version
+    view = observe(state, HUMAN)
+    advice = session.advice(HUMAN)
+    expected = hint(view, Session.hint_limit, seed=state.moves_made, deep=Session.hint_deep)
+    assert advice.line == expected.line and advice.reason == expected.reason
+    assert advice.win == expected.win and "win chance" in advice.reason
+    assert session.hint(HUMAN) == advice.move == advice.line[0]
+    assert session.quick_hint(HUMAN) == get_bot("greedy", seed=state.moves_made).choose(view)
+    assert session.state is state and session.version == version  # a hint changes nothing
+    with pytest.raises(SessionError) as refused:
+        session.advice(1 - HUMAN)
+    assert refused.value.code == "not_your_turn"
+
+
 @pytest.mark.parametrize("preset", ["classic", "pagat", "serbian"])
 def test_the_payload_has_the_shape_its_typed_dicts_define(preset: str) -> None:
     """Every payload validates against ``GamePayload`` with no key more (what the server's

@@ -35,7 +35,7 @@ def test_an_unwritable_output_fails_before_any_deal(
         pytest.importorskip("matplotlib")
     _no_deals(monkeypatch)
     for bad in (str(tmp_path / "missing" / "out.png"), str(tmp_path)):
-        assert main(["compare", "--rules", FAST, "--games", "2", option, bad]) == 1
+        assert main(["compare", "--rules", FAST, "--games", "2", option, bad]) == 2
         err = capsys.readouterr().err
         assert f"cannot write {option}" in err and bad in err
     assert list(tmp_path.iterdir()) == []  # the check leaves no file behind

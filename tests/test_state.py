@@ -269,32 +269,29 @@ def _broken(state: c.GameState) -> list[tuple[str, dict[str, object]]]:
     ]
 
 
-# What the native engine's state cannot hold at all, it refuses when it is built (it names
-# the field; a house of 14 cards here makes 117 cards, more than a state holds).
-_NATIVE_WORDS = {"at most 13 cards": "at most 104 cards"}
-
-
 @pytest.mark.parametrize("index", range(14))
 def test_validate_position_names_the_bad_field(index: int) -> None:
+    """Both engines refuse an impossible state where it is built (the constructor and
+    ``replace``), with the same ``InvalidPositionError`` naming the field that
+    ``position_problems`` of its fields names."""
     state = c.new_game(seed=2)
     field, changes = _broken(state)[index]
-    python = to_python(state).replace(**changes)  # the Python engine holds any values
-    assert any(field in p for p in position_problems(python)), position_problems(python)
-    if c.ENGINE == "native":
-        words = _NATIVE_WORDS.get(field, field).replace("[", r"\[")
-        with pytest.raises(c.InvalidPositionError, match=words):
-            state.replace(**changes)
-        return
-    bad = state.replace(**changes)
-    problems = position_problems(bad)
+    fields = {**_fields(state), **changes}
+    problems = position_problems(fields)
     assert problems and any(field in p for p in problems), problems
-    assert bad.problems() == problems
-    with pytest.raises(c.InvalidPositionError, match=field.replace("[", r"\[")):
-        c.validate_position(bad)
+    words = field.replace("[", r"\[")
+    for engine_state in (state, to_python(state)):
+        with pytest.raises(c.InvalidPositionError, match=words) as refused:
+            engine_state.replace(**changes)
+        assert str(refused.value) == "impossible position: " + "; ".join(problems)
+    with pytest.raises(c.InvalidPositionError, match=words):
+        c.GameState(**fields)  # type: ignore[arg-type]
+    with pytest.raises(c.InvalidPositionError, match=words):
+        c.validate_position(fields)
     with pytest.raises(c.NotationError):  # still importable from notation, same error
         from crapette.notation import validate_position
 
-        validate_position(bad)
+        validate_position(fields)
 
 
 @pytest.mark.parametrize(
@@ -344,15 +341,10 @@ def test_legal_moves_never_fails_on_a_validated_state(
         change = {field: value}
     try:
         changed = state.replace(**change)
-    except c.InvalidPositionError:
-        # refused by the native engine, which refuses only what is impossible anyway
-        assert c.ENGINE == "native"
-        assert to_python(state).replace(**change).problems()
+    except c.InvalidPositionError:  # refused exactly when the fields are impossible
+        assert position_problems({**_fields(state), **change})
         return
-    if changed.problems():
-        with pytest.raises(c.InvalidPositionError):
-            c.validate_position(changed)
-        return
+    assert changed.problems() == []
     c.legal_moves(changed)
     assert set(c.legal_moves(changed)) == set(reference_legal_moves(changed))
 
@@ -378,13 +370,10 @@ def test_layout_keys_seen_are_checked() -> None:
         with pytest.raises(TypeError, match=f"^int object expected; got {type(key).__name__}$"):
             state.replace(seen=(key,))
     for keys in ((-1,), (2**70,)):
-        python = to_python(state).replace(seen=keys)
-        assert "seen must hold layout keys" in " ".join(python.problems())
-        if c.ENGINE == "native":  # refused when built: no native state holds such a key
-            with pytest.raises(c.InvalidPositionError, match="seen"):
-                state.replace(seen=keys)
-            continue
-        bad = state.replace(seen=keys)
-        with pytest.raises(c.InvalidPositionError, match="seen"):
-            c.validate_position(bad)
+        assert "seen must hold layout keys" in " ".join(
+            position_problems({**_fields(state), "seen": keys})
+        )
+        for engine_state in (state, to_python(state)):  # refused when built, in both
+            with pytest.raises(c.InvalidPositionError, match="seen must hold layout keys"):
+                engine_state.replace(seen=keys)
     assert state.replace(seen=(5, 2**64 - 1)).problems() == []

@@ -57,6 +57,10 @@ def test_the_page_lists_the_modules_it_means() -> None:
     assert versioned[:2] == ["crapette", "crapette.cards"]
     assert {"crapette.bots", "crapette.simulation.ladder", "crapette.cli"} <= set(versioned)
     assert set(provisional) == {
+        "crapette.analysis",
+        "crapette.bots.expert",
+        "crapette.bots.allseeing",
+        "crapette.simulation.sprt",
         "crapette.adapters.encoding",
         "crapette.adapters.pettingzoo",
         "crapette.adapters.openspiel",

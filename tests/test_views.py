@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import crapette as c
-from crapette.cards import Card
+from crapette.cards import PACK, Card
 from crapette.deal import Rng, shuffled
 from crapette.views import PlayerView, StopView, determinize, observe
 
@@ -40,7 +40,8 @@ def _cards_in(value: object) -> list[int]:
 
 def _with_hidden_shuffled(state: c.GameState, seed: int) -> c.GameState:
     """The same position with the hidden cards (face-down reserve cards, both hands) dealt
-    again at random among the hidden places."""
+    again at random among the hidden places (a face-down reserve card from its owner's
+    pack, as in every possible state)."""
     rng = Rng(seed)
     downs = [len(state.reserves[p]) - state.reserve_up[p] for p in (0, 1)]
     hidden = [*state.reserves[0][: downs[0]], *state.reserves[1][: downs[1]]]
@@ -48,8 +49,9 @@ def _with_hidden_shuffled(state: c.GameState, seed: int) -> c.GameState:
     pool = list(shuffled(hidden, rng))
     reserves = []
     for p in (0, 1):
-        reserves.append(tuple(pool[: downs[p]]) + state.reserves[p][downs[p] :])
-        pool = pool[downs[p] :]
+        own = [card for card in pool if PACK[card] == p][: downs[p]]
+        reserves.append(tuple(own) + state.reserves[p][downs[p] :])
+        pool = [card for card in pool if card not in own]
     n0 = len(state.hands[0])
     return state.replace(
         reserves=(reserves[0], reserves[1]),

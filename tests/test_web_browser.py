@@ -145,7 +145,7 @@ def axe_source() -> str:
     if not AXE.exists():
         if IN_CI:
             pytest.fail(f"axe-core is missing: run npm ci in {AXE.parents[2]}")
-        pytest.skip("axe-core is not installed (npm ci in tests/browser)")
+        pytest.skip("axe-core is not installed: npm ci --prefix tests/browser")
     return AXE.read_text(encoding="utf-8")
 
 
@@ -644,8 +644,10 @@ def test_the_hint_is_shown_on_the_table(context: BrowserContext, server: str) ->
 
 def test_moves_slide_one_by_one_at_the_chosen_pace(browser: Browser, server: str) -> None:
     """With motion on, every version of the game is shown in turn (each of the bot's moves),
-    each with its card sliding; with prefers-reduced-motion the page starts with motion off."""
-    ctx = new_context(browser, "en", settings={"speed": "fast"})
+    each with its card sliding (at the slow pace: a move the page shows later than its
+    schedule, on a slow or busy machine, is shown without the slide); with
+    prefers-reduced-motion the page starts with motion off."""
+    ctx = new_context(browser, "en", settings={"speed": "slow"})
     try:
         page = ctx.new_page()
         game = start_game(page, server, "classic", "greedy", SHORT_DEALS[0])
@@ -967,5 +969,382 @@ def test_the_page_without_a_server_keeps_its_game_across_a_reload(
         move = again["legal_moves"][0]
         play_by_drag(page, again, move) if move["action"] != "end" else page.click("#btn-discard")
         wait_change(page, again["version"])
+    finally:
+        ctx.close()
+
+
+# ---------------------------------------------------------------------------- on screen
+
+SIZES = {
+    "1280x800": {"width": 1280, "height": 800},
+    "1366x768": {"width": 1366, "height": 768},
+    "1440x900": {"width": 1440, "height": 900},
+    "1920x1080": {"width": 1920, "height": 1080},
+    "390x844": {"width": 390, "height": 844},
+}
+"""The window sizes the page is laid out for (issue 30): four desktop windows and a phone."""
+CARD_AT_LEAST = {"1280x800": 76, "1366x768": 76, "1440x900": 88, "1920x1080": 120, "390x844": 44}
+"""The smallest card width (CSS px) at each size: the cards use the table (issue 30 found
+58 px, about 360 px of a 938 px table, at 1280x800)."""
+GAME_BUTTONS = ("#btn-draw", "#btn-discard", "#btn-hint", "#btn-undo", "#btn-resign", "#btn-skip")
+BOXES: dict[str, dict[str, Any]] = {}
+"""The bounding boxes measured, by size and language (printed by the last layout test)."""
+
+BOX = """sel => { const e = document.querySelector(sel); if (!e || e.hidden) return null;
+  const b = e.getBoundingClientRect();
+  return {left: b.left, top: b.top, right: b.right, bottom: b.bottom}; }"""
+
+
+def on_screen(page: Page, selector: str, size: dict[str, int]) -> dict[str, float]:
+    """The element's box, asserted to lie wholly inside the window (the page unscrolled)."""
+    box = page.evaluate(BOX, selector)
+    assert box is not None, selector
+    inside = (
+        box["left"] >= -0.5
+        and box["top"] >= -0.5
+        and box["right"] <= size["width"] + 0.5
+        and box["bottom"] <= size["height"] + 0.5
+    )
+    assert inside, f"{selector} is not wholly on screen at {size}: {box}"
+    return {k: round(v) for k, v in box.items()}
+
+
+def context_of_size(browser: Browser, name: str, **extra: Any) -> BrowserContext:
+    """A first visit at one of SIZES (the guide shown, no settings but the motion off)."""
+    if name == "390x844":
+        return new_context(browser, "en", phone=name, settings=QUIET, guide=True, **extra)
+    ctx = browser.new_context(locale="en-US", viewport=SIZES[name], **extra)
+    ctx.set_default_timeout(WAIT_MS)
+    stored = json.dumps(json.dumps(QUIET))
+    ctx.add_init_script(f"localStorage.setItem('crapette:settings', {stored});")
+    return ctx
+
+
+FANNED_TENS = """async () => {
+  // a table whose houses and reserves hold 10s under other cards, drawn by the page's own
+  // renderer at the page's size; for each card with another over it, the part left visible
+  // against the width of its rank index ("10")
+  const { Table } = await import("/static/table.js");
+  const board = document.querySelector("#board");
+  const table = new Table(board);
+  const ten = ["TS", "TH", "TD", "TC"], nine = ["9H", "9S", "9C", "9D"];
+  const houses = [];
+  for (let i = 0; i < 8; i++) {
+    const k = i % 4;
+    houses.push(i % 2 ? ["KS", ten[k], nine[k]] : ["QH", ten[k], nine[k], "8S"]);
+  }
+  const view = {
+    foundations: [[], [], [], [], [], [], [], []], houses,
+    reserves: [{ down: 3, up: ["Ts", "9h"] }, { down: 0, up: ["th", "9s", "8h"] }],
+    hands: [20, 20], wastes: [["5D"], ["5d"]], turned: null, stop: null, moves_made: 0,
+  };
+  table.render({ view, seat: 0, turn_player: 0, legal_moves: [] });
+  const out = [];
+  for (const [pile, els] of Object.entries(table.cardEls)) {
+    for (let i = 0; i + 1 < els.length; i++) {
+      const a = els[i].getBoundingClientRect(), b = els[i + 1].getBoundingClientRect();
+      if (Math.abs(a.left - b.left) < 1 || els[i].classList.contains("back")) continue;
+      const leftward = b.left < a.left;
+      const index = els[i].querySelector(leftward ? ".idx.tr" : ".idx.tl");
+      const range = document.createRange();
+      range.selectNodeContents(index.firstChild); // "10", the first line of the index
+      const text = range.getBoundingClientRect();
+      const shown = leftward ? a.right - b.right : b.left - a.left;
+      out.push({ pile, card: els[i].dataset.card, shown, needed: text.width + 2 });
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_page_fits_the_window_in_every_language(
+    browser: Browser, server: str, shots: Path, size: str
+) -> None:
+    """At each size, in every language: on a first visit the way to start a deal (and the
+    guide's button) is on screen without scrolling, and the game buttons are disabled; in a
+    deal the board and every game button lie inside the window, the cards are at least
+    CARD_AT_LEAST wide, the newest of the opponent's moves is whole in its list; a fanned 10
+    shows its whole index; on a finished deal the result table's cells are single lines
+    inside the panel (issue 30)."""
+    view = SIZES[size]
+    ctx = context_of_size(browser, size)
+    try:
+        page = ctx.new_page()
+        for lang in LANGUAGES:
+            measured: dict[str, Any] = BOXES.setdefault(size, {}).setdefault(lang, {})
+            page.goto(f"{server}/?lang={lang}")
+            page.wait_for_selector("#preset option[value='classic']", state="attached")
+            page.wait_for_function("() => !document.body.classList.contains('loading')")
+            assert page.evaluate("() => document.documentElement.lang") == lang
+            assert page.evaluate("() => [window.scrollX, window.scrollY]") == [0, 0]
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= view["width"]
+            measured["start"] = on_screen(page, "#btn-new", view)
+            if size != "390x844":  # the guide in the table's place, its button on screen
+                assert page.is_visible("#guide")
+                measured["guide"] = on_screen(page, "#btn-guide-done", view)
+            for button in GAME_BUTTONS:
+                assert page.is_disabled(button), f"{button} acts with no game ({lang}, {size})"
+            page.select_option("#preset", "classic")
+            page.select_option("#opponent", "greedy")
+            page.fill("#seed", str(SHORT_DEALS[0]))
+            page.click("#btn-new")
+            page.wait_for_function("() => window.crapette.game && window.crapette.idle")
+            page.evaluate("() => window.scrollTo(0, 0)")
+            measured["board"] = on_screen(page, "#board", view)
+            for button in GAME_BUTTONS:
+                measured[button] = on_screen(page, button, view)
+            width = page.evaluate(
+                "() => document.querySelector('#board .card').getBoundingClientRect().width"
+            )
+            measured["card"] = round(width)
+            assert width >= CARD_AT_LEAST[size], (lang, size, width)
+            assert page.is_enabled("#btn-hint") and page.is_enabled("#btn-resign")
+            assert page.is_disabled("#btn-skip")  # nothing to skip
+            if lang == "en":
+                page.screenshot(path=str(shots / f"layout-{size}.png"))
+        # the newest of the opponent's moves, whole in its list, after some of the bot's turns
+        game = game_of(page)
+        for _ in range(60):
+            if game["status"] != "playing" or len(game["last_moves"]) >= 3:
+                break
+            move = hinted(server, page, game)
+            game = api(
+                server, page, "POST", "/moves", move=move["notation"], version=game["version"]
+            )
+        page.wait_for_function(
+            "v => window.crapette.game.version === v && window.crapette.idle", arg=game["version"]
+        )
+        if game["last_moves"]:
+            inside = page.evaluate(
+                """() => { const list = document.querySelector('#opponent-moves');
+                           const last = list.lastElementChild.getBoundingClientRect();
+                           const box = list.getBoundingClientRect();
+                           return last.top >= box.top - 0.5 && last.bottom <= box.bottom + 0.5; }"""
+            )
+            assert inside, "the newest of the opponent's moves is cut off"
+        # a 10 under other cards, fanned, shows its whole index
+        fans = page.evaluate(FANNED_TENS)
+        assert len(fans) >= 10
+        cut = [f for f in fans if f["shown"] < f["needed"]]
+        assert cut == [], f"fanned cards whose index is cut at {size}: {cut[:4]}"
+    finally:
+        ctx.close()
+    if size == "390x844":  # the result table of a finished deal, on the phone
+        check_result_table_on_a_phone(browser, server)
+    if len(BOXES) == len(SIZES):
+        print(json.dumps(BOXES, indent=1))
+
+
+def check_result_table_on_a_phone(browser: Browser, server: str) -> None:
+    """A finished deal's result panel at 390x844, in every language: every cell one line,
+    the table inside the panel."""
+    ctx = new_context(browser, "en", phone="390x844", settings=QUIET)
+    try:
+        page = ctx.new_page()
+        game = start_game(page, server, "classic", "greedy", SHORT_DEALS[0])
+        for _ in range(300):
+            if game["status"] != "playing":
+                break
+            move = hinted(server, page, game)
+            game = api(
+                server, page, "POST", "/moves", move=move["notation"], version=game["version"]
+            )
+        page.wait_for_selector("#result-dialog[open]")
+        for lang in LANGUAGES:
+            page.select_option("#language", lang)
+            page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+            found = page.evaluate(
+                """() => { const table = document.querySelector('#result-table');
+                  const panel = document.querySelector('#result-dialog').getBoundingClientRect();
+                  const cells = [...table.querySelectorAll('th, td')].map(c => {
+                    const line = parseFloat(getComputedStyle(c).lineHeight) || 20;
+                    const b = c.getBoundingClientRect();
+                    const style = getComputedStyle(c);
+                    const pad = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+                    return {text: c.textContent, lines: (b.height - pad) / line}; });
+                  const box = table.getBoundingClientRect();
+                  return {wrapped: cells.filter(c => c.lines > 1.5).map(c => c.text),
+                          inside: box.left >= panel.left && box.right <= panel.right,
+                          width: [box.width, panel.width]}; }"""
+            )
+            assert found["wrapped"] == [], (lang, found)
+            assert found["inside"], (lang, found)
+    finally:
+        ctx.close()
+
+
+# ---------------------------------------------------------------------------- no tap lost
+
+
+def recorder(page: Page) -> None:
+    """Keep every payload the page shows, in order (window.shown)."""
+    page.evaluate(
+        """() => { window.shown = []; const s = window.crapette;
+                   let value = s.game;
+                   Object.defineProperty(s, 'game', { configurable: true,
+                     get() { return value; },
+                     set(v) { value = v; window.shown.push(v); } }); }"""
+    )
+
+
+def test_taps_made_while_the_page_is_busy_are_made_in_order(browser: Browser, server: str) -> None:
+    """With the motion on, the player turns a card, then 50 ms later taps the turned card and
+    50 ms later their waste, while the page is still busy with the draw: both taps are kept
+    and made in order once it is idle (the discard is made, or refused with its reason when
+    the rules forbid it), never dropped ("Nothing of yours to move there.": issue 30, where
+    the page kept only the last tap). Three turns."""
+    ctx = new_context(browser, "en", settings={"speed": "normal"})
+    try:
+        page = ctx.new_page()
+        game = start_game(page, server, "classic", "greedy", SHORT_DEALS[1])
+        recorder(page)
+        turns = 0
+        for _ in range(200):
+            if turns == 3 or game["status"] != "playing":
+                break
+            if not any(m["action"] == "draw" for m in game["legal_moves"]):
+                move = hinted(server, page, game)  # play on to a turn where a draw is legal
+                play_by_drag(page, game, move)
+                game = wait_my_turn(page, game["version"])
+                continue
+            seat, version = game["seat"], game["version"]
+            hand = center(page, pile_selector(f"K{seat}"))
+            turned = center(page, pile_selector("T"))
+            waste = center(page, pile_selector(f"W{seat}"))
+            page.evaluate("() => { window.shown = []; }")
+            page.mouse.click(*hand)
+            page.wait_for_timeout(50)
+            assert page.evaluate("() => window.crapette.busy"), "the draw made the page busy"
+            page.mouse.click(*turned)
+            page.wait_for_timeout(50)
+            page.mouse.click(*waste)
+            page.wait_for_function("() => window.crapette.idle", timeout=30_000)
+            shown = page.evaluate("() => window.shown")
+            drawn = next(p for p in shown if p["version"] == version + 1)
+            message = page.inner_text("#message")
+            assert "Nothing of yours" not in message, message
+            if any(m["action"] == "discard" for m in drawn["legal_moves"]):
+                after = next(p for p in shown if p["version"] == version + 2)
+                assert after["view"]["wastes"][seat][-1] == drawn["view"]["turned"], (drawn, after)
+                turns += 1
+            else:  # the turned card must go elsewhere first: refused, saying why
+                assert page.get_attribute("#message", "data-kind") == "error"
+                assert message.startswith("Not allowed"), message
+            game = wait_my_turn(page, version) if game_of(page)["your_turn"] else game_of(page)
+            if not game["your_turn"] and game["status"] == "playing":
+                game = wait_my_turn(page, game["version"])
+        assert turns >= 1
+    finally:
+        ctx.close()
+
+
+# ---------------------------------------------------------------------------- the bot's pace
+
+PACE = """([speed, moves]) => {
+  // the page's own schedule (app.js), recomputed: slide and pause of each of the opponent's
+  // moves in one turn, in ms
+  const [base, pause] = {slow: [700, 420], normal: [320, 160], fast: [160, 60]}[speed];
+  let total = 0;
+  for (let k = 1; k <= moves; k++) {
+    const factor = Math.max(80 / (base + pause), 0.9 ** k);
+    total += Math.round(base * factor) + Math.round(pause * factor);
+  }
+  return total;
+}"""
+
+
+SKIP_WHEN_ENABLED = """async () => {
+  for (let i = 0; i < 400; i++) {
+    const skip = document.querySelector('#btn-skip');
+    if (!skip.disabled) {
+      const others = ['#btn-draw', '#btn-discard', '#btn-hint', '#btn-undo']
+        .every(s => document.querySelector(s).disabled) && !window.crapette.game.your_turn;
+      skip.click();
+      return {clicked: true, others_disabled: others};
+    }
+    if (window.crapette.idle && window.crapette.game.your_turn) break;
+    await new Promise(done => setTimeout(done, 5));
+  }
+  return {clicked: false};
+}"""
+
+
+def test_the_bots_turn_goes_at_the_players_pace_and_can_be_skipped(
+    browser: Browser, server: str
+) -> None:
+    """At the default pace the opponent's moves of a turn speed up one after the other: the
+    page's measured time for each of the bot's turns stays within its schedule (which puts a
+    50-move turn at under 10 s), and the skip button on the table, enabled only while the
+    bot's moves are being shown, shows the rest of a turn at once (issue 30: 30-38 s for
+    long turns, and faster paces only under Settings)."""
+    app = (ROOT / "src" / "crapette" / "web" / "static" / "app.js").read_text("utf-8")
+    assert "normal: [320, 160]" in app and "ACCELERATION = 0.9" in app and "FLOOR_MS = 80" in app
+    ctx = new_context(browser, "en", settings={})  # the default pace
+    try:
+        page = ctx.new_page()
+        assert page.goto(server + "/") is not None
+        page.wait_for_selector("#preset option[value='classic']", state="attached")
+        assert page.input_value("#speed") == "normal"
+        assert page.evaluate(PACE, ["normal", 50]) < 10_000
+        game = start_game(page, server, "classic", "greedy", SHORT_DEALS[2])
+        page.evaluate(  # the time the page spends drawing the table (it adds to the pace)
+            """async () => { window.drawn = 0; const { Table } = await import('/static/table.js');
+                             const draw = Table.prototype.render;
+                             Table.prototype.render = function (...args) {
+                               const begun = performance.now();
+                               try { return draw.apply(this, args); }
+                               finally { window.drawn += performance.now() - begun; } }; }"""
+        )
+        page.evaluate(
+            """() => { window.times = []; const s = window.crapette;
+                       let value = s.game;
+                       Object.defineProperty(s, 'game', { configurable: true,
+                         get() { return value; },
+                         set(v) { value = v;
+                           window.times.push([v.version, v.your_turn, performance.now()]); } });
+                     }"""
+        )
+        measured: list[tuple[int, int, int, int]] = []
+        skipped = slow = False
+        for _ in range(200):
+            if game["status"] != "playing" or (len(measured) >= 2 and skipped):
+                break
+            if len(measured) >= 2 and not slow:  # measured: now slowly, to skip a turn
+                page.click("#btn-settings")  # (under Settings)
+                page.select_option("#speed", "slow")
+                page.click("#btn-settings")
+                slow = True
+            move = hinted(server, page, game)
+            page.evaluate("() => { window.times = []; window.drawn = 0; }")
+            play_by_drag(page, game, move)
+            if move["action"] in ("discard", "end") and slow and not skipped:
+                # the bot's turn is being shown (slowly now): skip to its end, from within the
+                # page as soon as the button is enabled (a short turn may be over first)
+                begun = time.monotonic()
+                pressed = page.evaluate(SKIP_WHEN_ENABLED)
+                if pressed["clicked"]:
+                    # not the player's turn: the buttons that cannot act were disabled
+                    assert pressed["others_disabled"], pressed
+                    page.wait_for_function("() => window.crapette.idle")
+                    assert time.monotonic() - begun < 2.5
+                    truth = api(server, page, "GET")
+                    assert game_of(page)["version"] == truth["version"]
+                    assert page.is_disabled("#btn-skip")
+                    skipped = True
+            game = wait_my_turn(page, game["version"])
+            times = page.evaluate("() => window.times")
+            theirs = [t for t in times if not t[1]]
+            if len(theirs) >= 3 and not slow:
+                # the bot's moves: from the first shown to the last, against the schedule
+                took = times[-1][2] - theirs[0][2]
+                planned = page.evaluate(PACE, ["normal", len(theirs)])
+                drawn = page.evaluate("() => window.drawn")
+                measured.append((len(theirs), round(took), planned, round(drawn)))
+        assert skipped and measured, measured
+        for count, took, planned, drawn in measured:
+            # the schedule, and where drawing a move took longer than its slot, that time
+            assert took <= planned + drawn + 30 * count + 400, (count, took, planned, drawn)
+        print("bot turns shown (moves, ms, scheduled ms, ms drawing):", measured)
     finally:
         ctx.close()

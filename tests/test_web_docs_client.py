@@ -34,7 +34,7 @@ def node() -> tuple[str, int]:
     if path is None:
         if os.environ.get("CI"):
             pytest.fail("Node is needed for the docs' JavaScript client (CI has Node 20)")
-        pytest.skip("no node on this machine")
+        pytest.skip("no node on this machine (Debian: apt-get install nodejs)")
     version = subprocess.run([path, "--version"], capture_output=True, text=True, check=True)
     major = int(version.stdout.strip().lstrip("v").split(".")[0])
     return path, major

@@ -36,7 +36,7 @@ NODE = shutil.which("node")
 if NODE is None:
     if os.environ.get("CI"):
         pytest.fail("node is missing (CI must install it)", pytrace=False)
-    pytest.skip("node is not installed", allow_module_level=True)
+    pytest.skip("node is not installed (Debian: apt-get install nodejs)", allow_module_level=True)
 
 SCENARIOS = [
     {"rules": "classic", "seed": "501", "opponent": "greedy", "seat": 0, "policy": 1},
@@ -186,7 +186,7 @@ def test_the_local_backend_plays_the_servers_game(scenario: dict[str, Any]) -> N
             else "move"
         )
         if step.get("hint") is not None:
-            assert step["hint"]["notation"] == str(game.hint(seat)), action
+            assert step["hint"]["notation"] == str(game.quick_hint(seat)), action
         moved.clear()
         if action[0] == "move":
             game.play(seat, text=action[1], code=None, version=action[2])

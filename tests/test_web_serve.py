@@ -8,6 +8,7 @@ time."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import resource
@@ -114,14 +115,17 @@ def stored_games(db: Path) -> dict[str, Game]:
 
 
 class Player(threading.Thread):
-    """Plays one game's human seat with hints until stopped or the server dies; records
-    every move acknowledged (its own and the bot's replies the answers list), by number."""
+    """Plays one game's human seat until stopped or the server dies, each move drawn from
+    the payload's legal moves (not the hint: a server process analyses for up to half a
+    second a hint); records every move acknowledged (its own and the bot's replies the
+    answers list), by number."""
 
     def __init__(self, url: str, game_id: str, token: str, stop: threading.Event) -> None:
         super().__init__(daemon=True)
         self.url, self.game_id, self.token, self.stop = url, game_id, token, stop
         self.acked: dict[int, tuple[int, str]] = {}
         self.version = -1
+        self.rng = random.Random(game_id)
 
     def run(self) -> None:
         base = f"{self.url}/api/games/{self.game_id}"
@@ -133,7 +137,8 @@ class Player(threading.Thread):
                     data = client.get(base).json()
                     if data["status"] != "playing":
                         return
-                    move = client.get(base + "/hint").json()["notation"]
+                    legal = data["legal_moves"]
+                    move = legal[self.rng.randrange(len(legal))]["notation"]
                     r = client.post(
                         base + "/moves", json={"move": move, "version": data["version"]}
                     )
@@ -461,3 +466,83 @@ def test_memory_stays_flat_for_unknown_ids_and_finished_games(tmp_path: Path) ->
         assert r.status_code == 200 and r.json()["status"] == "over"
     assert unknown < 1 * 2**20, f"10,000 unknown ids: +{unknown / 2**20:.1f} MiB"
     assert finished < 2 * 2**20, f"500 finished games: +{finished / 2**20:.1f} MiB"
+
+
+# ---------------------------------------------------------------------------- followers
+
+
+class Captured(logging.Handler):
+    """Keeps every record logged while installed."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def test_followers_that_leave_leave_no_task_behind() -> None:
+    """50 WebSocket followers connect, get their first update and drop (half close the
+    socket properly, half vanish); afterwards the server's event loop runs no more tasks
+    than before, and a full garbage collection logs nothing: no "Task was destroyed but it
+    is pending!" (issue 30: ``_follow`` left its ``queue.get()`` task pending)."""
+    import asyncio
+    import gc
+
+    import uvicorn
+    from websockets.sync.client import connect
+
+    from crapette.web import MemoryStore, create_app
+
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(MemoryStore()), host="127.0.0.1", port=port, log_level="info")
+    )
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=lambda: loop.run_until_complete(server.serve()))
+    captured = Captured()
+    watched = [logging.getLogger(name) for name in ("asyncio", "uvicorn.error")]
+    for logger in watched:
+        logger.addHandler(captured)
+    thread.start()
+
+    def tasks() -> int:
+        async def count() -> int:
+            return len(asyncio.all_tasks())
+
+        return asyncio.run_coroutine_threadsafe(count(), loop).result(10)
+
+    try:
+        deadline = time.monotonic() + 20
+        while not server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        base = f"http://127.0.0.1:{port}"
+        r = httpx.post(base + "/api/games", json={"opponent": "greedy"})
+        game_id, token = r.json()["game_id"], r.json()["token"]
+        idle = tasks()
+        for i in range(50):
+            with connect(f"ws://127.0.0.1:{port}/api/games/{game_id}/live") as ws:
+                ws.send(json.dumps({"token": token}))
+                assert json.loads(ws.recv(timeout=10))["type"] == "update"
+                if i % 2:  # gone without a closing handshake (else: a proper close)
+                    ws.socket.shutdown(socket.SHUT_RDWR)
+        deadline = time.monotonic() + 20
+        while tasks() > idle and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = tasks() - idle
+        gc.collect()
+        time.sleep(0.2)
+        # the game still takes moves and the follower slots are free again
+        data = httpx.get(f"{base}/api/games/{game_id}", headers=auth(token)).json()
+        assert data["status"] == "playing"
+    finally:
+        server.should_exit = True
+        thread.join(20)
+        loop.close()
+        for logger in watched:
+            logger.removeHandler(captured)
+    assert left == 0, f"{left} tasks still pending after 50 followers left"
+    problems = [r.getMessage() for r in captured.records if r.levelno >= logging.WARNING]
+    assert problems == [], problems

@@ -15,8 +15,9 @@ GENERATED`` and ``END GENERATED`` markers of a hand-written file):
 * ``src/crapette/web/static/spec.js``: the same module for the web page;
 * ``src/crapette/rules.py``: the typed option fields of ``Ruleset`` and their ``Literal``
   types;
-* ``js/lib/index.d.ts``: the option types, the ``RuleOptions`` interface and the refusal
-  reasons' codes and parameters (``ReasonCode``, ``ReasonParams``);
+* ``js/lib/api.d.cts`` (the declarations both entries of the package share): the option
+  types, the ``RuleOptions`` interface and the refusal reasons' codes and parameters
+  (``ReasonCode``, ``ReasonParams``);
 * ``docs/variants.md``: the table of options;
 * ``src/crapette/web/static/i18n/spec-keys.json``: the catalogue keys the spec needs (every
   catalogue must have words for each: ``tests/test_web_catalogues.py``).
@@ -270,7 +271,7 @@ def _ts_type(option: _spec.Option) -> str:
 
 
 def ts_block() -> str:
-    """The generated block of ``js/lib/index.d.ts``."""
+    """The generated block of ``js/lib/api.d.cts``."""
     out = []
     for option in _spec.OPTIONS:
         if option.kind == "choice":
@@ -467,8 +468,8 @@ def targets() -> list[tuple[Path, Callable[[str], str]]]:
                     _block(ROOT / "src/crapette/rules.py", "FIELDS", rules_fields(), py),
                 ),
                 (
-                    ROOT / "js/lib/index.d.ts",
-                    _block(ROOT / "js/lib/index.d.ts", "OPTIONS", ts_block(), ("// ", "")),
+                    ROOT / "js/lib/api.d.cts",
+                    _block(ROOT / "js/lib/api.d.cts", "OPTIONS", ts_block(), ("// ", "")),
                 ),
                 (
                     ROOT / "docs/variants.md",

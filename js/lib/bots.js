@@ -10,6 +10,7 @@ import * as engine from './engine.js';
 import { InvalidArgumentError } from './errors.js';
 import { ALL_MOVES, Move } from './moves.js';
 import { toSeed } from './play.js';
+import { illegalMoveError } from './refusals.js';
 import { show } from './quote.js';
 import { asRuleset } from './rules.js';
 import { GameState } from './state.js';
@@ -34,11 +35,13 @@ export class Rng {
     return z ^ (z >> 31n);
   }
 
-  /** A uniform integer below n > 0 (a number for a number, a BigInt for a BigInt). */
+  /** A uniform integer below n, from 1 to 2**64 (a number for a number, a BigInt for a
+   *  BigInt; the draws are 64-bit, so a larger bound could never be served).
+   *  @throws {InvalidArgumentError} n is not an integer from 1 to 2**64. */
   below(n) {
     const big = typeof n === 'bigint';
-    if (!(big || Number.isSafeInteger(n)) || n <= 0) {
-      throw new InvalidArgumentError(`below() needs a positive bound, not ${show(n)}`);
+    if (!(big || Number.isSafeInteger(n)) || n <= 0 || (big && n > 1n << 64n)) {
+      throw new InvalidArgumentError(`below() needs an int bound from 1 to 2**64, not ${show(n)}`);
     }
     const b = BigInt(n);
     const limit = (1n << 64n) - ((1n << 64n) % b);
@@ -89,9 +92,13 @@ export class GreedyBot {
   choose(subject) {
     const { state, moves } = position('GreedyBot', subject);
     if (!moves.length) throw noMove('GreedyBot');
-    const { move, rng } = engine.greedyMoveOf(state, moves, this._rng);
-    this._rng = rng;
-    return ALL_MOVES[move];
+    const chosen = engine.greedyMoveOf(state, moves, this._rng);
+    if (chosen.illegal !== undefined) {
+      const move = ALL_MOVES[moves[chosen.illegal]];
+      throw illegalMoveError(state, move);
+    }
+    this._rng = chosen.rng;
+    return ALL_MOVES[chosen.move];
   }
 }
 
@@ -112,11 +119,30 @@ export class RandomBot {
   }
 }
 
-/** The greedy score of each move (crapette.bots.greedy.ranked_scores): higher is better. */
+/** The most moves greedyScores ranks at once: every move of the table (a list of legal
+ *  moves is shorter). */
+const MOST_MOVES = ALL_MOVES.length;
+
+/**
+ * The greedy score of each move (crapette.bots.greedy.ranked_scores): higher is better.
+ * @param {GameState} state
+ * @param {Move[]} moves moves legal in the state (at most MOST_MOVES)
+ * @throws {TypeError} not a GameState, or not an array of moves
+ * @throws {InvalidArgumentError} more than MOST_MOVES moves
+ * @throws {IllegalMoveError} a move that is not legal in the state (the first, named)
+ */
 export function greedyScores(state, moves) {
   if (!(state instanceof GameState)) throw new TypeError(`greedyScores() needs a GameState, not ${show(state)}`);
+  if (!Array.isArray(moves)) throw new TypeError(`greedyScores() needs an array of moves, not ${show(moves)}`);
+  if (moves.length > MOST_MOVES) {
+    throw new InvalidArgumentError(
+      `greedyScores(): moves must hold at most ${MOST_MOVES} moves (each legal), not ${moves.length}`,
+    );
+  }
   for (const m of moves) if (!(m instanceof Move)) throw new TypeError(`not a Move: ${show(m)}`);
-  return engine.greedyScoresOf(state, moves.map((m) => m.index));
+  const ranked = engine.greedyScoresOf(state, moves.map((m) => m.index));
+  if (ranked.illegal !== undefined) throw illegalMoveError(state, moves[ranked.illegal]);
+  return ranked.scores;
 }
 
 const POLICIES = { random: 0, greedy: 1 };

@@ -9,6 +9,8 @@
  * @module
  */
 
+import { CrapetteError, InvalidArgumentError, InvalidPositionError } from './errors.js';
+
 const WASM_URL = new URL('./crapette.wasm', import.meta.url);
 
 async function wasmBytes() {
@@ -98,18 +100,25 @@ function setRules(rules) {
  * Copy a position into the exchange area: a GameState's ruleset, its 140 bytes
  * (`_bytes`), the state before its pending Stop! (`_prior`, or null), the layout keys
  * seen this turn (`_keys`, a BigUint64Array, or null when only the current layout was)
- * and its layout key when known (`_current`, or null).
+ * and its layout key when known (`_current`, or null). The core checks the bytes
+ * (cr_state_check) before any entry point reads them: bytes changed behind the state's
+ * back are refused, never read out of bounds.
  */
 function load(core) {
   setRules(core.rules);
   if (loadedState === core) return;
+  loadedState = null;
+  if (!(core._bytes instanceof Uint8Array) || core._bytes.length !== STATE_BYTES) {
+    throw new InvalidPositionError('crapette: a state holds 140 bytes');
+  }
   u8.set(core._bytes, P_STATE);
+  if (x.wa_check() !== 0) throw new InvalidPositionError('crapette: the bytes of this state were changed');
   if (core._prior) u8.set(core._prior._bytes, P_PRIOR);
   const keys = core._keys;
   loadedKeys = keys ? keys.length : 0;
   if (keys) {
     const at = x.wa_seen_keys(keys.length);
-    if (!at) throw new RangeError('crapette: out of memory for the layouts seen');
+    if (!at) throw new CrapetteError('crapette: out of memory for the layouts seen');
     views();
     new BigUint64Array(buffer, at, keys.length).set(keys);
   }
@@ -128,6 +137,7 @@ function unload() {
 export function legalIndexes(core) {
   load(core);
   const n = x.wa_legal_moves(loadedKeys, loadedCurrent);
+  if (n < 0) throw new CrapetteError('crapette: the layouts seen were not loaded');
   const out = new Array(n);
   for (let i = 0; i < n; i++) out[i] = dv.getUint16(P_MOVES + 2 * i, true);
   return out;
@@ -160,6 +170,7 @@ export function applyIndex(core, move) {
 export function whyIllegalIndex(core, move, onlyPriority) {
   load(core);
   const code = x.wa_why_illegal(loadedKeys, loadedCurrent, move, onlyPriority ? 1 : 0);
+  if (code < 0) throw new InvalidArgumentError(`crapette: not a move of the table: ${move}`);
   const n = Number(ioAt(0));
   return { code, raw: Array.from(new Int32Array(buffer, P_PARAMS, n)) };
 }
@@ -225,7 +236,7 @@ export function checkBytes(bytes) {
 export function newGameBytes(rules, seed) {
   unload();
   setRules(rules);
-  x.wa_new_game(u64(seed));
+  if (x.wa_new_game(u64(seed)) !== 0) throw new InvalidArgumentError(`crapette: rules the core cannot deal: ${rules}`);
   return u8.slice(P_STATE, P_STATE + STATE_BYTES);
 }
 
@@ -234,38 +245,57 @@ export function newGameBytes(rules, seed) {
 export function dealBytes(rules, pack0, pack1, starter) {
   unload();
   setRules(rules);
+  if (pack0.length !== 52 || pack1.length !== 52) {
+    throw new InvalidPositionError('crapette: each pack must hold its player\'s 52 cards once');
+  }
   u8.set(pack0, P_PACKS);
   u8.set(pack1, P_PACKS + pack0.length);
-  x.wa_deal(starter);
+  if (x.wa_deal(starter) !== 0) {
+    throw new InvalidPositionError('crapette: each pack must hold its player\'s cards once');
+  }
   return u8.slice(P_STATE, P_STATE + STATE_BYTES);
 }
 
 // --- the greedy bot and whole deals ---------------------------------------------------
 
+/** Copy move indexes into the module's move buffer (NMOVES entries): a longer list is
+ *  refused before anything is written. */
 function setMoves(moves) {
+  if (moves.length > NMOVES) {
+    throw new InvalidArgumentError(`moves must hold at most ${NMOVES} moves (each legal), not ${moves.length}`);
+  }
   const out = new Uint16Array(buffer, P_MOVES, moves.length);
   for (let i = 0; i < moves.length; i++) out[i] = moves[i];
 }
 
-/** The greedy scores of moves (indexes). */
+/** The greedy scores of moves (indexes): `{scores}`, or `{illegal: i}` for the first move
+ *  that is not legal in the state (the core checks every move before it ranks any). */
 export function greedyScoresOf(core, moves) {
   load(core);
   setMoves(moves);
-  x.wa_greedy_scores(moves.length);
-  return Array.from(new Int32Array(buffer, P_SCORES, moves.length));
+  const bad = x.wa_greedy_scores(moves.length, loadedKeys, loadedCurrent);
+  if (bad === -2) throw new InvalidArgumentError(`moves must hold at most ${NMOVES} moves, not ${moves.length}`);
+  if (bad >= 0) return { illegal: bad };
+  return { scores: Array.from(new Int32Array(buffer, P_SCORES, moves.length)) };
 }
 
-/** The greedy bot's move among moves (indexes) and the generator state after it. */
+/** The greedy bot's move among moves (indexes) and the generator state after it:
+ *  `{move, rng}`, or `{illegal: i}` for the first move that is not legal in the state. */
 export function greedyMoveOf(core, moves, rng) {
   load(core);
   setMoves(moves);
-  const move = x.wa_greedy_move(moves.length, u64(rng));
+  const move = x.wa_greedy_move(moves.length, u64(rng), loadedKeys, loadedCurrent);
+  if (move === -1) throw new InvalidArgumentError('the greedy bot needs a legal move to choose from: moves is empty');
+  if (move === -2) throw new InvalidArgumentError(`moves must hold at most ${NMOVES} moves, not ${moves.length}`);
+  if (move < -2) return { illegal: -3 - move };
   return { move, rng: u64(ioAt(0)) };
 }
 
 /** A uniform value below n and the generator state after it (crapette.deal.Rng.below). */
 export function rngBelow(rng, n) {
-  const value = x.wa_rng_below(u64(rng), BigInt(n));
+  const bound = BigInt(n);
+  if (bound <= 0n || bound >= 1n << 64n) throw new InvalidArgumentError(`rngBelow() needs a bound from 1 to 2**64 - 1, not ${n}`);
+  const value = x.wa_rng_below(u64(rng), bound);
   return { value: u64(value), rng: u64(ioAt(0)) };
 }
 
@@ -276,12 +306,13 @@ export function playDealRaw(rules, seed, policies, rngs, record) {
   let at = 0;
   if (record > 0) {
     at = x.wa_record(BigInt(record));
-    if (!at) throw new RangeError('crapette: out of memory for the record');
+    if (!at) throw new CrapetteError('crapette: out of memory for the record');
   }
   const err = x.wa_play_deal(1, u64(seed), policies[0], policies[1], u64(rngs[0]), u64(rngs[1]), BigInt(record));
   views();
-  if (err === -1) throw new RangeError('crapette: out of memory for the layouts seen');
-  if (err) throw new Error('crapette: a deal could not apply a move');
+  if (err === -1) throw new CrapetteError('crapette: out of memory for the layouts seen');
+  if (err === -3) throw new InvalidArgumentError(`crapette: rules the core cannot deal: ${rules}`);
+  if (err) throw new CrapetteError('crapette: a deal could not apply a move');
   const r = new BigInt64Array(buffer, P_RESULT, 9);
   const winner = Number(r[1]);
   const moves = Number(r[6]);
@@ -304,6 +335,6 @@ export function playRandomBatch(rules, seed, rng0, rng1, count) {
   setRules(rules);
   const plies = x.wa_play_random(u64(seed), u64(rng0), u64(rng1), count);
   views();
-  if (plies < 0n) throw new RangeError('crapette: out of memory for the layouts seen');
+  if (plies < 0n) throw new CrapetteError('crapette: out of memory for the layouts seen');
   return Number(plies);
 }

@@ -22,6 +22,7 @@ def setup(
     ruleset_class: type,
     position_error: type,
     illegal_error: type,
+    argument_error: type,
     hooks: ModuleType,
 ) -> None: ...
 def legal_moves(state: Any) -> tuple[Any, ...]: ...

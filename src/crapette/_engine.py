@@ -27,6 +27,7 @@ from crapette._laws import (
 )
 from crapette._movegen import known_moves
 from crapette._tables import house_key, layout_key_after
+from crapette.errors import IllegalMoveError
 from crapette.moves import FOUNDATION, HAND, OPP_RESERVE, RESERVE, Action, Move, listed
 from crapette.outcome import python_winner
 from crapette.state import (
@@ -41,6 +42,23 @@ from crapette.state import (
 )
 
 __all__ = ["apply", "apply_unchecked", "python_apply", "python_apply_unchecked"]
+
+
+MOVES_MADE_LIMIT = 2**32 - 1
+"""The most moves a state counts (the native engine's counter is 32 bits wide): a move from
+a state that made this many is refused, in both engines, before the counter could wrap. No
+deal gets near it (the move cap is at most 10**9); only ``apply_unchecked`` played on past
+the end of a deal could."""
+
+
+class _Unmakeable(Exception):
+    """A move that cannot be made at all in a state (a card that is not there, no
+    foundation for it, no Stop! decision to decide): ``apply_unchecked`` refuses it with
+    ``IllegalMoveError``, as the native engine does."""
+
+
+def _unmakeable(state: GameState, move: Move) -> IllegalMoveError:
+    return illegal_move_error(state, move, python_refusal(state, move))
 
 
 def python_apply(state: GameState, move: Move | str) -> GameState:
@@ -66,22 +84,31 @@ def python_apply(state: GameState, move: Move | str) -> GameState:
 
 def python_apply_unchecked(state: GameState, move: Move) -> GameState:
     """Like ``python_apply`` without the legality check: for
-    moves taken from ``legal_moves(state)``. Anything else gives an undefined (possibly
-    invalid) state."""
+    moves taken from ``legal_moves(state)``. Another move gives an undefined state, or
+    ``IllegalMoveError`` for a move that cannot be made at all (as the native engine's)."""
     if not isinstance(state, PythonState):
         raise argument_type_error(GameState, state)
-    if state.stop is not None:
-        return _decide_stop(state, move)
-    rules = state.rules
-    if rules.stop != "enforced" and rules.call_window == "turn_start":
-        return _turn_start_rules(state, move)
-    if rules.stop != "enforced" and violation(state, move) is not None:
-        after = _play(state, move)
-        if python_winner(after) is not None:
-            return after
-        pending = PendingStop(state, move, state.to_act, after.to_act)
-        return _with(after, 1 - state.to_act, pending, after.moves_made, after.hands, after.wastes)
-    return _play(state, move)
+    if not isinstance(move, Move):
+        raise TypeError(f"not a Move: {move!r}")
+    if state.moves_made >= MOVES_MADE_LIMIT:
+        raise _unmakeable(state, move)
+    try:
+        if state.stop is not None:
+            return _decide_stop(state, move)
+        rules = state.rules
+        if rules.stop != "enforced" and rules.call_window == "turn_start":
+            return _turn_start_rules(state, move)
+        if rules.stop != "enforced" and violation(state, move) is not None:
+            after = _play(state, move)
+            if python_winner(after) is not None:
+                return after
+            pending = PendingStop(state, move, state.to_act, after.to_act)
+            return _with(
+                after, 1 - state.to_act, pending, after.moves_made, after.hands, after.wastes
+            )
+        return _play(state, move)
+    except _Unmakeable:
+        raise _unmakeable(state, move) from None
 
 
 def _set(piles: tuple[Pile, ...], i: int, value: Pile) -> tuple[Pile, ...]:
@@ -120,6 +147,8 @@ def _play(state: GameState, move: Move) -> GameState:
         source, target, count = move.source, move.target, move.count
         if source < 8:
             pile = houses[source]
+            if count > len(pile):
+                raise _Unmakeable
             cards = pile[-count:]
             houses = _set(houses, source, pile[:-count])
             key ^= _key_delta(source, len(pile) - count, cards, t.ncards)
@@ -127,22 +156,28 @@ def _play(state: GameState, move: Move) -> GameState:
                 emptied |= 1 << source
         elif source == RESERVE:
             pile = reserves[p]
+            if not pile:
+                raise _Unmakeable
             cards = pile[-1:]
             rest = pile[:-1]
             reserves = _pair(reserves, p, rest)
             up = reserve_up[p] - 1 if reserve_up[p] > 1 else (1 if rest else 0)
             reserve_up = (up, reserve_up[1]) if p == 0 else (reserve_up[0], up)
         elif source == HAND:
-            assert turned is not None
+            if turned is None:
+                raise _Unmakeable
             cards = (turned,)
             turned = None
         else:
             pile = wastes[p]
+            if not pile:
+                raise _Unmakeable
             cards = pile[-1:]
             wastes = _pair(wastes, p, pile[:-1])
         if target == FOUNDATION:
             i = foundation_pile(foundations, cards[0], t)
-            assert i is not None, f"no foundation takes {cards[0]!r}"
+            if i is None:
+                raise _Unmakeable
             foundations = _set(foundations, i, foundations[i] + cards)
         elif target < 8:
             key ^= _key_delta(target, len(houses[target]), cards, t.ncards)
@@ -168,6 +203,8 @@ def _play(state: GameState, move: Move) -> GameState:
             seen_log, seen_size = _extend(state, key)
     elif action is Action.DRAW:
         hand = hands[p]
+        if turned is not None or not (hand or wastes[p]):
+            raise _Unmakeable
         if not hand:
             hand = wastes[p][::-1]
             wastes = _pair(wastes, p, ())
@@ -175,7 +212,8 @@ def _play(state: GameState, move: Move) -> GameState:
         turned = hand[-1]
         hands = _pair(hands, p, hand[:-1])
     elif action is Action.DISCARD:
-        assert turned is not None
+        if turned is None:
+            raise _Unmakeable
         wastes = _pair(wastes, p, wastes[p] + (turned,))
         turned = None
         to_act = 1 - p
@@ -194,8 +232,8 @@ def _play(state: GameState, move: Move) -> GameState:
         to_act = 1 - p
     elif action is Action.REVEAL:
         reserve_up = (1, reserve_up[1]) if p == 0 else (reserve_up[0], 1)
-    else:  # pragma: no cover - Stop! decisions never reach here
-        raise AssertionError(f"{move} is not a move of play")
+    else:  # a Stop! decision with no decision open
+        raise _Unmakeable
     if to_act != p:
         emptied = 0
     # Positional (field order) for speed: see make_state.
@@ -239,6 +277,8 @@ def _house_to_house(state: GameState, source: int, target: int, count: int) -> G
     pile = houses[source]
     dest = houses[target]
     depth = len(pile) - count
+    if depth < 0:
+        raise _Unmakeable
     cards = pile[depth:]
     items = list(houses)
     items[source] = pile[:depth]
@@ -292,16 +332,19 @@ def _pass_done(passes: tuple[int, ...], p: int) -> tuple[int, ...]:
 
 def _decide_stop(state: GameState, move: Move) -> GameState:
     pending = state.stop
-    assert pending is not None
+    assert pending is not None  # the caller's test
     moves_made = state.moves_made + 1
     if move.action is Action.LET_STAND:
         return _with(state, pending.resume, None, moves_made, state.hands, state.wastes)
+    if move.action is not Action.CALL_STOP:
+        raise _Unmakeable
     caller = state.to_act
     offender = pending.offender
     if state.rules.stop == "undo":
         after = pending.prior
         broken = violation(after, pending.move)
-        assert broken is not None
+        if broken is None:  # not a state of play (one its constructor refuses)
+            raise _Unmakeable
         for remedy in broken.remedy:
             after = _play(after, remedy)
         return _pass_turn(after, offender, caller, moves_made, after.hands, after.wastes)
@@ -498,6 +541,21 @@ def _with(
         0 if turn_ends else state.seen_size,
     )
 
+
+def _replay_stop(prior: GameState, move: Move) -> tuple[GameState | None, str | None]:
+    """The state ``move`` gives from ``prior`` in the prior's engine, or ``(None, why)``
+    when it is not legal there (the check of a hand-built pending Stop! decision)."""
+    if isinstance(prior, PythonState):
+        if not is_legal(prior, move):
+            return None, str(illegal_move_error(prior, move, python_refusal(prior, move)))
+        return python_apply_unchecked(prior, move), None
+    try:
+        return apply(prior, move), None
+    except IllegalMoveError as error:
+        return None, str(error)
+
+
+_hooks.replay_stop = _replay_stop
 
 apply: Callable[[GameState, Move | str], GameState] = (
     python_apply if _NATIVE is None else _NATIVE.apply

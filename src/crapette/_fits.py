@@ -110,9 +110,11 @@ def fits_house(house: Pile, card: Card, t: PackTables = STANDARD) -> bool:
 
 def is_run(cards: Pile, t: PackTables = STANDARD) -> bool:
     """Whether the cards (bottom first) descend one at a time, each building on the one
-    below (alternating colours for suits)."""
-    takes, kind = t.takes, t.kind
-    return all(takes[cards[i]] == kind[cards[i + 1]] for i in range(len(cards) - 1))
+    below (alternating colours for suits): each card's ``takes`` is the ``kind`` of the card
+    on it."""
+    if len(cards) < 2:
+        return True
+    return list(map(t.takes.__getitem__, cards[:-1])) == list(map(t.kind.__getitem__, cards[1:]))
 
 
 def fits_load(top: Card, card: Card, wrap: bool, t: PackTables = STANDARD, match: int = 0) -> bool:

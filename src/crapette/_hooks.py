@@ -57,6 +57,15 @@ state_replace: Callable[[Any, dict[str, Any]], Any] | None = None
 """``state.replace(**changes)`` of a native state (``state._replace``)."""
 position_problems: Callable[[Any], list[str]] | None = None
 """``state.position_problems``, for ``state.problems()``."""
+position_error: Callable[[Any, Any], Exception | None] | None = None
+"""``state._position_error(state_or_fields, engine)``: the ``InvalidPositionError`` a
+constructor raises for an impossible state (``None`` for a possible one), so that the
+native engine's constructor refuses with the Python engine's words."""
+
+# crapette._engine, for the check of a pending Stop! decision
+replay_stop: Callable[[Any, Any], tuple[Any, str | None]] | None = None
+"""``_engine._replay_stop(prior, move)``: the state after ``move`` from ``prior`` in the
+prior's engine, or ``(None, why)`` when the move is not legal there."""
 
 
 def need(hook: Callable[..., Any] | None, name: str) -> Callable[..., Any]:

@@ -54,7 +54,9 @@ from crapette.moves import (
     Move,
 )
 from crapette.outcome import python_winner
-from crapette.state import _NATIVE, GameState
+from crapette.state import _NATIVE, GameState, PythonState
+
+_STATES = (GameState, PythonState)  # either engine's state class
 
 if TYPE_CHECKING:
     from crapette.rules import Ruleset
@@ -494,11 +496,10 @@ def violation(state: GameState, move: Move) -> Violation | None:
             "foundation",
         )
     if rules.priority == "serbian" and action is Action.PLAY and move.target in _LOAD_TARGETS:
-        loaded = source_card(state, move.source)
-        assert loaded is not None
+        loaded = source_card(state, move.source)  # None for a move not building-legal
         t = tables(rules)
         for h, house in enumerate(state.houses):
-            if house and fits_house(house, loaded, t):
+            if loaded is not None and house and fits_house(house, loaded, t):
                 return _violation(
                     _refuse("priority_order", card=loaded.text, house=h + 1),
                     (PLAY[move.source][h],),
@@ -627,6 +628,8 @@ def why_illegal(state: GameState, move: object) -> str | None:
     [`Move`][crapette.Move] or, as for ``apply``, its text in move notation (a text that is
     not a move gets the reason it cannot be read). The reason of a ``Move`` is the English of
     [`refusal`][crapette.refusal], which gives its code and parameters."""
+    if not isinstance(state, _STATES):
+        raise _hooks.need(_hooks.not_a_state, "not_a_state")(state)
     if isinstance(move, str):
         try:
             _hooks.need(_hooks.parse_move, "parse_move")(state, move)

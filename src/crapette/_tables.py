@@ -91,8 +91,14 @@ def houses_key(houses: tuple[tuple[Card, ...], ...], count: int = 104) -> int:
     game of ``count`` cards."""
     key = 0
     for h, pile in enumerate(houses):
-        for depth, card in enumerate(pile):
-            key ^= house_key(h, depth, card, count)
+        if len(pile) > _DEPTHS or count != 104:  # (a hand-built house, or another pack)
+            for depth, card in enumerate(pile):
+                key ^= house_key(h, depth, card, count)
+            continue
+        base = h * _DEPTHS * 104
+        for card in pile:  # HOUSE_KEYS[(h * _DEPTHS + depth) * 104 + card], depth by depth
+            key ^= HOUSE_KEYS[base + card]
+            base += 104
     return key
 
 

@@ -25,6 +25,7 @@ __all__ = ["Rng", "deal", "new_game", "random_seed", "shuffled"]
 _log = logging.getLogger(__name__)
 
 _MASK = (1 << 64) - 1
+_BOUND = 1 << 64  # the largest bound Rng.below serves
 
 
 class Rng:
@@ -47,9 +48,17 @@ class Rng:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
-        if n <= 0:
-            raise InvalidArgumentError(f"below() needs a positive bound, not {show(n)}")
+        """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias).
+
+        Args:
+            n: the bound, an ``int`` from 1 to 2**64 (the draws are 64-bit: a larger bound
+                could never be served).
+
+        Raises:
+            InvalidArgumentError: ``n`` is not an ``int`` from 1 to 2**64.
+        """
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 < n <= _BOUND:
+            raise InvalidArgumentError(f"below() needs an int bound from 1 to 2**64, not {show(n)}")
         limit = (1 << 64) - (1 << 64) % n
         while True:
             x = self.next64()

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from typing import Final, NamedTuple, overload
+from typing import Any, Final, NamedTuple, overload
 
 from crapette import _hooks
 from crapette._engine import apply
@@ -614,24 +614,25 @@ def parse_position(text: str) -> GameState:
                 text,
                 stop_f.start,
             ) from None
-    state = GameState(
-        rules=rules,
-        to_act=to_act,
-        foundations=foundations,
-        houses=houses,
-        reserves=(reserves[0], reserves[1]),
-        reserve_up=up,
-        hands=(hands[0], hands[1]),
-        wastes=(wastes[0], wastes[1]),
-        turned=turned,
-        emptied=emptied,
-        seen=seen,
-        passes=passes,
-        moves_made=moves_made,
-        window=window and not fault,
-        false_calls=false_calls,
-    )
-    validate_position(state, text)
+    keywords: dict[str, Any] = {
+        "rules": rules,
+        "to_act": to_act,
+        "foundations": foundations,
+        "houses": houses,
+        "reserves": (reserves[0], reserves[1]),
+        "reserve_up": up,
+        "hands": (hands[0], hands[1]),
+        "wastes": (wastes[0], wastes[1]),
+        "turned": turned,
+        "emptied": emptied,
+        "seen": seen,
+        "passes": passes,
+        "moves_made": moves_made,
+        "window": window and not fault,
+        "false_calls": false_calls,
+    }
+    validate_position(keywords, text)  # the constructor's check, with the text quoted
+    state = GameState(**keywords)
     if fault:
         if stop_move is None:
             raise NotationError(

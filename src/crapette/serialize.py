@@ -23,7 +23,7 @@ from crapette.cards import PACKS, STANDARD, Card, Pack
 from crapette.errors import IllegalMoveError, InvalidRulesError, NotationError
 from crapette.match import DealResult, Match, _deal, _decide, deal_seed
 from crapette.moves import Move
-from crapette.notation import move_from_text, validate_position
+from crapette.notation import move_from_text
 from crapette.outcome import Outcome
 from crapette.rules import Ruleset
 from crapette.state import GameState, PendingStop, Pile
@@ -340,8 +340,7 @@ def state_from_dict(data: Any, path: str = "state", *, stop: bool = True) -> Gam
         return _with_fault(state, fault, f"{path}.fault")
     pending = _get(data, "stop", path)
     if pending is None:
-        validate_position(state)
-        return state
+        return state  # checked by its constructor (validate_position's error)
     if not stop:
         raise NotationError(
             f"{path}.stop: the prior state of a pending Stop! cannot itself hold a pending"
@@ -399,12 +398,29 @@ def _with_stop(state: GameState, stop: Any, path: str) -> GameState:
     if pending is None or pending != expected:
         raise NotationError(f"{path}: {text} from {path}.prior is not this pending violation")
     # The written fields must agree with the violation's result.
-    if state.replace(stop=pending) != rebuilt:
+    if any(getattr(state, name) != getattr(rebuilt, name) for name in _WRITTEN):
         raise NotationError(
             f"{path}: the state's fields are not the result of {text} played from {path}.prior"
         )
     return rebuilt
 
+
+_WRITTEN: Final = (
+    "rules",
+    "to_act",
+    "foundations",
+    "houses",
+    "reserves",
+    "reserve_up",
+    "hands",
+    "wastes",
+    "turned",
+    "emptied",
+    "passes",
+    "moves_made",
+    "seen",
+)
+"""The fields a state document writes besides its pending Stop! decision."""
 
 _REASONS: Final = ("win", "stalemate", "move_cap")
 _SEED_LIMIT: Final = 10**40

@@ -23,9 +23,11 @@ each state knowing how many of its keys it has seen, so a turn of ``k`` house mo
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections import Counter
-from collections.abc import Collection, Container
+from collections.abc import Collection, Container, Mapping
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias, final
 
 from crapette import _build, _hooks
@@ -36,7 +38,7 @@ from crapette._quote import quote, show
 from crapette._tables import PACK_TABLES, PackTables
 from crapette._tables import houses_key as _houses_key
 from crapette.cards import PACKS, Card
-from crapette.errors import IllegalMoveError, InvalidPositionError
+from crapette.errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError
 from crapette.moves import ALL_MOVES, Move
 from crapette.rules import Ruleset
 
@@ -269,14 +271,22 @@ class GameState:  # the Python engine's class (PythonState)
     ) -> None:
         """Build a state by keyword (see the class docstring). ``seen`` is the set of house
         layout keys seen this turn (the current layout is always added); ``houses_key`` is
-        computed from ``houses`` when not given. The fields are stored as given (a field of
-        the wrong type raises ``TypeError``): call
-        [`validate_position`][crapette.state.validate_position] (or
-        [`problems`][crapette.state.GameState.problems]) to check a hand-built state.
+        computed from ``houses`` when not given.
+
+        A state is checked when it is built, by both engines alike: a field of the wrong
+        type raises ``TypeError``; a state that could not occur in a deal (every reason
+        [`position_problems`][crapette.state.position_problems] gives) raises
+        ``InvalidPositionError`` naming the field, so that every state that exists is one
+        both engines play alike.
 
         ``seen_log`` and ``seen_size`` are internal: given (``seen_size >= 0``), the fields
-        are stored exactly as passed, in field order, which is how ``apply`` builds states.
+        are stored as passed, in field order (a pickled state is rebuilt so), and checked.
+
+        Raises:
+            TypeError: a field of the wrong type.
+            InvalidPositionError: a state that could not occur (naming every problem).
         """
+        key_given = houses_key is not None
         if seen_size < 0:  # the public form: check the types, derive the layout fields
             fields = (rules, to_act, foundations, houses, reserves, reserve_up, hands, wastes)
             _check_types(
@@ -292,7 +302,7 @@ class GameState:  # the Python engine's class (PythonState)
             seen_size = 0
             if seen:
                 _check_keys(seen)
-                extra = sorted(k for k in seen if k != key)
+                extra = sorted({k for k in seen if k != key})
                 if extra:
                     seen_log = SeenLog([*extra, key])
                     seen_size = len(extra) + 1
@@ -315,6 +325,12 @@ class GameState:  # the Python engine's class (PythonState)
         self.houses_key = 0 if houses_key is None else houses_key
         self.seen_log = seen_log
         self.seen_size = seen_size
+        # Until now ``self`` was an instance of the twin class (see ``_new``): it becomes a
+        # GameState, which is then checked whole.
+        self.__class__ = PythonState
+        problems = _problems(self, PythonState, check_key=key_given)
+        if problems:
+            raise _impossible(problems)
 
     @property
     def seen(self) -> frozenset[int]:
@@ -357,7 +373,7 @@ class GameState:  # the Python engine's class (PythonState)
         return self._repr_svg_()
 
     def cards(self) -> list[Card]:
-        """Every card on the table (104 in a valid state), pile by pile."""
+        """Every card on the table (every card of the game in a valid state), pile by pile."""
         out: list[Card] = []
         for pile in (*self.foundations, *self.houses, *self.reserves, *self.hands, *self.wastes):
             out.extend(pile)
@@ -366,8 +382,10 @@ class GameState:  # the Python engine's class (PythonState)
         return out
 
     def problems(self) -> list[str]:
-        """Everything that makes this state impossible (empty for a valid one); see
-        [`position_problems`][crapette.state.position_problems]."""
+        """Everything that makes this state impossible, as
+        [`position_problems`][crapette.state.position_problems] lists it: empty, since a
+        state is checked when it is built (ask ``position_problems`` of the fields to
+        check them before building)."""
         return position_problems(self)
 
     def replace(self, **changes: Any) -> GameState:
@@ -495,9 +513,11 @@ def _layout_key(houses: tuple[Pile, ...], rules: object) -> int:
 
 
 # The Python class is a plain ``__slots__`` class whose instances are filled in by a twin
-# class (the same slots and ``__init__``) and then made ``GameState``s, whose assignment and
-# deletion raise as the native class's read-only fields do.
+# class (the same slots) and then made ``GameState``s, whose assignment and deletion raise as
+# the native class's read-only fields do. The public constructor's twin runs ``__init__``
+# (which checks the state); ``make_state``'s only assigns the slots.
 _TWIN: Any = None
+_FAST_TWIN: Any = None
 
 
 def _read_only(self: object, name: str, value: object = None) -> None:
@@ -521,13 +541,56 @@ def _no_init(self: object, *args: object, **kwargs: object) -> None:
 
 
 def _new(cls: type, *args: object, **kwargs: object) -> Any:
-    state = _TWIN(*args, **kwargs)
-    state.__class__ = PythonState
-    return state
+    return _TWIN(*args, **kwargs)  # ``__init__`` makes it a GameState, then checks it
+
+
+def _assign(
+    self: Any,
+    rules: Ruleset,
+    to_act: int,
+    foundations: tuple[Pile, ...],
+    houses: tuple[Pile, ...],
+    reserves: tuple[Pile, ...],
+    reserve_up: tuple[int, ...],
+    hands: tuple[Pile, ...],
+    wastes: tuple[Pile, ...],
+    turned: Card | None,
+    stop: PendingStop | None,
+    emptied: int,
+    passes: tuple[int, ...],
+    moves_made: int,
+    fault: PendingStop | None,
+    window: bool,
+    false_calls: tuple[int, ...],
+    houses_key: int,
+    seen_log: SeenLog | None,
+    seen_size: int,
+) -> None:
+    """The slots of ``make_state``'s twin, assigned as given."""
+    self.rules = rules
+    self.to_act = to_act
+    self.foundations = foundations
+    self.houses = houses
+    self.reserves = reserves
+    self.reserve_up = reserve_up
+    self.hands = hands
+    self.wastes = wastes
+    self.turned = turned
+    self.stop = stop
+    self.emptied = emptied
+    self.passes = passes
+    self.moves_made = moves_made
+    self.fault = fault
+    self.window = window
+    self.false_calls = false_calls
+    self.houses_key = houses_key
+    self.seen_log = seen_log
+    self.seen_size = seen_size
 
 
 _init = PythonState.__init__
 _TWIN = type("GameState", (), {"__slots__": _FIELDS, "__init__": _init})
+_FAST_TWIN = type("GameState", (), {"__slots__": _FIELDS, "__init__": _assign})
 # help() and inspect.signature show the constructor's parameters, not _new's
 _parameters = list(inspect.signature(_init).parameters.values())[1:]
 setattr(PythonState, "__signature__", inspect.Signature(_parameters))  # noqa: B010
@@ -559,10 +622,11 @@ def make_state(
     seen_size: int,
 ) -> GameState:
     """The Python engine's internal constructor: every field given, in field order, nothing
-    derived or checked (its ``apply`` builds every state with it): the twin class fills the
-    slots by plain assignment (the fastest way CPython builds an object) and the object
-    becomes a ``GameState`` of the Python engine."""
-    state = _TWIN(
+    derived or checked (its ``apply`` builds every state with it, from a state that passed
+    the checks, by the rules): the twin class fills the slots by plain assignment (the
+    fastest way CPython builds an object) and the object becomes a ``GameState`` of the
+    Python engine."""
+    state = _FAST_TWIN(
         rules,
         to_act,
         foundations,
@@ -617,6 +681,9 @@ def _is_int(value: object, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
+_CARD_TYPES: Final = frozenset((int, Card, *(type(deck.cards[0]) for deck in PACKS.values())))
+
+
 def _pile_problem(value: object, what: str, count: int) -> str | None:
     """Why ``value`` is not a pile (a tuple of card codes below ``count``), or ``None``."""
     if not isinstance(value, tuple):
@@ -625,6 +692,36 @@ def _pile_problem(value: object, what: str, count: int) -> str | None:
         if not _is_int(card, 0, count - 1):
             return f"{what}[{i}] is not a card: {show(card)}"
     return None
+
+
+_TUPLE: Final = frozenset((tuple,))
+
+
+@functools.cache
+def _codes(count: int) -> frozenset[int]:
+    """Every card code of a game of ``count`` cards."""
+    return frozenset(range(count))
+
+
+def _whole_pack(groups: tuple[object, ...], turned: object, t: PackTables) -> list[Card] | None:
+    """The cards of the piles of ``groups`` (the foundations, houses, reserves, hands and
+    wastes), pile by pile, and the turned card, when each group is a tuple of its number
+    of tuples of plain cards (ints or ``Card``s) holding every card of the game once, as
+    every possible state does: checked at C speed. ``None`` otherwise, when the detailed
+    checks find what is wrong (or that nothing is: a subclass of tuple or int)."""
+    piles: list[object] = []
+    for group, n in zip(groups, (t.foundations, 8, 2, 2, 2), strict=True):
+        if type(group) is not tuple or len(group) != n:
+            return None
+        piles.extend(group)
+    if not _TUPLE.issuperset(map(type, piles)):
+        return None
+    cards: list[Card] = list(chain.from_iterable(piles))  # type: ignore[arg-type]
+    if turned is not None:
+        cards.append(turned)  # type: ignore[arg-type]
+    if len(cards) != t.ncards or not _CARD_TYPES.issuperset(map(type, cards)):
+        return None
+    return cards if _codes(t.ncards).issubset(cards) else None
 
 
 def _piles_problem(value: object, n: int, what: str, count: int) -> str | None:
@@ -638,6 +735,10 @@ def _piles_problem(value: object, n: int, what: str, count: int) -> str | None:
 
 
 def _pair_problem(value: object, high: int, what: str) -> str | None:
+    if type(value) is tuple and len(value) == 2:
+        a, b = value
+        if type(a) is int and type(b) is int and 0 <= a <= high and 0 <= b <= high:
+            return None  # (the usual case, at once)
     if (
         not isinstance(value, tuple)
         or len(value) != 2
@@ -647,36 +748,110 @@ def _pair_problem(value: object, high: int, what: str) -> str | None:
     return None
 
 
-def position_problems(state: GameState) -> list[str]:
-    """Every reason ``state`` could not occur in a deal, as readable sentences naming the
-    field (empty for a valid state): the type and range of every field, every card of both
-    packs once, foundations built up in their family from a starter, houses descending one
-    rank at a time (alternating colours for suits), possible counts. Like python-chess's
-    ``Board.status()``, the list form of [`validate_position`][crapette.state.validate_position].
+_DEFAULTS: Final[dict[str, Any]] = {
+    "turned": None,
+    "stop": None,
+    "emptied": 0,
+    "passes": (1, 1),
+    "moves_made": 0,
+    "fault": None,
+    "window": False,
+    "false_calls": (0, 0),
+    "houses_key": None,
+    "seen": None,
+}
+
+
+class _Fields:
+    """The fields of a state that may not exist, given as the constructor's keywords, read
+    as a state's are (``position_problems`` of a mapping)."""
+
+    __slots__ = (*_VALUES, "seen")
+
+    def __init__(self, fields: Mapping[str, Any]) -> None:
+        for name in fields:
+            if name not in _DEFAULTS and name not in _VALUES:
+                raise TypeError(f"position_problems() got an unexpected field {name!r}")
+        for name in _VALUES[:8]:
+            if name not in fields:
+                raise TypeError(f"position_problems() needs the field {name!r}")
+        values = {**_DEFAULTS, **fields}
+        for name in _VALUES:
+            setattr(self, name, values[name])
+        key = values["houses_key"]
+        if key is None:
+            key = _layout_key(values["houses"], values["rules"])
+        self.houses_key = key
+        seen = values["seen"]
+        try:
+            self.seen = frozenset((*seen, key)) if seen else frozenset((key,))
+        except TypeError:  # not a collection of hashable keys
+            self.seen = frozenset((None,))
+
+
+def position_problems(state: GameState | Mapping[str, Any]) -> list[str]:
+    """Every reason a state could not occur in a deal, as readable sentences naming the field
+    (empty for a valid state): the type and range of every field, every card of both packs
+    once, foundations built up in their family from a starter, houses descending one rank at
+    a time (alternating colours for suits), possible counts, the fields of the table rules,
+    and a pending Stop! decision that is the violation its move makes from ``stop.prior`` (a
+    state of the same ruleset). Like python-chess's ``Board.status()``, the list form of
+    [`validate_position`][crapette.state.validate_position].
+
+    A ``GameState`` is checked when it is built (its constructor, ``replace`` and every
+    reader refuse what this names), so a state that exists has no problem; pass the
+    constructor's keywords as a mapping to ask about a state before building it.
+
+    Args:
+        state: a ``GameState``, or a mapping of the constructor's keywords (``rules``,
+            ``to_act``, ``foundations``, ``houses``, ``reserves``, ``reserve_up``,
+            ``hands``, ``wastes`` and optionally ``turned``, ``stop``, ``emptied``,
+            ``passes``, ``moves_made``, ``fault``, ``window``, ``false_calls``,
+            ``houses_key``, ``seen``).
+
+    Raises:
+        TypeError: a mapping with a keyword that is not a field, or without a required one.
     """
+    if isinstance(state, Mapping):
+        return _problems(_Fields(state), None)
     if not isinstance(state, (GameState, PythonState)):
         return [f"not a GameState: {type(state).__name__}"]
+    return _problems(state, type(state))
+
+
+def _problems(state: Any, engine: type | None, *, check_key: bool = True) -> list[str]:
+    """``position_problems`` of a state, a state being built or ``_Fields``: ``engine`` is
+    the class ``stop.prior`` must be (``None``: either engine's); ``check_key`` whether
+    ``houses_key`` may differ from the layout key of the houses (it was given, not
+    derived)."""
     problems: list[str] = []
-    if not isinstance(state.rules, Ruleset):
-        problems.append(f"rules must be a Ruleset, not {type(state.rules).__name__}")
+    rules = state.rules
+    if not isinstance(rules, Ruleset):
+        problems.append(f"rules must be a Ruleset, not {type(rules).__name__}")
         t = PACK_TABLES["standard"]
     else:
-        t = PACK_TABLES[state.rules.pack]
+        t = PACK_TABLES[rules.pack]
     count = t.ncards
     if not _is_int(state.to_act, 0, 1):
         problems.append(f"to_act must be 0 or 1, not {show(state.to_act)}")
+    foundations, houses, reserves = state.foundations, state.houses, state.reserves
+    hands, wastes, turned = state.hands, state.wastes, state.turned
+    whole = _whole_pack((foundations, houses, reserves, hands, wastes), turned, t)
     shape = [
-        _piles_problem(state.foundations, t.foundations, "foundations", count),
-        _piles_problem(state.houses, 8, "houses", count),
-        _piles_problem(state.reserves, 2, "reserves", count),
-        _piles_problem(state.hands, 2, "hands", count),
-        _piles_problem(state.wastes, 2, "wastes", count),
         _pair_problem(state.reserve_up, count, "reserve_up"),
         _pair_problem(state.passes, 2, "passes"),
         _pair_problem(state.false_calls, 3, "false_calls"),
     ]
-    if state.turned is not None and not _is_int(state.turned, 0, count - 1):
-        shape.append(f"turned must be a card or None, not {show(state.turned)}")
+    if whole is None:
+        shape[:0] = [
+            _piles_problem(foundations, t.foundations, "foundations", count),
+            _piles_problem(houses, 8, "houses", count),
+            _piles_problem(reserves, 2, "reserves", count),
+            _piles_problem(hands, 2, "hands", count),
+            _piles_problem(wastes, 2, "wastes", count),
+        ]
+    if whole is None and turned is not None and not _is_int(turned, 0, count - 1):
+        shape.append(f"turned must be a card or None, not {show(turned)}")
     if not _is_int(state.emptied, 0, 255):
         shape.append(
             f"emptied must be a bitmask of houses from 0 to 255, not {show(state.emptied)}"
@@ -685,8 +860,9 @@ def position_problems(state: GameState) -> list[str]:
         shape.append(f"moves_made must be an integer from 0, not {show(state.moves_made)}")
     if not all(_is_int(k, 0, 2**64 - 1) for k in state.seen):
         shape.append("seen must hold layout keys, integers from 0 to 2**64 - 1")
-    if state.stop is not None and not isinstance(state.stop, PendingStop):
-        shape.append(f"stop must be a PendingStop or None, not {type(state.stop).__name__}")
+    stop = state.stop
+    if stop is not None and not isinstance(stop, PendingStop):
+        shape.append(f"stop must be a PendingStop or None, not {type(stop).__name__}")
     if state.fault is not None and not isinstance(state.fault, PendingStop):
         shape.append(f"fault must be a PendingStop or None, not {type(state.fault).__name__}")
     if not isinstance(state.window, bool):
@@ -694,35 +870,40 @@ def position_problems(state: GameState) -> list[str]:
     problems.extend(p for p in shape if p is not None)
     if problems:
         return problems  # the checks below read the fields as cards and piles
-    rules = state.rules
-    if any(len(pile) > t.most for pile in state.houses):
-        tall = [f"H{h + 1}" for h, pile in enumerate(state.houses) if len(pile) > t.most]
-        problems.append(
-            f"houses hold at most {t.most} cards (a run of the {rules.pack} pack): {' '.join(tall)}"
-        )
-    elif state.houses_key != _houses_key(state.houses, count):
+    if any(len(pile) > t.most for pile in houses):
+        tall = [f"H{h + 1}" for h, pile in enumerate(houses) if len(pile) > t.most]
+        run = "a run from King to Ace" if t.most == 13 else f"a run of the {rules.pack} pack"
+        problems.append(f"houses hold at most {t.most} cards ({run}): {' '.join(tall)}")
+    elif check_key and state.houses_key != _houses_key(houses, count):
         problems.append("houses_key is not the layout key of the houses")
-    counts = Counter(state.cards())
-    missing = [t.text[c] for c in range(count) if c not in counts]
-    doubled = [t.text[c] for c in sorted(counts) if counts[c] > 1]
-    if missing:
-        problems.append("missing cards: " + " ".join(missing))
-    if doubled:
-        problems.append("cards written more than once: " + " ".join(doubled))
-    for i, pile in enumerate(state.foundations):
+    if whole is None:  # every card once? (told at once for the whole pack above)
+        cards = [
+            card
+            for group in (foundations, houses, reserves, hands, wastes)
+            for pile in group
+            for card in pile
+        ]
+        if turned is not None:
+            cards.append(turned)
+        counts = Counter(cards)
+        missing = [t.text[c] for c in range(count) if c not in counts]
+        doubled = [t.text[c] for c in sorted(counts) if counts[c] > 1]
+        if missing:
+            problems.append("missing cards: " + " ".join(missing))
+        if doubled:
+            problems.append("cards written more than once: " + " ".join(doubled))
+    for i, pile in enumerate(foundations):
         if pile and not is_foundation_run(pile, t):
-            problems.append(
-                f"foundation {i + 1} ({_pile_text(pile, t)}) is not a run up in its family"
-                " from its starter"
-            )
-    for i, pile in enumerate(state.houses):
+            run = "in suit from its Ace" if t.most == 13 else "in its family from its starter"
+            problems.append(f"foundation {i + 1} ({_pile_text(pile, t)}) is not a run up {run}")
+    for i, pile in enumerate(houses):
         if not is_run(pile, t):
             problems.append(
                 f"house H{i + 1} ({_pile_text(pile, t)}) does not descend one rank at a time in"
                 " alternating colours"
             )
     for p in (0, 1):
-        reserve, up = state.reserves[p], state.reserve_up[p]
+        reserve, up = reserves[p], state.reserve_up[p]
         if up > len(reserve):
             problems.append(
                 f"player {p}'s reserve has {len(reserve)} cards, fewer than its {up} face-up"
@@ -738,14 +919,15 @@ def position_problems(state: GameState) -> list[str]:
                 f"face-down cards of player {p}'s reserve come from the other pack: "
                 + " ".join(foreign)
             )
-    for h in range(8):
-        if state.emptied >> h & 1 and state.houses[h]:
-            problems.append(f"house H{h + 1} is marked emptied this turn but holds cards")
+    if state.emptied:
+        for h in range(8):
+            if state.emptied >> h & 1 and houses[h]:
+                problems.append(f"house H{h + 1} is marked emptied this turn but holds cards")
     if state.moves_made > rules.move_cap:
         problems.append(
             f"{state.moves_made} moves made is beyond the rules' move cap of {rules.move_cap}"
         )
-    if rules.turn_end == "flip" and state.turned is not None:
+    if rules.turn_end == "flip" and turned is not None:
         problems.append("turned must be None: no hand card is turned under turn_end=flip")
     calls = rules.stop != "enforced" and rules.call_window == "turn_start"
     if not calls and (state.window or state.fault is not None):
@@ -763,15 +945,93 @@ def position_problems(state: GameState) -> list[str]:
             problems.append("fault.prior must be a state of the same rules")
     if (rules.false_call != "rationed" or not calls) and state.false_calls != (0, 0):
         problems.append("false_calls must be (0, 0) unless false_call=rationed")
+    if stop is not None and not problems:
+        problems.extend(_stop_problems(state, stop, engine))
     return problems
 
 
-def validate_position(state: GameState, text: str = "") -> None:
+# The fields a pending Stop! decision must share with the state its move gives from
+# stop.prior (the rules are compared first; the layout key follows the houses).
+_AFTER: Final = (
+    "to_act",
+    "foundations",
+    "houses",
+    "reserves",
+    "reserve_up",
+    "hands",
+    "wastes",
+    "turned",
+    "emptied",
+    "passes",
+    "moves_made",
+    "seen",
+)
+
+
+def _stop_problems(state: Any, stop: PendingStop, engine: type | None) -> list[str]:
+    """Why a pending Stop! decision is not the one its move makes from ``stop.prior``: a
+    Stop! decision exists only after a move that breaks a priority under callable Stop!
+    rules, so the state must be that move's result from the prior (a state of the same
+    ruleset, with no decision of its own), field for field."""
+    prior, move, offender, resume = stop
+    engines = (GameState, PythonState) if engine is None else (engine,)
+    if not isinstance(prior, engines):
+        return [f"stop.prior must be a GameState of the same engine, not {type(prior).__name__}"]
+    if prior.stop is not None:
+        return ["stop.prior must not itself await a Stop! decision"]
+    if prior.rules != state.rules:
+        return [
+            f"stop.prior is a state of other rules ({prior.rules}) than the state's"
+            f" ({state.rules}): the decision would be played by the prior's"
+        ]
+    if not isinstance(move, Move):
+        return [f"stop.move must be a Move, not {show(move)}"]
+    if not (_is_int(offender, 0, 1) and _is_int(resume, 0, 1)):
+        return [f"stop.offender and stop.resume must be 0 or 1, not {show((offender, resume))}"]
+    after, reason = need(_hooks.replay_stop, "replay_stop")(prior, move)
+    if after is None:
+        return [f"stop.move {move} cannot be played in stop.prior: {reason}"]
+    pending = after.stop
+    if pending is None:
+        return [
+            f"stop: {move} played from stop.prior leaves no Stop! decision (it breaks no"
+            " priority these rules let the opponent call)"
+        ]
+    differ = [name for name in _AFTER if getattr(state, name) != getattr(after, name)]
+    if (offender, resume) != (pending.offender, pending.resume):
+        differ.append("stop.offender/stop.resume")
+    if differ:
+        return [
+            f"the state's {', '.join(differ)} are not those {move} played from stop.prior"
+            " gives (a Stop! decision follows its violating move)"
+        ]
+    return []
+
+
+def _impossible(problems: list[str], text: str = "") -> InvalidPositionError:
+    """The error of an impossible state (``validate_position``'s)."""
+    where = f" {quote(text)}" if text else ""
+    return InvalidPositionError(f"impossible position{where}: " + "; ".join(problems), text, None)
+
+
+def _position_error(fields: Any, engine: type | None) -> InvalidPositionError | None:
+    """The error for a state (or a mapping of its fields) that its constructor refuses,
+    or ``None`` when it has no problem: the native engine's constructor words its
+    refusals with it, as the Python engine's does."""
+    if isinstance(fields, Mapping):
+        problems = _problems(_Fields(fields), engine)
+    else:
+        problems = _problems(fields, engine)
+    return _impossible(problems) if problems else None
+
+
+def validate_position(state: GameState | Mapping[str, Any], text: str = "") -> None:
     """Check that ``state`` could occur in a deal (see
-    [`position_problems`][crapette.state.position_problems]).
+    [`position_problems`][crapette.state.position_problems]); a state that exists passed
+    this check when it was built.
 
     Args:
-        state: the state to check.
+        state: the state to check, or a mapping of the constructor's keywords.
         text: the text it was read from, quoted in the error (optional).
 
     Raises:
@@ -779,10 +1039,7 @@ def validate_position(state: GameState, text: str = "") -> None:
     """
     problems = position_problems(state)
     if problems:
-        where = f" {quote(text)}" if text else ""
-        raise InvalidPositionError(
-            f"impossible position{where}: " + "; ".join(problems), text, None
-        )
+        raise _impossible(problems, text)
 
 
 # --------------------------------------------------------------------------------------
@@ -871,6 +1128,7 @@ _hooks.rebuild_state = _rebuild
 _hooks.state_repr = _state_repr
 _hooks.state_replace = _replace
 _hooks.position_problems = position_problems
+_hooks.position_error = _position_error
 if _NATIVE is not None:
     _NATIVE.setup(
         cards=tuple(deck.cards for deck in PACKS.values()),
@@ -880,5 +1138,6 @@ if _NATIVE is not None:
         ruleset_class=Ruleset,
         position_error=InvalidPositionError,
         illegal_error=IllegalMoveError,
+        argument_error=InvalidArgumentError,
         hooks=_hooks,
     )

@@ -25,7 +25,9 @@ comes from.
 
 from __future__ import annotations
 
+import functools
 import operator
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import SupportsIndex
 
@@ -45,6 +47,13 @@ from crapette.rules import Ruleset
 from crapette.state import GameState, PendingStop, Pile
 
 __all__ = ["VIEW_FORMAT", "PlayerView", "StopView", "determinize", "observe"]
+
+
+@functools.cache
+def _every_card(pack: str) -> frozenset[Card]:
+    """Every card of a game of this kind of pack."""
+    return frozenset(PACKS[pack].cards)
+
 
 VIEW_FORMAT = "view/1"
 """The first word of [`PlayerView.to_string`][crapette.views.PlayerView.to_string]; bumped if the
@@ -95,6 +104,8 @@ class PlayerView:
     moves_made: int
     houses_key: int
     _legal: tuple[Move, ...] | None = attrs.field(default=None, eq=False, repr=False)
+    # the view's sketch, made once (a search asks a view for its moves and their results)
+    _sketch: GameState | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     @property
     def turn_player(self) -> int:
@@ -112,8 +123,11 @@ class PlayerView:
     def visible_cards(self) -> list[Card]:
         """Every face-up card of the view."""
         out: list[Card] = []
-        for pile in (*self.foundations, *self.houses, *self.reserves_up, *self.wastes):
-            out.extend(pile)
+        # pile group by pile group, not one tuple of the 20 piles: CPython 3.11 keeps up to
+        # 2,000 freed 20-tuples on a free list, which the server's memory tests count
+        for piles in (self.foundations, self.houses, self.reserves_up, self.wastes):
+            for pile in piles:
+                out.extend(pile)
         if self.turned is not None:
             out.append(self.turned)
         return out
@@ -122,8 +136,7 @@ class PlayerView:
         """The cards this view does not show (face-down reserve cards and both hands), in
         index order: the cards of the rules' pack (104 with the standard pack) less the
         visible ones."""
-        visible = set(self.visible_cards())
-        return tuple(c for c in PACKS[self.rules.pack].cards if c not in visible)
+        return tuple(sorted(_every_card(self.rules.pack).difference(self.visible_cards())))
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The legal moves of the player to act: the same as ``crapette.legal_moves`` of any
@@ -323,21 +336,39 @@ def determinize(view: PlayerView, rng: Rng) -> GameState:
 
 
 def sketch(view: PlayerView) -> GameState:
-    """A state with the view's visible cards where the hidden places hold placeholder
-    cards (repeats of visible ones): not a valid deal, but enough to list legal moves and
-    to see what a move does to the visible cards. Internal to the library (bots use it).
+    """A state with the view's visible cards, its hidden places holding the hidden cards in
+    index order (face-down reserve cards from their owner's pack): a possible state, like
+    every state (its constructor checks it), though not the deal itself; enough to list
+    legal moves and to see what a move does to the visible cards. Internal to the library
+    (bots use it); made once per view.
     """
+    made = view._sketch
+    if made is None:
+        made = _sketch_of(view)
+        object.__setattr__(view, "_sketch", made)  # a cache: not part of the value
+    return made
+
+
+def _sketch_of(view: PlayerView) -> GameState:
+    """``sketch(view)``, made."""
+    hidden = view.hidden_cards()
     if view.stop is not None:
-        return _realize(view, view.hidden_cards())
+        return _realize(view, hidden)
+    # What _realize makes of the hidden cards in index order, in slices: pack 0's cards
+    # come first, so each reserve takes the first of its pack, the hands the rest in order.
+    split = bisect_left(hidden, PACKS[view.rules.pack].size)
     d0, d1 = view.reserves_down
-    n0, n1 = view.hand_sizes
-    pad = PACKS[view.rules.pack].cards
-    reserves = (pad[:d0] + view.reserves_up[0], pad[:d1] + view.reserves_up[1])
-    return _state_of(view, reserves, (pad[:n0], pad[:n1]))
+    if d0 > split or d1 > len(hidden) - split:  # not the view of a possible state
+        return _realize(view, hidden)
+    rest = hidden[d0:split] + hidden[split + d1 :]
+    n0 = view.hand_sizes[0]
+    reserves = (hidden[:d0] + view.reserves_up[0], hidden[split : split + d1] + view.reserves_up[1])
+    return state_of(view, reserves, (rest[:n0], rest[n0:]))
 
 
-def _state_of(view: PlayerView, reserves: tuple[Pile, Pile], hands: tuple[Pile, Pile]) -> GameState:
-    """The state of ``view`` (with no open Stop! decision) holding these reserves and hands."""
+def state_of(view: PlayerView, reserves: tuple[Pile, Pile], hands: tuple[Pile, Pile]) -> GameState:
+    """The state of ``view`` (with no open Stop! decision) holding these reserves and hands
+    (checked by its constructor). Internal to the library (the planner's samples)."""
     return GameState(
         rules=view.rules,
         to_act=view.to_act,
@@ -369,25 +400,33 @@ def _known_hand(view: PlayerView) -> tuple[int, Pile] | None:
 
 
 def _realize(view: PlayerView, pool: Sequence[Card]) -> GameState:
-    """The state of ``view`` with its hidden places filled from ``pool`` (in order)."""
+    """The state of ``view`` with its hidden places filled from ``pool`` (in order): the
+    face-down reserve cards first, the first of ``pool`` of their owner's pack, then the
+    hands from the rest, in order."""
     known = _known_hand(view)
     cards = list(pool)
     if known is not None:
         taken = set(known[1])
         cards = [c for c in cards if c not in taken]
-    downs: list[Pile] = []
+    downs: list[Pile] = [(), ()]
+    chosen: set[Card] = set()
     for p in (0, 1):
         need = view.reserves_down[p]
         if not need:
-            downs.append(())
             continue
+        own: list[Card] = []
         owner = PACKS[view.rules.pack].owner
-        own = [c for c in cards if owner[c] == p][:need]
+        for c in cards:  # the first ``need`` cards of pack p
+            if owner[c] == p and c not in chosen:
+                own.append(c)
+                if len(own) == need:
+                    break
         if len(own) < need:  # impossible under the rules (a hand-built position)
-            own = cards[:need]
-        chosen = set(own)
+            own = [c for c in cards if c not in chosen][:need]
+        chosen.update(own)
+        downs[p] = tuple(own)
+    if chosen:
         cards = [c for c in cards if c not in chosen]
-        downs.append(tuple(own))
     n0, n1 = view.hand_sizes
     hands: list[Pile] = []
     for p, n in ((0, n0), (1, n1)):
@@ -398,7 +437,7 @@ def _realize(view: PlayerView, pool: Sequence[Card]) -> GameState:
             cards = cards[n:]
     reserves = (downs[0] + view.reserves_up[0], downs[1] + view.reserves_up[1])
     if view.stop is None:
-        return _state_of(view, reserves, (hands[0], hands[1]))
+        return state_of(view, reserves, (hands[0], hands[1]))
     return _with_stop(view, view.stop, reserves, (hands[0], hands[1]))
 
 
@@ -417,7 +456,7 @@ def _with_stop(
     if stop.move.action is Action.DRAW:
         assert view.turned is not None
         prior_hands[off] = hands[off] + (view.turned,) if prior.hand_sizes[off] else ()
-    before = _state_of(prior, prior_reserves, (prior_hands[0], prior_hands[1]))
+    before = state_of(prior, prior_reserves, (prior_hands[0], prior_hands[1]))
     after = apply_unchecked(before, stop.move)
     if after.stop is None:  # pragma: no cover - the view is not one of a real position
         after = after.replace(

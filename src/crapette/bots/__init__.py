@@ -7,6 +7,10 @@
   stronger with a larger budget;
 * [`PlannerBot`][crapette.bots.PlannerBot]: searches lines of moves within its turn, over
   determinizations;
+* [`ExpertBot`][crapette.bots.expert.ExpertBot]: the planner's lines, chosen by their
+  chance of winning the deal (a value model fitted on self-play);
+* [`AllSeeingBot`][crapette.bots.allseeing.AllSeeingBot]: a reference planner that scores
+  its lines on the true hidden cards (the game loop shows them to it);
 * [`Fallible`][crapette.bots.Fallible]: any bot made to miss compulsory moves and overlook
   violations.
 
@@ -31,8 +35,14 @@ from crapette._quote import quote
 # (not in __all__): the two type aliases and the helper behind stop_decision.
 from crapette.bots._loop import MoveHook as MoveHook
 from crapette.bots._loop import play_deal
+
+# The expert and the all-seeing reference bots are importable from here, not versioned here:
+# their modules are provisional (docs/versioning.md).
+from crapette.bots.allseeing import AllSeeingBot as AllSeeingBot
+from crapette.bots.allseeing import AllSeeingExpert as AllSeeingExpert
 from crapette.bots.base import Bot, UnknownBotError, _deprecated, stop_decision
 from crapette.bots.base import call_helps as call_helps
+from crapette.bots.expert import ExpertBot as ExpertBot
 from crapette.bots.fallible import MISS_KINDS, Fallible
 from crapette.bots.greedy import GreedyBot
 from crapette.bots.planner import PlannerBot
@@ -102,6 +112,27 @@ def _planner(seed: int, budget: str | None = None) -> PlannerBot:
     return PlannerBot(seed, budget=_budget("planner", budget))
 
 
+def _expert(seed: int, budget: str | None = None) -> ExpertBot:
+    """An expert, with ``expert:BUDGET`` read as an integer."""
+    if budget is None:
+        return ExpertBot(seed)
+    return ExpertBot(seed, budget=_budget("expert", budget))
+
+
+def _allseeing(seed: int, budget: str | None = None) -> AllSeeingBot:
+    """An all-seeing planner, with ``allseeing:BUDGET`` read as an integer."""
+    if budget is None:
+        return AllSeeingBot(seed)
+    return AllSeeingBot(seed, budget=_budget("allseeing", budget))
+
+
+def _allseeing_expert(seed: int, budget: str | None = None) -> AllSeeingExpert:
+    """An all-seeing expert, with ``allseeing-expert:BUDGET`` read as an integer."""
+    if budget is None:
+        return AllSeeingExpert(seed)
+    return AllSeeingExpert(seed, budget=_budget("allseeing-expert", budget))
+
+
 register_bot("random", RandomBot, summary="a uniformly random legal move")
 register_bot("greedy", GreedyBot, summary="a fixed ranking of moves, one move of lookahead")
 register_bot(
@@ -109,4 +140,17 @@ register_bot(
 )
 register_bot(
     "planner", _planner, summary="plans lines of moves within its turn over determinizations"
+)
+register_bot(
+    "expert", _expert, summary="the planner's lines, chosen by their chance of winning (expert:N)"
+)
+register_bot(
+    "allseeing",
+    _allseeing,
+    summary="reference: a planner scoring its lines on the true hidden cards (allseeing:N)",
+)
+register_bot(
+    "allseeing-expert",
+    _allseeing_expert,
+    summary="reference: an expert scoring its lines on the true hidden cards",
 )

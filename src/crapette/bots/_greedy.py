@@ -11,14 +11,28 @@ the Python engine. The ranking is documented in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Final
+
+from crapette._build import argument_type_error
 from crapette._engine import python_apply_unchecked
 from crapette._fits import tables
-from crapette._laws import builds_on, fits_foundation, fits_load, violation
-from crapette._movegen import legal_moves, python_legal_moves
+from crapette._laws import (
+    builds_on,
+    fits_foundation,
+    fits_load,
+    illegal_move_error,
+    python_refusal,
+    violation,
+)
+from crapette._movegen import known_moves, legal_moves, python_legal_moves
+from crapette._quote import show
 from crapette.bots.base import call_helps
 from crapette.cards import Card
 from crapette.deal import Rng
+from crapette.errors import InvalidArgumentError
 from crapette.moves import (
+    ALL_MOVES,
     CALL_STOP,
     FOUNDATION,
     HAND,
@@ -28,6 +42,7 @@ from crapette.moves import (
     RESERVE,
     Action,
     Move,
+    listed,
 )
 from crapette.outcome import python_counts, python_winner
 from crapette.state import _NATIVE, GameState, Pile, PythonState
@@ -38,6 +53,59 @@ __all__ = ["evaluate", "greedy_move", "move_score", "play_out", "ranked_scores"]
 def _listed(state: GameState) -> tuple[Move, ...]:
     """The legal moves of either engine's state."""
     return python_legal_moves(state) if isinstance(state, PythonState) else legal_moves(state)
+
+
+MOST_MOVES: Final = len(ALL_MOVES)
+"""The longest move list the ranking takes, 1,296 (every move of the table once; a list of
+legal moves is shorter): the native engine ranks moves in a buffer of this size."""
+MOST_TURNS: Final = 1_000_000
+"""The most opponent turns a play-out may be asked to reach (``play_out``'s ``turns``)."""
+
+
+def _check_state(state: object) -> None:
+    if not isinstance(state, (GameState, PythonState)):
+        raise argument_type_error(GameState, state)
+
+
+def _check_player(p: object) -> None:
+    if isinstance(p, bool) or not isinstance(p, int) or p not in (0, 1):
+        raise InvalidArgumentError(f"p must be a player, 0 or 1, not {show(p)}")
+
+
+def _check_rng(rng: object) -> None:
+    if not isinstance(rng, Rng):
+        raise argument_type_error(Rng, rng)
+
+
+def _checked_moves(state: GameState, moves: object, name: str) -> tuple[Move, ...]:
+    """``moves`` as a tuple, checked alike for both engines: a sequence of at most
+    ``MOST_MOVES`` moves, each legal in ``state`` (the native engine checks that last part
+    in C, the Python engine here, with the same message).
+
+    Raises:
+        TypeError: not a sequence of ``Move`` objects.
+        InvalidArgumentError: more than ``MOST_MOVES`` moves.
+        IllegalMoveError: a move that is not legal in ``state`` (the first one, named).
+    """
+    if not isinstance(moves, tuple):
+        if not isinstance(moves, Sequence) or isinstance(moves, str):
+            raise TypeError(f"{name}() needs a sequence of moves, not {show(moves)}")
+        moves = tuple(moves)
+    if len(moves) > MOST_MOVES:
+        raise InvalidArgumentError(
+            f"{name}(): moves must hold at most {MOST_MOVES} moves (each legal), not {len(moves)}"
+        )
+    for move in moves:
+        if not isinstance(move, Move):
+            raise TypeError(f"{name}() needs moves, not {show(move)}")
+    if isinstance(state, PythonState):
+        known = known_moves(state)
+        if known is None or moves is not known:
+            legal = known if known is not None else python_legal_moves(state)
+            for move in moves:
+                if not listed(move, legal):
+                    raise illegal_move_error(state, move, python_refusal(state, move))
+    return moves
 
 
 _POINTLESS = -100
@@ -159,8 +227,12 @@ def _base_score(state: GameState, move: Move) -> int:
 
 
 def _shuffle_score(state: GameState, move: Move, ahead: _LookAhead) -> int:
-    """The rank of a house-to-house move that keeps cards in its house."""
-    gain = ahead.gain(state.houses[move.source], move.count, state.houses[move.target])
+    """The rank of a house-to-house move that keeps cards in its house (one of more cards
+    than the house holds, which is not legal, ranks as pointless, as in the C core)."""
+    pile = state.houses[move.source]
+    if move.count >= len(pile):
+        return _POINTLESS
+    gain = ahead.gain(pile, move.count, state.houses[move.target])
     return 400 + 10 * gain if gain > 0 else _POINTLESS
 
 
@@ -169,22 +241,47 @@ def move_score(state: GameState, move: Move) -> int:
 
     Args:
         state: the position (a full state or a view's sketch; only visible cards are read).
-        move: one of ``legal_moves(state)``.
+        move: one of ``legal_moves(state)`` (another move gets the score its kind would
+            have, as the ranking's tests compare with a draw).
+
+    Raises:
+        TypeError: ``state`` is not a ``GameState`` or ``move`` not a ``Move``.
+        IllegalMoveError: a house move of more cards than the house holds (no score: the
+            move cannot be made at all).
     """
+    _check_state(state)
+    if not isinstance(move, Move):
+        raise TypeError(f"move_score() needs a Move, not {show(move)}")
+    source = move.source
+    if move.action is Action.PLAY and 0 <= source < 8 and move.count > len(state.houses[source]):
+        raise illegal_move_error(state, move, python_refusal(state, move))
     score = _base_score(state, move)
     if score == _SHUFFLE:
         return _shuffle_score(state, move, _LookAhead(state))
     return score
 
 
-def ranked_scores(state: GameState, moves: tuple[Move, ...]) -> list[int]:
+def ranked_scores(state: GameState, moves: Sequence[Move]) -> list[int]:
     """The greedy score of each of ``moves`` (legal in ``state``), in order: the
     [`move_score`][crapette.bots.greedy.move_score], less 10,000 for a move that breaks a
     priority under callable Stop! rules (the opponent would call it); under
     ``call_window="turn_start"`` a Stop! call ranks first when the last turn ended by a
-    violation and last otherwise."""
+    violation and last otherwise.
+
+    Raises:
+        TypeError: ``state`` is not a ``GameState``, or ``moves`` not a sequence of moves.
+        InvalidArgumentError: more than ``MOST_MOVES`` moves (the move table's size).
+        IllegalMoveError: a move that is not legal in ``state`` (the first, named).
+    """
+    _check_state(state)
+    moves = _checked_moves(state, moves, "ranked_scores")
     if _NATIVE is not None and not isinstance(state, PythonState):
         return _NATIVE.greedy_scores(state, moves)
+    return _python_scores(state, moves)
+
+
+def _python_scores(state: GameState, moves: tuple[Move, ...]) -> list[int]:
+    """``ranked_scores`` of legal moves, by the Python engine."""
     callable_stop = state.rules.stop != "enforced"
     ahead: _LookAhead | None = None
     scores = []
@@ -200,16 +297,34 @@ def ranked_scores(state: GameState, moves: tuple[Move, ...]) -> list[int]:
     return scores
 
 
-def greedy_move(state: GameState, rng: Rng, moves: tuple[Move, ...] | None = None) -> Move:
+def greedy_move(state: GameState, rng: Rng, moves: Sequence[Move] | None = None) -> Move:
     """The greedy bot's move in ``state`` (for its player to act), ties broken by ``rng``.
 
     Args:
         state: the position (a full state or a view's sketch).
         rng: breaks ties between equally ranked moves.
-        moves: ``legal_moves(state)`` if already known.
+        moves: ``legal_moves(state)`` if already known (or some of them: the move is chosen
+            among these).
+
+    Raises:
+        TypeError: ``state`` is not a ``GameState``, ``rng`` not an ``Rng`` or ``moves`` not
+            a sequence of moves.
+        InvalidArgumentError: no move to choose from (``moves`` empty, or the deal over),
+            or more than ``MOST_MOVES`` moves (the move table's size).
+        IllegalMoveError: a move that is not legal in ``state`` (the first, named).
     """
-    if moves is None:
-        moves = _listed(state)
+    _check_state(state)
+    _check_rng(rng)
+    moves = _listed(state) if moves is None else _checked_moves(state, moves, "greedy_move")
+    if not moves:
+        raise InvalidArgumentError(
+            "greedy_move() needs a legal move to choose from: moves is empty"
+        )
+    return _greedy_choice(state, rng, moves)
+
+
+def _greedy_choice(state: GameState, rng: Rng, moves: tuple[Move, ...]) -> Move:
+    """``greedy_move`` of checked arguments (at least one legal move)."""
     if _NATIVE is not None and not isinstance(state, PythonState):
         move, rng._state = _NATIVE.greedy_move(state, rng._state, moves)
         return move
@@ -218,7 +333,7 @@ def greedy_move(state: GameState, rng: Rng, moves: tuple[Move, ...] | None = Non
     stop = state.stop
     if stop is not None:
         return CALL_STOP if call_helps(state.rules, stop.offender, stop.resume) else LET_STAND
-    scores = ranked_scores(state, moves)
+    scores = _python_scores(state, moves)
     top = max(scores)
     best = [move for move, score in zip(moves, scores, strict=True) if score == top]
     return best[0] if len(best) == 1 else best[rng.below(len(best))]
@@ -231,9 +346,21 @@ _ROLLOUT_CAP = 400
 def evaluate(state: GameState, p: int) -> int:
     """How good ``state`` is for player ``p``: the opponent's count minus ``p``'s (the
     stalemate counts of [`crapette.outcome.counts`][crapette.outcome.counts], with the
-    ruleset's points), plus or minus 100 for a won or lost deal."""
+    ruleset's points), plus or minus 100 for a won or lost deal.
+
+    Raises:
+        TypeError: ``state`` is not a ``GameState``.
+        InvalidArgumentError: ``p`` is not 0 or 1.
+    """
+    _check_state(state)
+    _check_player(p)
     if _NATIVE is not None and not isinstance(state, PythonState):
         return _NATIVE.evaluate(state, p)
+    return _python_evaluate(state, p)
+
+
+def _python_evaluate(state: GameState, p: int) -> int:
+    """``evaluate`` by the Python engine."""
     scored = python_counts(state)
     value = scored[1 - p] - scored[p]
     won = python_winner(state)
@@ -259,8 +386,21 @@ def play_out(state: GameState, p: int, rng: Rng, turns: int = 1) -> tuple[int, i
         p: the player the result is scored for.
         rng: breaks the greedy ties.
         turns: how many of the opponent's turns to play (1: to the end of the opponent's
-            next turn; 2: then ``p``'s next turn and the opponent's turn after it).
+            next turn; 2: then ``p``'s next turn and the opponent's turn after it), from 1
+            to 1,000,000.
+
+    Raises:
+        TypeError: ``state`` is not a ``GameState`` or ``rng`` not an ``Rng``.
+        InvalidArgumentError: ``p`` is not 0 or 1, or ``turns`` not an integer from 1 to
+            1,000,000.
     """
+    _check_state(state)
+    _check_player(p)
+    _check_rng(rng)
+    if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MOST_TURNS:
+        raise InvalidArgumentError(
+            f"turns must be an integer from 1 to {MOST_TURNS}, not {show(turns)}"
+        )
     if _NATIVE is not None and not isinstance(state, PythonState):
         value, played, scored, rng._state = _NATIVE.play_out(state, p, rng._state, turns)
         return value, played, scored
@@ -272,7 +412,7 @@ def play_out(state: GameState, p: int, rng: Rng, turns: int = 1) -> tuple[int, i
         if not moves:
             break
         scored += len(moves)
-        state = python_apply_unchecked(state, greedy_move(state, rng, moves))
+        state = python_apply_unchecked(state, _greedy_choice(state, rng, moves))
         played += 1
         if state.turn_player != p:
             seen_opponent = True
@@ -281,4 +421,4 @@ def play_out(state: GameState, p: int, rng: Rng, turns: int = 1) -> tuple[int, i
             back += 1
             if back >= turns:
                 break
-    return evaluate(state, p), played, scored
+    return _python_evaluate(state, p), played, scored

@@ -45,7 +45,10 @@ def play_deal(
         state: where to start (any state; the deal need not be new).
         bots: the bot of player 0 and the bot of player 1 (the same bot may play both).
             Their optional hooks are called: ``on_deal_start(view)`` once before the first
-            move, ``on_opponent_move(move, view)`` after each move of the other player.
+            move, ``on_opponent_move(move, view)`` after each move of the other player, and
+            ``peek(state)`` with the whole state (hidden cards included) before each
+            ``choose`` of a bot that has it: only reference bots that are meant to see
+            everything have it ([`AllSeeingBot`][crapette.bots.allseeing.AllSeeingBot]).
         on_move: called after every move with the state before it, the move and the state
             after it; for progress, records and time limits. If it returns a true value,
             the loop stops after that move.
@@ -71,7 +74,15 @@ def play_deal(
 
     def seat(p: int) -> Chooser:
         bot = bots[p]
-        return lambda state, moves: bot.choose(_observe(state, p, moves))
+        peek = getattr(bot, "peek", None)
+        if peek is None:
+            return lambda state, moves: bot.choose(_observe(state, p, moves))
+
+        def seeing(state: GameState, moves: tuple[Move, ...]) -> Move:
+            peek(state)  # the all-seeing reference bot is shown the whole state first
+            return bot.choose(_observe(state, p, moves))
+
+        return seeing
 
     names = tuple(getattr(bot, "name", type(bot).__name__) for bot in bots)
     for p in (0, 1):

@@ -36,8 +36,9 @@ move (the opponent would call it).
 
 from __future__ import annotations
 
-from crapette.bots._greedy import greedy_move, move_score, ranked_scores
+from crapette.bots._greedy import _greedy_choice, greedy_move, move_score, ranked_scores
 from crapette.deal import Rng
+from crapette.errors import InvalidArgumentError
 from crapette.moves import Move
 from crapette.views import PlayerView, sketch
 
@@ -59,7 +60,13 @@ class GreedyBot:
 
     def choose(self, view: PlayerView) -> Move:
         """The best-ranked legal move of the position seen by ``view``."""
-        return greedy_move(sketch(view), self._rng, view.legal_moves())
+        moves = view.legal_moves()
+        if not moves:
+            raise InvalidArgumentError("GreedyBot: no legal move (the deal is over)")
+        # The view's moves are the library's own list (legal in the sketch, which shows the
+        # same cards): ranked without checking them again in Python (the native binding
+        # still checks that each is legal before the core reads it).
+        return _greedy_choice(sketch(view), self._rng, moves)
 
     def __repr__(self) -> str:
         return f"GreedyBot(seed={self.seed})"

@@ -50,7 +50,7 @@ from crapette.errors import UnknownBotError
 from crapette.moves import RESERVE, Action, Move
 from crapette.outcome import is_over, winner
 from crapette.state import GameState, Pile
-from crapette.views import PlayerView, determinize, sketch
+from crapette.views import PlayerView, determinize, sketch, state_of
 
 __all__ = ["DEFAULT_PLANNER_BUDGET", "SCORED_PER_ROLLOUT", "HandMemory", "PlannerBot", "plan_lines"]
 
@@ -238,9 +238,10 @@ class HandMemory:
                 hand = tuple(pool[: view.hand_sizes[q]])
                 pool = pool[view.hand_sizes[q] :]
             dealt.append(hand)
-        return sketch(view).replace(
-            reserves=(downs[0] + view.reserves_up[0], downs[1] + view.reserves_up[1]),
-            hands=(dealt[0], dealt[1]),
+        return state_of(
+            view,
+            (downs[0] + view.reserves_up[0], downs[1] + view.reserves_up[1]),
+            (dealt[0], dealt[1]),
         )
 
 
@@ -385,10 +386,7 @@ class PlannerBot:
         rounds = max(1, math.ceil(math.log2(len(found))))
         done = 0  # samples in this round
         while self.rollouts + len(alive) <= self.budget and self.scored < cap:
-            if self.remember:
-                start = self.memory.sample(view, self._rng)
-            else:
-                start = determinize(view, self._rng)
+            start = self._sample(view)
             seed = self._rng.next64()
             for i in alive:
                 state = start
@@ -409,6 +407,13 @@ class PlannerBot:
             if len(alive) == 1:
                 break
         return found[min(alive, key=lambda i: (-totals[i], i))]
+
+    def _sample(self, view: PlayerView) -> GameState:
+        """A complete state consistent with ``view`` to score the lines on: with the
+        remembered hands in their known order, or uniformly (``remember=False``)."""
+        if self.remember:
+            return self.memory.sample(view, self._rng)
+        return determinize(view, self._rng)
 
     def _affordable(self, cap: int) -> int:
         """How many more rollouts this decision may run, by its budget and by its cap on

@@ -4,7 +4,8 @@ A bot string is ``NAME[:ARG]...[:KEY=VALUE]...``, with no spaces and no commas (
 separates the two bots of ``--bots``):
 
 * ``NAME`` is a registered name ([`bot_names`][crapette.bots.bot_names]): ``random``,
-  ``greedy``, ``search``, ``planner``, or one added by
+  ``greedy``, ``search``, ``planner``, ``expert``, the reference bots ``allseeing`` and
+  ``allseeing-expert``, or one added by
   [`register_bot`][crapette.bots.register_bot];
 * each ``ARG`` (a part without ``=``) goes to the bot's factory, in order: ``search:256``
   is a search bot with a budget of 256;
@@ -81,7 +82,7 @@ class _Entry:
 
 
 _REGISTRY: dict[str, _Entry] = {}
-_SHIPPED = ("random", "greedy", "search", "planner")
+_SHIPPED = ("random", "greedy", "search", "planner", "expert", "allseeing", "allseeing-expert")
 _discovered = False
 
 

@@ -1,5 +1,6 @@
-"""The ``crapette`` command line: one subcommand per module of ``crapette.cli`` (``play``, ``show``,
-``replay``, ``simulate``, ``compare``, ``serve``); [`crapette.cli.game`][crapette.cli.game] is
+"""The ``crapette`` command line: one subcommand per module of ``crapette.cli`` (``play``,
+``show``, ``replay``, ``simulate``, ``compare``, ``ladder``, ``analyse``, ``puzzles``,
+``serve``); [`crapette.cli.game`][crapette.cli.game] is
 the terminal game. The command line needs ``rich`` (``pip install 'crapette[cli]'``); the rest
 of the library never imports it."""
 
@@ -13,11 +14,22 @@ import sys
 from collections.abc import Sequence
 
 from crapette._version import __version__
+from crapette.cli._output import OutputError
 from crapette.errors import CrapetteError
 
 __all__ = ["main"]
 
-COMMANDS: tuple[str, ...] = ("play", "show", "replay", "simulate", "compare", "ladder", "serve")
+COMMANDS: tuple[str, ...] = (
+    "play",
+    "show",
+    "replay",
+    "simulate",
+    "compare",
+    "ladder",
+    "analyse",
+    "puzzles",
+    "serve",
+)
 """Subcommands, each implemented by ``crapette.cli.<name>`` with ``add_parser`` and
 ``run``."""
 
@@ -48,7 +60,8 @@ RICH_MISSING: str = (
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 success, 1 error, 2 usage)."""
+    """Run the command line; returns the exit status (0 success, 1 error, 2 usage: a bad
+    argument, or a file it cannot write)."""
     if importlib.util.find_spec("rich") is None:
         print(RICH_MISSING, file=sys.stderr)
         return 1
@@ -61,6 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = args.run(args)
         sys.stdout.flush()
+    except OutputError as exc:  # a file it cannot write: a bad argument (status 2)
+        print(f"crapette {args.command}: {exc}", file=sys.stderr)
+        return 2
     except CrapetteError as exc:
         print(f"crapette {args.command}: {exc}", file=sys.stderr)
         return 1

@@ -4,6 +4,12 @@ in one table.
 Example::
 
     crapette compare --rules classic --rules serbian --rules g4a --bots greedy,greedy
+
+With ``--sprt`` it runs a sequential test between the two bots instead
+([`crapette.simulation.sprt`][crapette.simulation.sprt]): seat-swapped pairs until the
+evidence decides between ``--elo0`` and ``--elo1``::
+
+    crapette compare --bots expert,planner --sprt --elo0 0 --elo1 50 --games 20
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from crapette.rules import PRESETS
 from crapette.simulation import SimulationResult
 from crapette.simulation.stats import METRICS, Interval, Stats, paired_differences
 
-__all__ = ["add_parser", "compare_table", "differences_table", "run"]
+__all__ = ["add_parser", "compare_table", "differences_table", "run", "run_sprt"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -32,6 +38,22 @@ def add_parser(subparsers: Any) -> None:
         " the summaries side by side.",
     )
     add_common_arguments(parser, rules_default="every preset")
+    test = parser.add_argument_group("sequential test (--sprt)")
+    test.add_argument(
+        "--sprt",
+        action="store_true",
+        help="run a sequential probability ratio test of bot A against bot B on seat-swapped"
+        " pairs (pentanomial model) under one ruleset (default classic): --games deals per"
+        " batch, at most --max-games deals",
+    )
+    test.add_argument("--elo0", type=float, default=0.0, help="H0: A - B in Elo (default 0)")
+    test.add_argument("--elo1", type=float, default=50.0, help="H1: A - B in Elo (default 50)")
+    test.add_argument(
+        "--alpha", type=float, default=0.05, help="chance of accepting H1 under H0 (0.05)"
+    )
+    test.add_argument(
+        "--beta", type=float, default=0.05, help="chance of accepting H0 under H1 (0.05)"
+    )
     parser.set_defaults(run=run)
 
 
@@ -96,8 +118,61 @@ def _two_lines(value: Interval, sign: bool = False, digits: int = 1) -> str:
     return head if math.isnan(value.low) else f"{head}\n[{bounds}"
 
 
+def run_sprt(args: argparse.Namespace) -> int:
+    """Run ``crapette compare --sprt``."""
+    import json
+    import sys
+
+    from rich.console import Console
+
+    from crapette.errors import SimulationError
+    from crapette.simulation.sprt import sprt
+
+    rules = args.rules or ["classic"]
+    if len(rules) != 1:
+        raise SimulationError("--sprt tests two bots under one ruleset: give one --rules")
+    for option in ("csv", "plot", "report", "precision"):
+        if getattr(args, option, None) is not None:
+            raise SimulationError(f"--{option} does not go with --sprt (use --json)")
+    console = Console(stderr=True)
+    show = args.progress if args.progress is not None else console.is_terminal
+
+    def progress(done: int, llr: float) -> None:
+        if show:
+            console.print(f"{done} deals: LLR {llr:+.2f}", highlight=False)
+
+    max_games = args.max_games - args.max_games % 2
+    batch = args.games + args.games % 2
+    result = sprt(
+        rules[0],
+        args.bots,
+        args.seed,
+        elo0=args.elo0,
+        elo1=args.elo1,
+        alpha=args.alpha,
+        beta=args.beta,
+        max_games=max_games,
+        batch=batch,
+        workers=args.workers,
+        backend=args.backend,
+        ray_address=args.ray_address,
+        progress=progress,
+    )
+    if args.json == "-":
+        json.dump(result.to_dict(), sys.stdout, indent=1)
+        print()
+        return 0
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(result.to_dict(), out, indent=1)
+    print(result.summary())
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``crapette compare``."""
+    if args.sprt:
+        return run_sprt(args)
     if not args.rules:
         args.rules = list(PRESETS)
 

@@ -190,7 +190,7 @@ A deal seed saved with the game lets it be replayed.
 Commands:
   undo         take back your last move (within your turn; not a move that
                showed a card, such as a draw or a reveal, nor one that ended it)
-  hint         the bot's choice for you
+  hint         the engine's best line for you, its win chance and why
   moves        list your legal moves again, each with what it does
   board        draw the table again
   rules        the ruleset and its options
@@ -562,11 +562,12 @@ class TerminalGame:
             self._show_rules()
         elif word == "hint":
             assert self.human is not None
-            move = self.session.hint(self.human)
+            found = self.session.advice(self.human)
+            move = found.move
             state = self.state
             number = menu.index(move) + 1 if move in menu else "-"
             described = describe_move(state, move, ascii=self.ascii)
-            self._say(f"Hint: {number}. {move}  {described}")
+            self._say(f"Hint: {number}. {move}  {described}\n  {found.reason}")
         elif word == "undo":
             return self._undo(), None
         elif word in ("save", "load"):

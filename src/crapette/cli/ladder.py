@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from crapette.errors import CrapetteError
+from crapette.cli._output import check_writable, write_text
 
 __all__ = ["add_parser", "run"]
 
@@ -62,11 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from crapette.simulation.ladder import ladder
 
     if args.json and args.json != "-":
-        try:
-            with open(args.json, "a", encoding="utf-8"):
-                pass
-        except OSError as exc:
-            raise CrapetteError(f"cannot write --json {args.json}: {exc.strerror}") from None
+        check_writable(args.json, "--json")
 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -104,8 +100,7 @@ def run(args: argparse.Namespace) -> int:
         print()
         return 0
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump(result.to_dict(), out, indent=1)
+        write_text(args.json, json.dumps(result.to_dict(), indent=1), "--json")
     print(
         f"ladder on {result.rules}: {result.games} deals per pairing, seed {result.seed},"
         f" {result.bootstrap} bootstrap resamples"

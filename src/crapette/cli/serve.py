@@ -4,8 +4,11 @@ uvicorn, its connections bounded. Needs the ``web`` extra: ``pip install 'crapet
 from __future__ import annotations
 
 import argparse
+import os
+import sqlite3
 from typing import Any
 
+from crapette.cli._output import OutputError
 from crapette.errors import CrapetteError
 
 __all__ = ["add_parser", "run"]
@@ -31,7 +34,8 @@ def add_parser(subparsers: Any) -> None:
         default=None,
         metavar="PATH",
         help="the SQLite file games are kept in (default games.sqlite3 in the user's data"
-        " directory, such as ~/.local/share/crapette; ':memory:' keeps them in memory only)",
+        " directory, such as ~/.local/share/crapette; ':memory:' keeps them in memory only;"
+        " missing folders are made)",
     )
     parser.add_argument(
         "--max-games", type=_positive, default=1000, help="cap on open games (default 1000)"
@@ -143,16 +147,25 @@ def run(args: argparse.Namespace) -> int:
             " pip install 'crapette[web]'"
         ) from None
     database = args.db if args.db is not None else str(default_database())
-    app = create_app(
-        database=database,
-        max_open_games=args.max_games,
-        max_cached=args.max_cached,
-        max_body=args.max_body,
-        body_timeout=args.body_timeout,
-        finished_ttl=args.finished_hours * 3600.0,
-        idle_ttl=args.idle_hours * 3600.0,
-        allow_seeds=args.allow_seeds,
-    )
+    if database != ":memory:" and os.path.isdir(database):
+        raise OutputError(f"cannot write --db {database!r}: Is a directory")
+    try:  # the store opens the file (and makes its missing folders) now, before serving
+        app = create_app(
+            database=database,
+            max_open_games=args.max_games,
+            max_cached=args.max_cached,
+            max_body=args.max_body,
+            body_timeout=args.body_timeout,
+            finished_ttl=args.finished_hours * 3600.0,
+            idle_ttl=args.idle_hours * 3600.0,
+            allow_seeds=args.allow_seeds,
+        )
+    except (OSError, sqlite3.Error) as error:
+        if isinstance(error, FileExistsError):  # a file where one of its folders would be
+            reason = "Not a directory"
+        else:
+            reason = getattr(error, "strerror", None) or str(error)
+        raise OutputError(f"cannot write --db {database!r}: {reason}") from None
     connections = _room_for(args.max_connections)
     if connections < args.max_connections:
         print(

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from crapette._movegen import legal_moves
 from crapette._quote import show
 from crapette.cli._input import read_input
+from crapette.cli._output import check_writable, write_text
 from crapette.deal import new_game
 from crapette.errors import CrapetteError, InvalidRulesError, NotationError
 from crapette.match import deal_seed
@@ -147,6 +148,8 @@ def _position_arg(words: list[str]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the board; returns the exit status."""
+    if args.svg is not None:
+        check_writable(args.svg, "--svg")
     if args.seed is not None or args.deal_seed is not None:
         state = _new_deal(args)
     elif not args.position:
@@ -160,8 +163,7 @@ def run(args: argparse.Namespace) -> int:
     if args.svg is not None:
         from crapette.svg import board as picture  # imported only when a picture is asked for
 
-        with open(args.svg, "w", encoding="utf-8") as file:
-            file.write(picture(state, seat=bottom, hidden=hidden) + "\n")
+        write_text(args.svg, picture(state, seat=bottom, hidden=hidden) + "\n", "--svg")
     print(board(state, hidden=hidden, ascii=args.ascii, bottom=bottom))
     if args.moves:
         moves = legal_moves(state)

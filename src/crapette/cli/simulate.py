@@ -14,7 +14,6 @@ import contextlib
 import csv
 import io
 import json
-import os
 import shlex
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -26,6 +25,7 @@ from rich.table import Table
 
 from crapette._version import BEHAVIOUR_VERSION
 from crapette.bots import bot_names
+from crapette.cli._output import check_writable, write_text
 from crapette.cli.show import SEED_HELP
 from crapette.errors import RunInterrupted, SimulationError, SimulationInterrupted
 from crapette.rules import PRESETS, Ruleset
@@ -192,23 +192,6 @@ def _rules_texts(args: argparse.Namespace) -> list[str]:
     return [text.strip() for text in (args.rules or ["classic"])]
 
 
-def check_writable(path: str, option: str) -> None:
-    """Fail at once when ``path`` cannot be written (a missing folder, a directory, no
-    permission); a file created by the check is removed again.
-
-    Raises:
-        SimulationError: it cannot be written (the message names the option).
-    """
-    existed = os.path.lexists(path)
-    try:
-        with open(path, "a", encoding="utf-8"):
-            pass
-    except OSError as exc:
-        raise SimulationError(f"cannot write {option} {path!r}: {exc.strerror}") from None
-    if not existed:
-        os.remove(path)
-
-
 def run_simulations(args: argparse.Namespace) -> list[SimulationResult]:
     """Check every argument, then simulate each ruleset (with a progress bar if asked)."""
     rulesets = _check_args(args)
@@ -305,9 +288,9 @@ def write_interrupted(args: argparse.Namespace, stop: RunInterrupted) -> None:
     if args.json is not None:
         payload = _json_payload(stop.results)
         payload["interrupted"] = True
-        if not _write(args.json, json.dumps(payload, indent=2) + "\n"):
+        if not _write(args.json, json.dumps(payload, indent=2) + "\n", "--json"):
             stop.written.append(args.json)
-    if args.csv is not None and not _write(args.csv, _csv_text(stop.results)):
+    if args.csv is not None and not _write(args.csv, _csv_text(stop.results), "--csv"):
         stop.written.append(args.csv)
 
 
@@ -373,11 +356,13 @@ def write_outputs(
         text = report.html_report(
             results, command=command_line(args), analyses=analyses, figure_png=png
         )
-        _write(args.report, text)
+        _write(args.report, text, "--report")
     if args.json is not None:
-        to_stdout |= _write(args.json, json.dumps(_json_payload(results), indent=2) + "\n")
+        to_stdout |= _write(
+            args.json, json.dumps(_json_payload(results), indent=2) + "\n", "--json"
+        )
     if args.csv is not None:
-        to_stdout |= _write(args.csv, _csv_text(results))
+        to_stdout |= _write(args.csv, _csv_text(results), "--csv")
     return to_stdout
 
 
@@ -412,15 +397,11 @@ def _csv_row(result: SimulationResult, record: DealRecord) -> dict[str, Any]:
     return {"bot_a": result.bots[0], "bot_b": result.bots[1], **row}
 
 
-def _write(path: str, text: str) -> bool:
+def _write(path: str, text: str, option: str) -> bool:
     if path == "-":
         sys.stdout.write(text)
         return True
-    try:
-        with open(path, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-    except OSError as exc:
-        raise SimulationError(f"cannot write {path!r}: {exc.strerror}") from None
+    write_text(path, text, option)
     return False
 
 

@@ -12,8 +12,10 @@ A session holds:
   within their turn, while the deal runs, and never a move that showed a card hidden
   before (a draw, a reveal, a reserve play that turned up the next reserve card) or ended
   the turn (a discard, a Stop! decision);
-- **the hint**: the greedy bot's choice from the seat's own view, seeded with the move
-  number (no secret goes into it);
+- **the hint**: the engine's best line from the seat's own view, with its win chance and a
+  reason ([`crapette.analysis.hint`][crapette.analysis.hint] at
+  `Session.hint_limit`), seeded with the move number (no secret goes
+  into it); `quick_hint` is the greedy bot's choice, the hint of the page without a server;
 - **the bots' randomness**: a bot seat's generator is seeded with an HMAC-SHA256 of the
   deal, the seat and the move number under the session's key (``Session.secret``), so the
   match seed, shown once the match is over, predicts none of the bots' choices; a session

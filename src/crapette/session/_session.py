@@ -10,7 +10,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Sequence
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 import attrs
 
@@ -28,6 +28,9 @@ from crapette.rules import Ruleset
 from crapette.session.payload import GamePayload, game_payload
 from crapette.state import GameState
 from crapette.views import observe
+
+if TYPE_CHECKING:
+    from crapette.analysis import Hint, Limit
 
 __all__ = ["Seat", "Session", "chosen_secret", "new_secret"]
 
@@ -145,6 +148,13 @@ class Session:
     secret: str = attrs.field(factory=new_secret, repr=False)
     on_move: MoveHook | None = attrs.field(default=None, eq=False, repr=False)
     _bots: dict[int, Bot] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+
+    hint_limit: ClassVar[Limit | None] = None
+    """The analysis limit of the hints (``None``: ``crapette.analysis.HINT_LIMIT``, 1,024
+    play-outs or half a second); a class setting, not stored."""
+
+    hint_deep: ClassVar[int | None] = None
+    """The samples of the second stage of the hints (``None``: the analysis's, 16)."""
 
     # ------------------------------------------------------------------ creation
 
@@ -395,9 +405,36 @@ class Session:
             done += 1
         return done
 
+    def advice(self, seat: int) -> Hint:
+        """The engine's hint for the seat ([`crapette.analysis.hint`][crapette.analysis.hint]
+        at the class's `hint_limit`, with `hint_deep` samples in its second stage): the best
+        line with its win chance, the expected deal points and a reason, from the seat's view
+        only, seeded with the move number (no secret goes into it).
+
+        Raises:
+            SessionError: the seat may not act.
+        """
+        from crapette.analysis import hint
+
+        self._check_can_act(seat, None)
+        view = observe(self.state, seat)
+        if self.hint_deep is None:
+            return hint(view, self.hint_limit, seed=self.state.moves_made)
+        return hint(view, self.hint_limit, seed=self.state.moves_made, deep=self.hint_deep)
+
     def hint(self, seat: int) -> Move:
-        """The greedy bot's choice for the seat, from the seat's view (seeded with the
-        move number: no secret goes into it).
+        """The move the engine suggests for the seat: the first move of
+        [`advice`][crapette.session.Session.advice]'s best line.
+
+        Raises:
+            SessionError: the seat may not act.
+        """
+        return self.advice(seat).move
+
+    def quick_hint(self, seat: int) -> Move:
+        """The greedy bot's choice for the seat, from the seat's view (seeded with the move
+        number): the hint of the page without a server, whose engine does not run the
+        analysis yet.
 
         Raises:
             SessionError: the seat may not act.

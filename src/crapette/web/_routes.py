@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Annotated, Any, Literal
@@ -56,6 +57,11 @@ def _json(data: Any) -> JSONResponse:
 
 def _run(fn: Callable[[], Any]) -> Awaitable[Any]:
     return run_in_threadpool(fn)
+
+
+def _rounded(x: float, digits: int) -> float | None:
+    """``x`` rounded, or ``None`` when it is not a finite number (JSON has no NaN)."""
+    return round(x, digits) if math.isfinite(x) else None
 
 
 def _bearer(authorization: str | None) -> str:
@@ -226,16 +232,22 @@ def play_routes(games: GameManager) -> APIRouter:
 
     @router.get("/api/games/{game_id}/hint", tags=["play"], **_model(Hint))
     async def hint(game_id: str, authorization: Auth = None) -> Any:
-        """The greedy bot's suggestion for your position."""
+        """The engine's suggestion for your position: the best line it finds from your
+        view, with its win chance and a reason."""
 
         def work() -> dict[str, Any]:
             token = _bearer(authorization)
             with games.game(game_id) as game:
-                move = game.hint(game.seat_of(token))
+                advice = game.advice(game.seat_of(token))
+                move = advice.move
                 return {
                     "code": move.index,
                     "notation": crapette.format_move(move),
                     "description": describe_move(game.state, move),
+                    "line": [crapette.format_move(m) for m in advice.line],
+                    "win": _rounded(advice.win, 4),
+                    "points": _rounded(advice.points, 2),
+                    "reason": advice.reason,
                 }
 
         return _json(await _run(work))
@@ -346,6 +358,7 @@ async def _follow(
         sent = await _run(lambda: _seat_payload(games, game_id, f"Bearer {token}", svg))
         await websocket.send_json({"type": "update", "game": sent})
         receiver = asyncio.ensure_future(_receive_frame(websocket))
+        getter: asyncio.Future[Any] | None = None
         try:
             while True:
                 getter = asyncio.ensure_future(queue.get())
@@ -369,9 +382,24 @@ async def _follow(
                         await websocket.send_json({"type": "update", "game": data})
                         sent = data
         finally:
-            receiver.cancel()
+            # whichever way the follower ends (the client left, a send failed, the server
+            # stops), neither waiting task outlives it: each is cancelled and awaited, so
+            # none is left pending ("Task was destroyed but it is pending!" in the log)
+            await _settle(receiver, getter)
     finally:
         games.unsubscribe(game_id, (seat, svg), queue, loop)
+
+
+async def _settle(*tasks: asyncio.Future[Any] | None) -> None:
+    """Cancel the tasks still running and wait until every one has finished."""
+    running = [task for task in tasks if task is not None and not task.done()]
+    for task in running:
+        task.cancel()
+    if running:
+        await asyncio.wait(running)
+    for done in tasks:  # retrieve their outcome: no "exception was never retrieved"
+        if done is not None and done.done() and not done.cancelled():
+            done.exception()
 
 
 def page_routes() -> APIRouter:

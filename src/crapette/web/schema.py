@@ -45,9 +45,15 @@ _Closed = ConfigDict(extra="forbid")
 
 
 class Hint(BaseModel):
-    """The greedy bot's suggestion."""
+    """The engine's suggestion: the move to play now (``code``, ``notation``,
+    ``description``), the whole best line up to the next new card, its win chance, the
+    expected deal points and the reason in words (English)."""
 
     model_config = _Closed
     code: int
     notation: str
     description: str
+    line: list[str]
+    win: float | None
+    points: float | None
+    reason: str

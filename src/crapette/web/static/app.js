@@ -16,7 +16,14 @@ import * as words from "./words.js";
 const { t } = i18n;
 const $ = (selector) => document.querySelector(selector);
 
-const SPEEDS = { slow: [700, 420], normal: [420, 240], fast: [200, 90], off: [0, 0] };
+const SPEEDS = { slow: [700, 420], normal: [320, 160], fast: [160, 60], off: [0, 0] };
+/** The slide and pause of a move, in ms, per setting. The opponent's moves of one turn
+ * speed up one after the other (each takes ACCELERATION of the one before, down to
+ * FLOOR_MS a move), so that a short turn is easy to follow and a long one does not drag:
+ * at the normal pace a turn of 50 moves is shown in about 6.2 s (the 1st move 430 ms, from
+ * the 17th on 80 ms); the button.skip control on the table shows the rest of the turn at once. */
+const ACCELERATION = 0.9;
+const FLOOR_MS = 80;
 const GAP_WAIT_MS = 700; // how long a later version waits for the ones before it
 
 const settings = loadSettings();
@@ -38,7 +45,7 @@ const session = {
   get token() { return backend.token; },
   get id() { return backend.gameId; },
   get backend() { return backend; },
-  get idle() { return !this.busy && queue.size === 0; },
+  get idle() { return !this.busy && queue.size === 0 && taps.length === 0; },
 };
 window.crapette = session; // for the browser tests and the curious
 
@@ -97,6 +104,10 @@ function refuse(error) {
 
 const queue = new Map(); // version -> payload, waiting to be shown
 let pumping = false;
+let streak = 0; // the opponent's moves shown in a row (this turn): they speed up
+let turnClock = null; // {start, planned}: when the opponent's moves began to be shown, and
+// the time their schedule gives them so far (the pauses absorb the drawing's own time)
+let skipping = false; // the skip control was pressed: show the rest of the turn at once
 
 function receive(payload) {
   if (!payload || payload.game_id !== backend.gameId) return;
@@ -115,14 +126,16 @@ async function pump() {
       const shownVersion = session.game && session.game.game_id === backend.gameId ? session.game.version : -1;
       for (const v of [...queue.keys()]) if (v <= shownVersion) queue.delete(v);
       if (!queue.size) break;
-      const [duration, pause] = timing();
+      const [base, basePause] = timing();
       const versions = [...queue.keys()].sort((a, b) => a - b);
-      if (!duration) {
+      if (!base || skipping) {
         const last = queue.get(versions.at(-1));
         queue.clear();
+        for (const run of document.getAnimations()) run.finish();
         show(last, 0);
         continue;
       }
+
       const next = versions[0];
       if (shownVersion >= 0 && next > shownVersion + 1) {
         // a later version came first (the answer to a move, before the live updates of the
@@ -136,13 +149,43 @@ async function pump() {
       gapSince = null;
       const payload = queue.get(next);
       queue.delete(next);
-      await show(payload, duration);
-      if (queue.size) await sleep(pause);
+      const theirs = !payload.your_turn && payload.status === "playing";
+      if (!theirs) {
+        streak = 0;
+        turnClock = null;
+        refreshBusy();
+        await show(payload, base);
+        if (queue.size && !skipping) await sleep(basePause);
+        continue;
+      }
+      // the opponent's moves of a turn speed up, one after the other, against a clock: a
+      // move shown late (the table, or a slow machine, takes time to draw) slides for less
+      // time, or is shown at once when the turn is a whole slide behind
+      streak += 1;
+      const factor = Math.max(FLOOR_MS / (base + basePause), ACCELERATION ** streak);
+      const duration = Math.round(base * factor);
+      const pause = Math.round(basePause * factor);
+      turnClock = turnClock || { start: performance.now(), planned: 0 };
+      const late = performance.now() - turnClock.start - turnClock.planned;
+      turnClock.planned += duration + pause;
+      refreshBusy();
+      await show(payload, Math.max(0, Math.round(duration - Math.max(0, late))));
+      const wait = turnClock.start + turnClock.planned - performance.now();
+      if (queue.size && !skipping && wait > 0) await sleep(wait);
     }
   } finally {
     pumping = false;
+    skipping = false;
     refreshBusy();
   }
+}
+
+/** The skip control (button.skip): the opponent's moves waiting to be shown are shown at once. */
+function skipToEnd() {
+  if (!pumping && !queue.size) return;
+  skipping = true;
+  for (const run of document.getAnimations()) run.finish();
+  refreshBusy();
 }
 
 function sleep(ms) {
@@ -150,17 +193,56 @@ function sleep(ms) {
 }
 
 let requests = 0;
-/** A pick or drop made while the page was busy (a request or the replies being shown),
- * made once it is idle: a player's Enter or tap is never lost to an animation. */
-let deferred = null;
+/** Clicks, taps and keys made while the page is busy (a request out, or moves being
+ * shown), kept in order and made one after the other once it is idle, each against the
+ * table as it is then (a move that has become impossible is refused with the reason, as
+ * any other): a player's tap is never lost to an animation or a slow answer. */
+const taps = [];
+let draining = false;
+let applying = false; // a waiting tap is being made (it does not wait behind the others)
+
+/** Whether a tap made now must wait: the page is busy, or earlier taps wait. */
+function mustWait() {
+  return session.busy || (taps.length > 0 && !applying);
+}
+
+/** Do `action` now, or once the page is idle if it is busy (then in order). */
+function whenIdle(action) {
+  if (mustWait()) {
+    taps.push({ game: session.game ? session.game.game_id : null, action });
+    refreshBusy();
+    return;
+  }
+  action();
+}
+
 function refreshBusy() {
   session.busy = requests > 0 || pumping || queue.size > 0;
   document.body.dataset.busy = String(session.busy);
-  if (!session.busy && deferred) {
-    const [pile, depth] = deferred;
-    deferred = null;
-    setTimeout(() => activate(pile, depth), 0);
+  const skippable = !skipping && (pumping || queue.size > 0) && Boolean(session.game) && !session.game.your_turn;
+  $("#btn-skip").disabled = !skippable;
+  if (!session.busy && taps.length && !draining) {
+    draining = true;
+    setTimeout(drain, 0);
   }
+}
+
+/** Make the oldest waiting tap, if the page is idle; the next one follows when it is idle
+ * again (right away when the tap made no request). */
+function drain() {
+  draining = false;
+  if (session.busy) return;
+  const next = taps.shift();
+  if (next) {
+    const game = session.game ? session.game.game_id : null;
+    applying = true;
+    try {
+      if (next.game === game) next.action(); // (a tap made on another game is dropped)
+    } finally {
+      applying = false;
+    }
+  }
+  refreshBusy();
 }
 
 async function request(work) {
@@ -248,6 +330,8 @@ async function show(payload, duration) {
   session.game = payload;
   session.hint = null;
   if (!payload.your_turn) session.selected = null;
+  document.body.dataset.status = payload.status; // (the board shows: it is measured)
+  placeGuide();
   table.render(payload);
   if (motion && motion.move.action === "draw" && motion.actor === "you") {
     motion.move.card = payload.view.turned;
@@ -299,8 +383,20 @@ function describeEntry(entry, me) {
 
 // ---------------------------------------------------------------- the panel
 
+/** The first-deal guide: in the table's place while no game is on it (a first visit),
+ * in the panel beside the table during a game. */
+function placeGuide() {
+  const guide = $("#guide");
+  if (session.game) {
+    if (guide.parentElement !== $("#panel")) $("#panel").prepend(guide);
+  } else if (guide.parentElement !== $("#table")) {
+    $("#table").insertBefore(guide, $("#board"));
+  }
+}
+
 function updatePanel(game) {
   document.body.dataset.status = game.status;
+  placeGuide();
   document.body.dataset.version = String(game.version);
   document.body.dataset.yourTurn = String(game.your_turn);
   const me = game.seat;
@@ -318,14 +414,15 @@ function updatePanel(game) {
   $("#btn-draw").textContent = has("reveal") && !has("draw") ? t("button.reveal") : t("button.draw");
   $("#btn-discard").disabled = !(has("discard") || has("end"));
   $("#btn-discard").textContent = has("end") ? t("button.end") : t("button.discard");
-  $("#btn-hint").disabled = !game.your_turn;
+  $("#btn-hint").disabled = !game.your_turn || game.status !== "playing";
   // Undo: only while the deal runs (the page refuses it once the deal is over, whatever the
   // backend would say) and when the backend allows it
   $("#btn-undo").disabled = !(game.can_undo && game.status === "playing");
   $("#btn-resign").disabled = game.status === "over";
   $("#btn-next").hidden = game.status !== "deal_over";
   $("#btn-result").hidden = !(game.outcome || game.status === "over");
-  $("#opponent-moves").replaceChildren(
+  const list = $("#opponent-moves");
+  list.replaceChildren(
     ...game.last_moves.map((entry) => {
       const li = document.createElement("li");
       li.value = entry.number;
@@ -334,6 +431,7 @@ function updatePanel(game) {
       return li;
     }),
   );
+  list.scrollTop = list.scrollHeight; // the newest move in view, whole
   const stop = game.view.stop;
   const dialog = $("#stop-dialog");
   if (stop && game.your_turn) {
@@ -536,8 +634,8 @@ function ownSource(pile, me) {
 function activate(pile, depth = 1, rects = null) {
   const game = session.game;
   if (!game) return;
-  if (session.busy) {
-    deferred = [pile, depth]; // the latest one, made when the page is idle again
+  if (mustWait()) {
+    whenIdle(() => activate(pile, depth)); // made in its turn once the page is idle
     return;
   }
   const me = game.seat;
@@ -657,6 +755,14 @@ function onPointerUp(event) {
   for (const el of Object.values(table.pileEls)) el.classList.remove("over");
   if (!drag.moving) {
     activate(drag.pile, drag.depth);
+    const moved = Math.hypot(event.clientX - drag.x0, event.clientY - drag.y0) >= 6;
+    if (!drag.movable && moved) {
+      // a drag made while the page was busy (the cards could not follow it): kept as the
+      // two taps it stands for, the card and where it goes
+      const point = table.local(event.clientX, event.clientY);
+      const over = table.hit(point.x, point.y);
+      if (over && over.pile !== drag.pile) activate(over.pile, 1);
+    }
     return;
   }
   const point = table.local(event.clientX, event.clientY);
@@ -816,16 +922,20 @@ function wire() {
   });
   board.addEventListener("keydown", onKey);
   $("#new-game").addEventListener("submit", newGame);
-  $("#btn-draw").addEventListener("click", () => {
+  // every game button made while the page is busy waits its turn (whenIdle), as taps do
+  const onClick = (selector, action) => $(selector).addEventListener("click", () => whenIdle(action));
+  onClick("#btn-draw", () => {
     const game = session.game;
     if (game && game.legal_moves.some((m) => m.action === "reveal") && !game.legal_moves.some((m) => m.action === "draw")) act("reveal");
     else if (game) act("draw");
   });
-  $("#btn-discard").addEventListener("click", () => {
+  onClick("#btn-discard", () => {
     const game = session.game;
     if (game) act(game.legal_moves.some((m) => m.action === "end") ? "end" : "discard");
   });
-  $("#btn-hint").addEventListener("click", async () => {
+  $("#btn-skip").addEventListener("click", skipToEnd);
+  onClick("#btn-hint", async () => {
+    if (!session.game || !session.game.your_turn) return;
     try {
       const hint = await request(() => backend.hint());
       const game = session.game;
@@ -839,7 +949,7 @@ function wire() {
       refuse(error);
     }
   });
-  $("#btn-undo").addEventListener("click", async () => {
+  onClick("#btn-undo", async () => {
     const game = session.game;
     if (!game || game.status !== "playing" || !game.can_undo) {
       say(t("say.noundo"), "error");
@@ -853,7 +963,9 @@ function wire() {
       refuse(error);
     }
   });
-  $("#btn-resign").addEventListener("click", () => $("#confirm-dialog").showModal());
+  onClick("#btn-resign", () => {
+    if (session.game && session.game.status !== "over") $("#confirm-dialog").showModal();
+  });
   $("#btn-confirm-no").addEventListener("click", () => $("#confirm-dialog").close());
   $("#btn-confirm-yes").addEventListener("click", async () => {
     $("#confirm-dialog").close();
@@ -872,8 +984,8 @@ function wire() {
       refuse(error);
     }
   };
-  $("#btn-next").addEventListener("click", nextDeal);
-  $("#btn-result-next").addEventListener("click", nextDeal);
+  onClick("#btn-next", nextDeal);
+  onClick("#btn-result-next", nextDeal);
   $("#btn-result-new").addEventListener("click", () => newGame(null));
   $("#btn-result-close").addEventListener("click", () => $("#result-dialog").close());
   $("#btn-result").addEventListener("click", () => {
@@ -893,7 +1005,7 @@ function wire() {
     }
   });
   for (const [button, callIt] of [["#btn-call-stop", true], ["#btn-let-stand", false]]) {
-    $(button).addEventListener("click", async () => {
+    onClick(button, async () => {
       $("#stop-dialog").close();
       try {
         receive(await request(() => backend.stop(callIt, session.game.version)));
@@ -971,6 +1083,7 @@ async function start() {
   wire();
   relabel();
   $("#guide").hidden = Boolean(localStorage.getItem("crapette:guide-done"));
+  placeGuide();
   document.body.classList.remove("loading");
   const id = params.get("game");
   const invite = params.get("invite");

@@ -2,12 +2,19 @@
 // can focus and name, every visible card an absolutely placed element, so that cards can
 // slide between piles (each move, the player's and the opponent's) and follow the pointer.
 //
-// Two layouts from the same piles: "wide" (a desktop window: the two columns of houses
-// fanned outward from the foundations, each player's hand, turned card, waste and reserve
-// in a row beside their column) and "tall" (a phone held upright: the same arrangement
-// with cards at least 44 CSS px wide, fans kept short, labels on their own lines). Pile names
-// are those of the payloads: H1..H8, R0/R1, W0/W1, K0/K1 (hands), T (the turned card) and
-// F (the foundations, one target: a move says only "to a foundation").
+// Three layouts from the same piles, whichever gives the biggest cards in the room the page
+// gives the board (the window less the header, the turn line, the message and the buttons,
+// so that the board and every control fit the window without scrolling):
+// - "wide" (a desktop window): the four rows of houses fanned outward from the two columns of
+//   foundations, each player's reserve, waste, turned card and hand in a column at their side
+//   of the table (the opponent's on the left, yours on the right), each pile's name and count
+//   under it;
+// - "rows" (a narrower window): the same houses, each player's piles in a row above (the
+//   opponent's) and below (yours) them;
+// - "tall" (a phone held upright): the rows, with cards at least 44 CSS px wide, fans kept
+//   short, labels on their own lines.
+// Pile names are those of the payloads: H1..H8, R0/R1, W0/W1, K0/K1 (hands), T (the turned
+// card) and F (the foundations, one target: a move says only "to a foundation").
 import * as cards from "./cards.js";
 import { t } from "./i18n.js";
 
@@ -55,23 +62,56 @@ export function focusOrder(me) {
   return [`K${me}`, "T", `W${me}`, `R${me}`, ...right.slice().reverse(), ...left, "F", `R${opp}`, `W${opp}`];
 }
 
-/** The geometry of the table for a board `width` px wide and about `height` px tall. */
+/** The width of a card's rank index at card width `w` (CSS px): the index's font size is
+ * clamp(12px, 0.27w, 22px) (style.css), and "10", the widest, takes 1.3em of it. */
+export function indexWidth(w) {
+  const font = Math.max(12, Math.min(22, w * 0.27));
+  return Math.ceil(font * 1.3) + 3;
+}
+
+/** How far apart the cards of a fan of `kind` are at full spread: enough for the whole rank
+ * index of the card below to show ("10", not "1"). */
+export function fanStep(w, kind) {
+  if (kind === "H") return Math.max(Math.round(w * 0.34), indexWidth(w));
+  if (kind === "R") return Math.max(Math.round(w * 0.24), indexWidth(w));
+  return 0;
+}
+
+const LABEL = 16; // one line: a pile's name and count (the wide layout)
+const LABELS = 32; // two lines: the name, then the count (the other layouts)
+const MAX_CARD = 150;
+
+/** The card width of the "rows" layouts (the phone's and the narrower window's). */
+function rowsWidth(width, height, tall) {
+  if (tall) return Math.max(44, Math.min(60, Math.floor((width - 8 - 12) / 7.4)));
+  // height = 2 pad + 2 labels + 6 rows of cards (h = 1.4 w) + 4 g + 3 row gaps (0.1 h):
+  // 9.6 w + 64 with pad = g = 0.13 w
+  return Math.floor(Math.max(48, Math.min(MAX_CARD, width / 9.8, (height - 2 * LABELS) / 9.6)));
+}
+
+/** The card width of the "wide" layout, or 0 where it does not fit. */
+function wideWidth(width, height) {
+  // across: 2 pad + 2 reserve fans (about 0.85 w: two cards' indexes) + 2 side columns + 2
+  // gaps + 4 columns (houses and foundations) + 3 g + 2 house fans of at least 1.6 w each
+  // (four cards' indexes): 11.8 w
+  // down: 2 pad + the side column's 4 piles with their labels and 3 gaps of 4 px
+  const w = Math.floor(Math.min(MAX_CARD, width / 11.8, (height - 4 * LABEL - 12) / 5.86));
+  return w >= 52 ? w : 0;
+}
+
+/** The geometry of the table for a board `width` px wide and at most `height` px tall. */
 export function layout(width, height, me) {
   const tall = width < TALL_BELOW;
-  let w;
-  let g;
-  let pad;
-  if (tall) {
-    g = 4;
-    pad = 4;
-    w = Math.max(44, Math.min(60, Math.floor((width - 2 * pad - 3 * g) / 7.4)));
-  } else {
-    w = Math.floor(Math.max(52, Math.min(104, width / 9.8, (height - 40) / 9.2)));
-    g = Math.round(w * 0.13);
-    pad = g;
-  }
+  const rowsW = rowsWidth(width, height, tall);
+  const wideW = tall ? 0 : wideWidth(width, height);
+  return wideW > rowsW ? wideLayout(width, wideW, me) : rowsLayout(width, rowsW, me, tall);
+}
+
+function rowsLayout(width, w, me, tall) {
+  const g = tall ? 4 : Math.round(w * 0.13);
+  const pad = tall ? 4 : g;
   const h = Math.round(w * 1.4);
-  const label = 32; // two lines: the pile's name and its count
+  const label = LABELS;
   const cx = width / 2;
   const colA = Math.round(cx - g / 2 - w);
   const colB = Math.round(cx + g / 2);
@@ -86,21 +126,63 @@ export function layout(width, height, me) {
   const opp = 1 - me;
   const { left, right } = houseOrder(me);
   const piles = {};
-  left.forEach((name, i) => (piles[name] = { x: leftBase, y: rowY(i), fan: -1 }));
-  right.forEach((name, i) => (piles[name] = { x: rightBase, y: rowY(i), fan: 1 }));
+  left.forEach((name, i) => (piles[name] = { x: leftBase, y: rowY(i), fan: -1, room: fanRoom }));
+  right.forEach((name, i) => (piles[name] = { x: rightBase, y: rowY(i), fan: 1, room: fanRoom }));
   for (let i = 0; i < 8; i++) {
     piles[`F${i + 1}`] = { x: i % 2 ? colB : colA, y: rowY(Math.floor(i / 2)), fan: 0 };
   }
-  piles[`R${opp}`] = { x: leftBase, y: top, fan: -1, labelAbove: true };
-  piles[`W${opp}`] = { x: colA, y: top, fan: 0, labelAbove: true };
-  piles[`K${opp}`] = { x: rightBase, y: top, fan: 0, labelAbove: true };
-  piles[`K${me}`] = { x: leftBase, y: bottom, fan: 0 };
-  piles[`W${me}`] = { x: colB, y: bottom, fan: 0 };
-  piles[`R${me}`] = { x: rightBase, y: bottom, fan: 1 };
+  piles[`R${opp}`] = { x: leftBase, y: top, fan: -1, room: fanRoom, label: "above" };
+  piles[`W${opp}`] = { x: colA, y: top, fan: 0, label: "above" };
+  piles[`K${opp}`] = { x: rightBase, y: top, fan: 0, label: "above" };
+  piles[`K${me}`] = { x: leftBase, y: bottom, fan: 0, label: "below" };
+  piles[`W${me}`] = { x: colB, y: bottom, fan: 0, label: "below" };
+  piles[`R${me}`] = { x: rightBase, y: bottom, fan: 1, room: fanRoom, label: "below" };
   const turned = { mine: { x: colA, y: bottom }, theirs: { x: colB, y: top } };
   return {
-    tall, w, h, g, pad, width, fanRoom, piles, turned,
+    kind: tall ? "tall" : "rows", tall, w, h, g, pad, width, piles, turned, labelHeight: label,
     height: bottom + h + label + pad,
+    foundations: { x: colA, y: rowY(0), w: colB + w - colA, h: rowY(3) + h - rowY(0) },
+  };
+}
+
+function wideLayout(width, w, me) {
+  const g = Math.round(w * 0.13);
+  const pad = g;
+  const h = Math.round(w * 1.4);
+  const reserveFan = 2 * fanStep(w, "R") + 4; // room for two cards' indexes
+  const cx = width / 2;
+  const colA = Math.round(cx - g / 2 - w);
+  const colB = Math.round(cx + g / 2);
+  const leftBase = colA - g - w;
+  const rightBase = colB + w + g;
+  const oppColumn = pad + reserveFan;
+  const myColumn = width - pad - reserveFan - w;
+  const fanRoom = Math.max(0, leftBase - (oppColumn + w + g));
+  const rowGap = Math.round(h * 0.1);
+  const rowY = (i) => pad + i * (h + rowGap);
+  const pitch = h + LABEL + 4; // a side pile, its label and a gap
+  const sideY = (i) => pad + i * pitch;
+  const opp = 1 - me;
+  const { left, right } = houseOrder(me);
+  const piles = {};
+  left.forEach((name, i) => (piles[name] = { x: leftBase, y: rowY(i), fan: -1, room: fanRoom }));
+  right.forEach((name, i) => (piles[name] = { x: rightBase, y: rowY(i), fan: 1, room: fanRoom }));
+  for (let i = 0; i < 8; i++) {
+    piles[`F${i + 1}`] = { x: i % 2 ? colB : colA, y: rowY(Math.floor(i / 2)), fan: 0 };
+  }
+  // the opponent's column, top down: reserve (beside the houses nearest it), waste, turned
+  // card, hand; yours, top down: hand, turned card, waste, reserve (beside yours)
+  piles[`R${opp}`] = { x: oppColumn, y: sideY(0), fan: -1, room: reserveFan, label: "under" };
+  piles[`W${opp}`] = { x: oppColumn, y: sideY(1), fan: 0, label: "under" };
+  piles[`K${opp}`] = { x: oppColumn, y: sideY(3), fan: 0, label: "under" };
+  piles[`K${me}`] = { x: myColumn, y: sideY(0), fan: 0, label: "under" };
+  piles[`W${me}`] = { x: myColumn, y: sideY(2), fan: 0, label: "under" };
+  piles[`R${me}`] = { x: myColumn, y: sideY(3), fan: 1, room: reserveFan, label: "under" };
+  const turned = { mine: { x: myColumn, y: sideY(1) }, theirs: { x: oppColumn, y: sideY(2) } };
+  const sideBottom = sideY(3) + h + LABEL;
+  return {
+    kind: "wide", tall: false, w, h, g, pad, width, piles, turned, labelHeight: LABEL,
+    height: Math.max(sideBottom, rowY(3) + h) + pad,
     foundations: { x: colA, y: rowY(0), w: colB + w - colA, h: rowY(3) + h - rowY(0) },
   };
 }
@@ -109,13 +191,12 @@ export function layout(width, height, me) {
 function positions(geo, pile, count, kind) {
   const out = [];
   if (!count) return out;
-  const step = kind === "H" ? 0.34 : kind === "R" ? 0.24 : 0;
-  const room = geo.fanRoom - 4;
-  let offset = Math.round(geo.w * step);
+  const fanned = (kind === "H" || kind === "R") && pile.fan;
+  const room = Math.max(0, (pile.room || 0) - 4);
+  let offset = fanned ? fanStep(geo.w, kind) : 0;
   if (count > 1 && offset * (count - 1) > room) offset = Math.max(2, Math.floor(room / (count - 1)));
   for (let i = 0; i < count; i++) {
-    const shift = kind === "H" || kind === "R" ? i * offset * pile.fan : 0;
-    out.push({ x: pile.x + shift, y: pile.y });
+    out.push({ x: pile.x + (fanned ? i * offset * pile.fan : 0), y: pile.y });
   }
   return out;
 }
@@ -156,6 +237,18 @@ export class Table {
     return { pile: found, depth };
   }
 
+  /** The height the board may take: the window's, less what is above the board and what
+   * follows it in the table's column (the message line and the buttons, measured), so that
+   * the board and every game control fit the window without scrolling. */
+  room() {
+    const box = this.board.getBoundingClientRect();
+    const section = this.board.parentElement.getBoundingClientRect();
+    const below = section.bottom - box.bottom; // (the board's own height is not in it)
+    const top = box.top + window.scrollY;
+    const margin = parseFloat(getComputedStyle(document.querySelector("main")).paddingBottom) || 0;
+    return Math.max(240, window.innerHeight - top - below - margin - 2);
+  }
+
   /** Board coordinates of a client point. */
   local(clientX, clientY) {
     const box = this.board.getBoundingClientRect();
@@ -180,16 +273,14 @@ export class Table {
     this.seat = payload.seat;
     const me = payload.seat;
     const width = this.board.clientWidth;
-    // room for the message line and the buttons below the board
-    const top = this.board.getBoundingClientRect().top + window.scrollY;
-    const avail = Math.max(420, window.innerHeight - top - 100);
-    const geo = layout(width, avail, me);
+    const geo = layout(width, this.room(), me);
     this.geo = geo;
     const board = this.board;
     board.style.height = `${geo.height}px`;
     board.style.setProperty("--w", `${geo.w}px`);
     board.style.setProperty("--h", `${geo.h}px`);
     board.classList.toggle("tall", geo.tall);
+    board.dataset.layout = geo.kind;
     for (const el of board.querySelectorAll(".card, .slot, .plabel")) el.remove();
     this.rects = {};
     this.cardEls = {};
@@ -223,7 +314,7 @@ export class Table {
       if (kind !== "F") this.rects[name] = { x: x0, y: pile.y, w: x1 - x0, h: geo.h };
       if (kind === "K" || kind === "R" || kind === "W") {
         const tag = document.createElement("div");
-        tag.className = `plabel${pile.labelAbove ? " above" : ""}`;
+        tag.className = `plabel ${pile.label}`;
         tag.setAttribute("aria-hidden", "true");
         const mine = owner === me ? "mine" : "theirs";
         const size = pileSize(view, name);
@@ -231,7 +322,8 @@ export class Table {
         tag.dataset.side = mine;
         tag.style.left = `${pile.x - geo.g / 2}px`;
         tag.style.width = `${geo.w + geo.g}px`;
-        tag.style.top = pile.labelAbove ? `${pile.y - 32}px` : `${pile.y + geo.h + 1}px`;
+        const below = pile.y + geo.h + 1;
+        tag.style.top = pile.label === "above" ? `${pile.y - geo.labelHeight}px` : `${below}px`;
         board.append(tag);
       }
     }

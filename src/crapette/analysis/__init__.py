@@ -1,0 +1,71 @@
+"""Position analysis, annotated games, hints and puzzles."""
+
+from __future__ import annotations
+
+from crapette.analysis._analyse import (
+    DEFAULT_LIMIT,
+    HINT_LIMIT,
+    Analysis,
+    Hint,
+    Limit,
+    LineValue,
+    analyse,
+    hint,
+)
+from crapette.analysis._annotate import (
+    ANNOTATION_VERSION,
+    THRESHOLDS,
+    AnnotatedRecord,
+    Decision,
+    Fault,
+    Judgment,
+    accuracy,
+    annotate,
+    annotate_many,
+    judge,
+)
+from crapette.analysis._puzzles import (
+    MARGIN,
+    PUZZLE_LIMIT,
+    THEMES,
+    TOLERANCE,
+    Puzzle,
+    Theme,
+    Verdict,
+    check_answer,
+    find_puzzles,
+    load_puzzles,
+    puzzle_at,
+)
+
+__all__ = [
+    "ANNOTATION_VERSION",
+    "DEFAULT_LIMIT",
+    "HINT_LIMIT",
+    "MARGIN",
+    "PUZZLE_LIMIT",
+    "THEMES",
+    "THRESHOLDS",
+    "TOLERANCE",
+    "Analysis",
+    "AnnotatedRecord",
+    "Decision",
+    "Fault",
+    "Hint",
+    "Judgment",
+    "Limit",
+    "LineValue",
+    "Puzzle",
+    "Theme",
+    "Verdict",
+    "accuracy",
+    "analyse",
+    "annotate",
+    "annotate_many",
+    "check_answer",
+    "find_puzzles",
+    "hint",
+    "judge",
+    "load_puzzles",
+    "puzzle_at",
+]

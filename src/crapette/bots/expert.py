@@ -1,0 +1,390 @@
+"""The expert: the planner's lines, judged by the chance of winning the deal, the best of
+them judged again by deeper play-outs.
+
+The expert plans like the planner ([`crapette.bots.planner`][crapette.bots.planner]): at a
+decision with a real choice it lists the lines of its own moves up to the next new card and
+follows the chosen line. It judges them in two stages:
+
+1. **Ranking by the chance of winning.** The planner ranks lines by the mean of a card
+   count (the opponent's count minus its own after greedy play-outs, plus or minus 100 for
+   a deal won or lost on the way). The expert scores the same play-outs by the *win
+   probability* of the position they reach, from a value model fitted on the outcomes of
+   self-play deals (``expert_model.json``, read by ``crapette.bots._value``):
+   a count lead is worth little once the deal is won anyway and much when it is close.
+   Sequential halving spends ``budget`` play-outs. Stopping is a line too: at every
+   position of a line the expert also tries its boundary move (turning a hand card,
+   discarding, ending the turn) however the greedy ranking places it.
+2. **Deep play-outs for the finalists.** The ``finalists`` best lines are judged again on
+   ``deep`` fresh samples (the same for every finalist) by
+   [`deep_play_out`][crapette.bots.expert.deep_play_out]: the rest of the turn being played
+   and the opponent's next turn are played by a player who looks one move ahead on the
+   sample ([`lookahead_move`][crapette.bots.expert.lookahead_move]), then greedy play. The
+   play-outs of the first stage are greedy, and greedy play misses what a planning player
+   finds (a two-move opening left to the opponent, a move set up for oneself), the same way
+   on every sample; the deeper play-outs cost a hundred greedy ones each, so only the few
+   lines the first stage cannot separate get them.
+
+Everything else is the planner's: the hand memory, common random numbers and following the
+chosen line. See docs/bots.md ("The expert") for its figures against the planner.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from crapette._engine import apply_unchecked
+from crapette._movegen import legal_moves
+from crapette._quote import show
+from crapette.bots._greedy import play_out
+from crapette.bots._value import LineScore, Sampler, ValueModel, Work, load_model, score_lines
+from crapette.bots.greedy import greedy_move
+from crapette.bots.planner import HandMemory, Line, _boundary, _layout, _wins
+from crapette.bots.search import MAX_BUDGET, candidates
+from crapette.deal import Rng
+from crapette.errors import UnknownBotError
+from crapette.moves import Action, Move
+from crapette.outcome import is_over
+from crapette.state import GameState
+from crapette.views import PlayerView, sketch
+
+__all__ = [
+    "DEFAULT_DEEP_SAMPLES",
+    "DEFAULT_EXPERT_BUDGET",
+    "DEFAULT_FINALISTS",
+    "DEFAULT_NODES",
+    "DEFAULT_WIDTH",
+    "LOOKAHEAD_WIDTH",
+    "ExpertBot",
+    "deep_play_out",
+    "expert_lines",
+    "lines_after",
+    "lookahead_move",
+    "score_deep",
+]
+
+DEFAULT_EXPERT_BUDGET = 4096
+"""Play-outs per decision of [`ExpertBot`][crapette.bots.expert.ExpertBot] by default (its
+first stage: the lines' ranking)."""
+
+DEFAULT_FINALISTS = 4
+"""Lines the expert judges again with deep play-outs (its second stage)."""
+
+DEFAULT_DEEP_SAMPLES = 64
+"""Samples of the hidden cards of the second stage (every finalist on each)."""
+
+LOOKAHEAD_WIDTH = 2
+"""Moves the deep play-outs' players compare at each decision."""
+
+DEFAULT_WIDTH = 4
+"""Moves tried at each position of a line (besides the boundary move)."""
+
+DEFAULT_NODES = 300
+"""Positions expanded per decision at most."""
+
+_STOPS = (Action.DRAW, Action.DISCARD, Action.END_TURN)
+
+
+def expert_lines(
+    state: GameState, width: int = DEFAULT_WIDTH, nodes: int = DEFAULT_NODES, limit: int = 1024
+) -> list[Line]:
+    """The lines the expert compares in ``state`` (a view's sketch or a full state): the
+    planner's lines ([`plan_lines`][crapette.bots.planner.plan_lines]), where every
+    position also tries its boundary move (turning a hand card, discarding, ending the
+    turn) when it is legal and not already among the ``width`` moves tried."""
+    p = state.to_act
+    out: list[Line] = []
+    seen: set[tuple[object, ...]] = set()
+    expanded = 0
+
+    def walk(position: GameState, line: Line) -> None:
+        nonlocal expanded
+        key = _layout(position)
+        if key in seen:
+            return
+        seen.add(key)
+        if line and (expanded >= nodes or len(out) >= limit):
+            out.append(line)
+            return
+        expanded += 1
+        moves = legal_moves(position)
+        tried = candidates(position, moves, width)
+        for move in moves:
+            if move.action in _STOPS and move not in tried:
+                tried.append(move)
+        for move in tried:
+            if len(out) >= limit:
+                return
+            longer = (*line, move)
+            if _boundary(position, move):
+                out.append(longer)
+                continue
+            after = apply_unchecked(position, move)
+            if is_over(after) or after.turn_player != p or after.stop is not None:
+                out.append(longer)
+                continue
+            walk(after, longer)
+
+    walk(state, ())
+    return out
+
+
+def lookahead_move(state: GameState, rng: Rng, width: int = LOOKAHEAD_WIDTH) -> Move:
+    """The move of a deep play-out's player in ``state`` (a complete state, a sample of
+    the hidden cards): among the ``width`` best moves by the greedy ranking, the one
+    whose greedy play-out to the end of the opponent's next turn, on this state, scores
+    best for the player; the greedy move where there is nothing to compare (one legal
+    move, a Stop! decision, foundation moves only). It plays as a player who looks one
+    move ahead with the cards known: a stand-in for a player who plans, which greedy play
+    is not."""
+    moves = legal_moves(state)
+    if len(moves) == 1 or state.stop is not None:
+        return greedy_move(state, rng, moves)
+    tried = candidates(state, moves, width)
+    if len(tried) == 1:
+        return tried[0]
+    q = state.to_act
+    seed = rng.next64()
+    best = tried[0]
+    top: int | None = None
+    for move in tried:
+        value, _, _ = play_out(apply_unchecked(state, move), q, Rng(seed))
+        if top is None or value > top:
+            best, top = move, value
+    return best
+
+
+def deep_play_out(
+    state: GameState, p: int, rng: Rng, turns: int = 1, width: int = LOOKAHEAD_WIDTH
+) -> int:
+    """A deep play-out from ``state`` (complete) for player ``p``: the rest of the turn
+    being played and the turn after it by [`lookahead_move`][crapette.bots.expert.lookahead_move]
+    for both players, then greedy play to the end of the opponent's ``turns``-th next turn;
+    returns the play-out value (as [`play_out`][crapette.bots.search.play_out]'s)."""
+    moved = 0
+    for own in (True, False):
+        while moved < _DEEP_CAP and not is_over(state) and (state.turn_player == p) == own:
+            state = apply_unchecked(state, lookahead_move(state, rng, width))
+            moved += 1
+    value, _, _ = play_out(state, p, rng, turns)
+    return value
+
+
+_DEEP_CAP = 400
+"""The most moves the look-ahead part of a deep play-out makes."""
+
+
+def score_deep(
+    scores: Sequence[LineScore],
+    p: int,
+    sample: Callable[[], GameState],
+    rng: Rng,
+    model: ValueModel,
+    samples: int,
+    *,
+    deadline: float | None = None,
+    work: Work | None = None,
+) -> Work:
+    """Score every line on ``samples`` samples of the hidden cards by deep play-outs
+    ([`deep_play_out`][crapette.bots.expert.deep_play_out]; the same samples and seeds for
+    every line), through ``model`` (the value model of the deep play-outs); lines with an
+    ``exact`` value take no samples. With a ``deadline`` (a ``time.perf_counter()`` value)
+    it stops there, after two samples at least."""
+    work = work if work is not None else Work()
+    started = time.perf_counter()
+    lines = [s for s in scores if s.exact is None]
+    for k in range(samples):
+        if not lines or (deadline is not None and k >= 2 and time.perf_counter() >= deadline):
+            break
+        start = sample()
+        work.samples += 1
+        seed = rng.next64()
+        for score in lines:
+            state = start
+            for move in score.line:
+                state = apply_unchecked(state, move)
+            value = deep_play_out(state, p, Rng(seed))
+            score.add(*model.value(value, start.rules))
+            work.rollouts += 1
+    work.seconds += time.perf_counter() - started
+    return work
+
+
+def lines_after(state: GameState, move: Move, most: int) -> list[Line]:
+    """Up to ``most`` lines that start with ``move`` in ``state`` (the expert's lines of the
+    position after it, in their order, each prefixed with ``move``)."""
+    p = state.to_act
+    if _boundary(state, move) or state.stop is not None:
+        return [(move,)]
+    after = apply_unchecked(state, move)
+    if is_over(after) or after.turn_player != p or after.stop is not None:
+        return [(move,)]
+    rest = expert_lines(after, DEFAULT_WIDTH, DEFAULT_NODES, most)
+    return [(move, *line) for line in rest[:most]] or [(move,)]
+
+
+class ExpertBot:
+    """Plans its turn in lines up to the next new card like the planner, and chooses the
+    line with the best mean win probability over samples of the hidden cards (see the
+    module documentation).
+
+    Attributes:
+        budget: play-outs per decision.
+        width: moves tried at each position of a line.
+        nodes: positions expanded per decision at most.
+        max_lines: the most lines a decision compares.
+        memory: the hands' orders remembered from the views seen.
+        line: the line chosen at the last decision that searched.
+        lines: how many lines the last decision compared (0 when it did not search).
+        work: what the last decision's scoring did (samples, play-outs, moves played).
+    """
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: int = DEFAULT_EXPERT_BUDGET,
+        width: int = DEFAULT_WIDTH,
+        nodes: int = DEFAULT_NODES,
+        finalists: int = DEFAULT_FINALISTS,
+        deep: int = DEFAULT_DEEP_SAMPLES,
+    ) -> None:
+        """An expert.
+
+        Args:
+            seed: seeds the samples, play-outs and tie-breaks; the same seed plays the same
+                moves.
+            budget: play-outs per decision, from 1 to
+                [`MAX_BUDGET`][crapette.bots.search.MAX_BUDGET].
+            width: moves tried at each position (at least 2).
+            nodes: positions expanded per decision at most (positive).
+            finalists: lines judged again by deep play-outs (0 or 1: no second stage).
+            deep: samples of the second stage.
+
+        Raises:
+            UnknownBotError: a parameter is not an integer or out of range (a
+                ``ValueError``).
+        """
+        limits = (
+            ("budget", budget, 1, MAX_BUDGET),
+            ("width", width, 2, 1000),
+            ("nodes", nodes, 1, 1_000_000),
+            ("finalists", finalists, 0, 64),
+            ("deep", deep, 1, 100_000),
+        )
+        for label, value, low, high in limits:
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise UnknownBotError(
+                    f"{label} must be an integer from {low} to {high}, not {show(value)}"
+                )
+        self.seed = seed
+        self.budget = budget
+        self.width = width
+        self.nodes = nodes
+        self.finalists = finalists
+        self.deep = deep
+        self.max_lines = max(min(2, budget), budget // 4)
+        self.memory = HandMemory()
+        self.line: Line = ()
+        self.lines = 0
+        self.work = Work()
+        self._rng = Rng(seed)
+        self._rest: list[Move] = []
+        self._expect: PlayerView | None = None
+        self._model = load_model()
+
+    def on_deal_start(self, view: PlayerView) -> None:
+        """Forget the line being followed and the hands remembered (a new deal starts)."""
+        self._rest = []
+        self._expect = None
+        self.memory.forget()
+        self.memory.see(view)
+
+    def on_opponent_move(self, move: Move, view: PlayerView) -> None:
+        """Remember what the opponent's move shows (a waste turned over into a hand)."""
+        self.memory.see(view)
+
+    def choose(self, view: PlayerView) -> Move:
+        """The next move of the line being followed if the position is the one it
+        predicts; otherwise the first move of the best line found by a new search."""
+        self.lines = 0
+        self.work = Work()
+        self.memory.see(view)
+        if self._rest and view == self._expect:
+            return self._follow(view, self._rest.pop(0))
+        self._rest = []
+        state = sketch(view)
+        moves = view.legal_moves()
+        if len(moves) == 1 or state.stop is not None:
+            return greedy_move(state, self._rng, moves)
+        found = expert_lines(state, self.width, self.nodes, self.max_lines)
+        self.lines = len(found)
+        won = [line for line in found if _wins(state, line)]
+        if won:
+            best = won[0]
+        elif len(found) == 1:
+            best = found[0]
+        else:
+            best = self._best(view, found)
+        self.line = best
+        self._rest = list(best[1:])
+        return self._follow(view, best[0])
+
+    def _sampler(self, view: PlayerView) -> Callable[[], GameState]:
+        """Draws complete states consistent with ``view`` and the hands remembered."""
+        draw = Sampler(view, self.memory)
+        rng = self._rng
+        return lambda: draw(rng)
+
+    def _best(self, view: PlayerView, found: list[Line]) -> Line:
+        """The line with the best mean win probability (then points), by sequential
+        halving over the budget."""
+        scores = [LineScore(line) for line in found]
+        score_lines(
+            scores,
+            view.to_act,
+            self._sampler(view),
+            self._rng,
+            self._model,
+            rollouts=self.budget,
+            work=self.work,
+        )
+        ranked = sorted(
+            range(len(scores)), key=lambda i: (scores[i].alive, scores[i].key(), -i), reverse=True
+        )
+        if self.finalists < 2 or len(ranked) < 2:
+            return found[ranked[0]]
+        return self._deep(view, [found[i] for i in ranked[: self.finalists]])
+
+    def _deep(self, view: PlayerView, finalists: list[Line]) -> Line:
+        """The finalist with the best mean win probability over deep play-outs (the same
+        samples and seeds for every finalist); ties to the first stage's order."""
+        p = view.to_act
+        draw = self._sampler(view)
+        totals = [0.0] * len(finalists)
+        for _ in range(self.deep):
+            start = draw()
+            seed = self._rng.next64()
+            for k, line in enumerate(finalists):
+                state = start
+                for move in line:
+                    state = apply_unchecked(state, move)
+                value = deep_play_out(state, p, Rng(seed))
+                totals[k] += self._model.value(value, start.rules)[0]
+        self.work.rollouts += self.deep * len(finalists)
+        best = max(range(len(finalists)), key=lambda k: (totals[k], -k))
+        return finalists[best]
+
+    def _follow(self, view: PlayerView, move: Move) -> Move:
+        """Play ``move`` and remember the view the rest of the line expects after it."""
+        self._expect = None
+        if self._rest:
+            try:
+                self._expect = view.after(move)
+            except ValueError:  # pragma: no cover - a line's inner moves show no new card
+                self._rest = []
+        return move
+
+    def __repr__(self) -> str:
+        return f"ExpertBot(seed={self.seed}, budget={self.budget})"
