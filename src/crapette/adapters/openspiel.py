@@ -39,7 +39,8 @@ one player), so the game is of imperfect information with only public observatio
   [`observation_vector`][crapette.adapters.encoding.observation_vector];
 - the information-state string (perfect recall) is the player's view at the deal, then one
   line per move: the mover, the move and the cards the move turned face up with where they
-  now lie (``T`` the turned hand card, ``R0``/``R1`` a reserve), e.g. ``1 draw +7h@T``.
+  now lie (``T`` the turned hand card, ``R0``/``R1`` a reserve, ``W0``/``W1`` a
+  waste after a ``flip``), e.g. ``1 draw +7h@T``.
 
 **Resampling**: ``CrapetteState.resample_from_infostate(player, sampler)`` deals the cards a
 player cannot see at random (the [`determinize`][crapette.views.determinize] of the player's
@@ -76,7 +77,6 @@ from crapette.adapters.encoding import (
     reward_scale,
 )
 from crapette.bots.base import Bot
-from crapette.cards import TEXT
 from crapette.deal import Rng, new_game
 from crapette.errors import InvalidArgumentError, InvalidMoveError, InvalidRulesError
 from crapette.moves import ALL_MOVES, RESERVE, Action, Move
@@ -383,8 +383,8 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]
 def _record_line(before: GameState, after: GameState, move: Move) -> str:
     """One line of the information state: mover, move, and the cards it turned face up."""
     if move.action in _NO_REVEAL or (move.is_play and move.source != RESERVE):
-        # Only drawing, revealing, playing from a reserve and the Stop! decisions (which
-        # may make a missed reserve move) can turn a face-down card up.
+        # Only drawing, flipping, revealing, playing from a reserve and the Stop! decisions
+        # (which may make a missed reserve move) can turn a face-down card up.
         return f"{before.to_act} {move}"
     hidden = set(before.hands[0]) | set(before.hands[1])
     for p in (0, 1):
@@ -392,12 +392,15 @@ def _record_line(before: GameState, after: GameState, move: Move) -> str:
         hidden.update(reserve[: len(reserve) - before.reserve_up[p]])
     shown = []
     if after.turned is not None and after.turned in hidden:
-        shown.append(f"+{TEXT[after.turned]}@T")
+        shown.append(f"+{after.turned.text}@T")
     for p in (0, 1):
         reserve = after.reserves[p]
         for card in reserve[len(reserve) - after.reserve_up[p] :]:
             if card in hidden:
-                shown.append(f"+{TEXT[card]}@R{p}")
+                shown.append(f"+{card.text}@R{p}")
+    for p in (0, 1):  # a flip turns the hand's top card onto the waste
+        if after.wastes[p] and after.wastes[p][-1] in hidden:
+            shown.append(f"+{after.wastes[p][-1].text}@W{p}")
     return " ".join((str(before.to_act), str(move), *shown))
 
 
