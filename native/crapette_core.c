@@ -1789,6 +1789,8 @@ int64_t cr_evaluate(const cr_rules *r, const cr_state *s, int p) {
     int64_t value = counts[1 - p] - counts[p];
     int won = cr_winner(s);
     if (won >= 0) value += won == p ? 100 : -100;
+    /* a blocked deal under blocked=draw: nobody wins, nobody scores */
+    else if (CR_RULE(r, BLOCKED) == CR_BLOCKED_DRAW && cr_is_over(r, s)) value = 0;
     return value;
 }
 

@@ -29,7 +29,7 @@ from crapette.moves import (
     Action,
     Move,
 )
-from crapette.outcome import python_counts, python_winner
+from crapette.outcome import python_counts, python_is_over, python_winner
 from crapette.state import _NATIVE, GameState, Pile, PythonState
 
 __all__ = ["evaluate", "greedy_move", "move_score", "play_out", "ranked_scores"]
@@ -231,7 +231,8 @@ _ROLLOUT_CAP = 400
 def evaluate(state: GameState, p: int) -> int:
     """How good ``state`` is for player ``p``: the opponent's count minus ``p``'s (the
     stalemate counts of [`crapette.outcome.counts`][crapette.outcome.counts], with the
-    ruleset's points), plus or minus 100 for a won or lost deal."""
+    ruleset's points), plus or minus 100 for a won or lost deal; 0 for a deal that ended
+    blocked (a stalemate or the move cap) under ``blocked="draw"``, where nobody scores."""
     if _NATIVE is not None and not isinstance(state, PythonState):
         return _NATIVE.evaluate(state, p)
     scored = python_counts(state)
@@ -239,6 +240,8 @@ def evaluate(state: GameState, p: int) -> int:
     won = python_winner(state)
     if won is not None:
         value += _WIN if won == p else -_WIN
+    elif state.rules.blocked == "draw" and python_is_over(state):
+        value = 0  # a blocked deal is a draw: nobody scores
     return value
 
 
