@@ -292,8 +292,13 @@ def test_a_blocked_deal_evaluates_as_a_draw() -> None:
     """The search bots' evaluation of a deal that ended blocked: 0 under ``blocked=draw``
     (nobody scores), the count difference under ``blocked=scored``."""
     for blocked in ("draw", "scored"):
-        state = c.new_game(BOB.replace(blocked=blocked), seed=2)
+        state = play_deal(
+            c.new_game(BOB.replace(blocked=blocked), seed=2),
+            (GreedyBot(1), GreedyBot(2)),
+            max_moves=80,
+        )
         stuck = state.replace(passes=(2, 2))
+        assert evaluate(state, 0) != 0  # the counts differ: a draw is not their difference
         assert c.is_over(stuck)
         outcome = c.outcome(stuck)
         assert outcome is not None and outcome.winner is None
