@@ -1626,7 +1626,7 @@ ALWAYS_INLINE int base_score(const cr_state *s, int move) {
     if (m->action != CR_ACT_PLAY) {
         if (m->action == CR_ACT_REVEAL) return 1000;
         if (m->action == CR_ACT_DRAW) return 100;
-        if (m->action == CR_ACT_CALL_STOP) return s->fault ? RIGHT_CALL : FALSE_CALL;
+        if (m->action == CR_ACT_CALL_STOP && cr_window(s)) return s->fault ? RIGHT_CALL : FALSE_CALL;
         return 0;
     }
     int source = m->source, target = m->target;
@@ -1887,6 +1887,8 @@ int64_t cr_evaluate(const cr_rules *r, const cr_state *s, int p) {
     int64_t value = counts[1 - p] - counts[p];
     int won = cr_winner(s);
     if (won >= 0) value += won == p ? 100 : -100;
+    /* a blocked deal under blocked=draw: nobody wins, nobody scores */
+    else if (CR_RULE(r, BLOCKED) == CR_BLOCKED_DRAW && cr_is_over(r, s)) value = 0;
     return value;
 }
 

@@ -253,6 +253,17 @@ class Ruleset:
         return _PACKS[self.pack].cards - self.reserve_size - 4
 
     @property
+    def action_count(self) -> int:
+        """How many action codes this ruleset can use: a prefix of
+        [`ALL_MOVES`][crapette.moves.ALL_MOVES] (791 for the standard pack with discards; more
+        with ``turn_end="flip"`` and the longer runs of a tarot pack: 848 for ``tarot56``,
+        1240 for ``tarot77``, 1296 for ``tarot78``). Every legal move's ``index`` is below it."""
+        from crapette._tables import PACK_TABLES  # the tables import the rules' modules
+        from crapette.moves import action_count
+
+        return action_count(PACK_TABLES[self.pack].most, self.turn_end == "flip")
+
+    @property
     def callable_stop(self) -> bool:
         """Whether priority violations are legal and the opponent may call "Stop!"."""
         return self.stop != "enforced"

@@ -44,7 +44,7 @@ from crapette.moves import (
     Move,
     listed,
 )
-from crapette.outcome import python_counts, python_winner
+from crapette.outcome import python_counts, python_is_over, python_winner
 from crapette.state import _NATIVE, GameState, Pile, PythonState
 
 __all__ = ["evaluate", "greedy_move", "move_score", "play_out", "ranked_scores"]
@@ -188,7 +188,7 @@ def _base_score(state: GameState, move: Move) -> int:
             return 1000
         if action is Action.DRAW:
             return 100
-        if action is Action.CALL_STOP:  # at the start of a turn: a right call, never a false one
+        if action is Action.CALL_STOP and state.window:  # at a turn start (turn_start)
             return _RIGHT_CALL if state.fault is not None else _FALSE_CALL
         return 0
     source, target = move.source, move.target
@@ -346,7 +346,8 @@ _ROLLOUT_CAP = 400
 def evaluate(state: GameState, p: int) -> int:
     """How good ``state`` is for player ``p``: the opponent's count minus ``p``'s (the
     stalemate counts of [`crapette.outcome.counts`][crapette.outcome.counts], with the
-    ruleset's points), plus or minus 100 for a won or lost deal.
+    ruleset's points), plus or minus 100 for a won or lost deal; 0 for a deal that ended
+    blocked (a stalemate or the move cap) under ``blocked="draw"``, where nobody scores.
 
     Raises:
         TypeError: ``state`` is not a ``GameState``.
@@ -366,6 +367,8 @@ def _python_evaluate(state: GameState, p: int) -> int:
     won = python_winner(state)
     if won is not None:
         value += _WIN if won == p else -_WIN
+    elif state.rules.blocked == "draw" and python_is_over(state):
+        value = 0  # a blocked deal is a draw: nobody scores
     return value
 
 
