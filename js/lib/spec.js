@@ -41,6 +41,7 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 3,
     "source": "[all] standard, [BOB] tarot56 and tarot77, [BIT] tarot78"
   },
   {
@@ -54,6 +55,7 @@ export const OPTIONS = deepFreeze([
       74
     ],
     "engine": true,
+    "since": 2,
     "source": "[P, BY, G4A] 13, [SR] 12, [BOB] 13 or 19"
   },
   {
@@ -64,6 +66,7 @@ export const OPTIONS = deepFreeze([
     "values": [],
     "range": null,
     "engine": true,
+    "since": 2,
     "source": "[P, BY, G4A] true, [SR] false"
   },
   {
@@ -87,6 +90,7 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 2,
     "source": "[P, BY, G4A] reserve, [SR] cut"
   },
   {
@@ -106,6 +110,7 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": false,
+    "since": 2,
     "source": "decision"
   },
   {
@@ -116,6 +121,7 @@ export const OPTIONS = deepFreeze([
     "values": [],
     "range": null,
     "engine": true,
+    "since": 2,
     "source": "[P, BY, G4A] false, [SR, BOB] true"
   },
   {
@@ -135,6 +141,7 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 3,
     "source": "[P, BY, G4A, SR] discard, [BOB] flip"
   },
   {
@@ -154,6 +161,7 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 2,
     "source": "[P, G4A] any, [SR] own"
   },
   {
@@ -173,6 +181,7 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 3,
     "source": "[P, BOB] suit, [BIT] colour"
   },
   {
@@ -183,6 +192,7 @@ export const OPTIONS = deepFreeze([
     "values": [],
     "range": null,
     "engine": true,
+    "since": 2,
     "source": "[P] an option"
   },
   {
@@ -206,6 +216,7 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 2,
     "source": "[P, G4A] supermove, [BY, SR, BOB] single, [P] Crossley's whole"
   },
   {
@@ -225,6 +236,7 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 3,
     "source": "[BOB] forbidden"
   },
   {
@@ -248,6 +260,7 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 2,
     "source": "[P, G4A] before_hand, [BY] immediate, [SR] none"
   },
   {
@@ -271,6 +284,7 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 2,
     "source": "[P, G4A, BY] pagat, [SR] serbian, [BOB] bobcrapette"
   },
   {
@@ -298,6 +312,7 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 2,
     "source": "[G4A] enforced, [P] undo, [SR] card, [BOB] lose_draw"
   },
   {
@@ -317,6 +332,7 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 3,
     "source": "[P, SR] after_move, [BOB] turn_start"
   },
   {
@@ -340,6 +356,7 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 3,
     "source": "[BOB]"
   },
   {
@@ -359,6 +376,7 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 3,
     "source": "[BY, G4A, P] scored, [BOB] draw"
   },
   {
@@ -372,6 +390,7 @@ export const OPTIONS = deepFreeze([
       1000000000
     ],
     "engine": true,
+    "since": 2,
     "source": "decision"
   },
   {
@@ -385,6 +404,7 @@ export const OPTIONS = deepFreeze([
       1000000
     ],
     "engine": true,
+    "since": 2,
     "source": "[all]"
   },
   {
@@ -398,6 +418,7 @@ export const OPTIONS = deepFreeze([
       1000000
     ],
     "engine": true,
+    "since": 2,
     "source": "[all]"
   },
   {
@@ -411,6 +432,7 @@ export const OPTIONS = deepFreeze([
       1000000
     ],
     "engine": true,
+    "since": 2,
     "source": "[all]"
   },
   {
@@ -424,6 +446,7 @@ export const OPTIONS = deepFreeze([
       1000000000
     ],
     "engine": false,
+    "since": 2,
     "source": "[BY, P] 300, [G4A] 150"
   },
   {
@@ -437,6 +460,7 @@ export const OPTIONS = deepFreeze([
       1000000
     ],
     "engine": false,
+    "since": 2,
     "source": "[SR] 5"
   }
 ]);
@@ -948,24 +972,32 @@ export const PACKS = deepFreeze([
   {
     "name": "standard",
     "cards": 52,
+    "ranks": 13,
+    "trumps": 0,
     "foundations": 8,
     "doc": "4 suits of A 2..10 J Q K"
   },
   {
     "name": "tarot56",
     "cards": 56,
+    "ranks": 14,
+    "trumps": 0,
     "foundations": 8,
     "doc": "4 suits of A 2..10 J N Q K (N: the Knight)"
   },
   {
     "name": "tarot77",
     "cards": 77,
+    "ranks": 14,
+    "trumps": 21,
     "foundations": 10,
     "doc": "tarot56 and trumps 1..21, a fifth family"
   },
   {
     "name": "tarot78",
     "cards": 78,
+    "ranks": 14,
+    "trumps": 22,
     "foundations": 10,
     "doc": "tarot77 and the Excuse as trump 0"
   }

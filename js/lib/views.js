@@ -7,7 +7,7 @@
  * @module
  */
 import * as engine from './engine.js';
-import { CARD_TEXT } from './cards.js';
+import { PACKS } from './cards.js';
 import { IllegalMoveError, InvalidArgumentError } from './errors.js';
 import { renderReason, violationRefusal } from './refusals.js';
 import { ALL_MOVES, Move } from './moves.js';
@@ -17,7 +17,7 @@ import { GameState, packFields, stateOfFields } from './state.js';
 /** The first word of PlayerView.toString(). */
 export const VIEW_FORMAT = 'view/1';
 
-const pileText = (pile) => (pile.length ? pile.map((c) => CARD_TEXT[c]).join('') : '-');
+const pileText = (pile, text) => (pile.length ? pile.map((c) => text[c]).join('') : '-');
 const hex16 = (key) => key.toString(16).padStart(16, '0');
 const byValue = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -55,10 +55,12 @@ export class PlayerView {
     return out;
   }
 
-  /** The cards this view does not show, in index order. */
+  /** The cards this view does not show, in index order (the cards of the rules' pack, 104
+   *  with the standard pack, less the visible ones). */
   hiddenCards() {
     const visible = new Set(this.visibleCards());
-    return Array.from({ length: 104 }, (_, c) => c).filter((c) => !visible.has(c));
+    const count = PACKS[this.rules.pack].count;
+    return Array.from({ length: count }, (_, c) => c).filter((c) => !visible.has(c));
   }
 
   /** The legal moves of the player to act: those of any state this view was observed from
@@ -76,6 +78,8 @@ export class PlayerView {
 
   /** The stable one-line text form (crapette.views.PlayerView.to_string). */
   toString() {
+    const text = PACKS[this.rules.pack].text;
+    const pile = (cards) => pileText(cards, text);
     let stop = '-';
     if (this.stop !== null) {
       const s = this.stop;
@@ -86,14 +90,14 @@ export class PlayerView {
       this.rules.toString(),
       `player ${this.player}`,
       `to_act ${this.toAct}`,
-      'F ' + this.foundations.map(pileText).join(' '),
-      'H ' + this.houses.map(pileText).join(' '),
-      `R0 ${this.reservesDown[0]}:${pileText(this.reservesUp[0])}`,
-      `R1 ${this.reservesDown[1]}:${pileText(this.reservesUp[1])}`,
+      'F ' + this.foundations.map(pile).join(' '),
+      'H ' + this.houses.map(pile).join(' '),
+      `R0 ${this.reservesDown[0]}:${pile(this.reservesUp[0])}`,
+      `R1 ${this.reservesDown[1]}:${pile(this.reservesUp[1])}`,
       `hands ${this.handSizes[0]} ${this.handSizes[1]}`,
-      `W0 ${pileText(this.wastes[0])}`,
-      `W1 ${pileText(this.wastes[1])}`,
-      `T ${this.turned !== null ? CARD_TEXT[this.turned] : '-'}`,
+      `W0 ${pile(this.wastes[0])}`,
+      `W1 ${pile(this.wastes[1])}`,
+      `T ${this.turned !== null ? text[this.turned] : '-'}`,
       `stop ${stop}`,
       `moves ${this.movesMade}`,
       `passes ${this.passes[0]}${this.passes[1]}`,

@@ -27,7 +27,8 @@ export const OPTIONS = deepFreeze([
       "tarot78"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 3
   },
   {
     "name": "reserve_size",
@@ -38,7 +39,8 @@ export const OPTIONS = deepFreeze([
       1,
       74
     ],
-    "engine": true
+    "engine": true,
+    "since": 2
   },
   {
     "name": "reserve_face_up",
@@ -46,7 +48,8 @@ export const OPTIONS = deepFreeze([
     "default": true,
     "values": [],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2
   },
   {
     "name": "first_player",
@@ -58,7 +61,8 @@ export const OPTIONS = deepFreeze([
       "cut"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2
   },
   {
     "name": "match_starter",
@@ -69,7 +73,8 @@ export const OPTIONS = deepFreeze([
       "alternate"
     ],
     "range": null,
-    "engine": false
+    "engine": false,
+    "since": 2
   },
   {
     "name": "own_waste_playable",
@@ -77,7 +82,8 @@ export const OPTIONS = deepFreeze([
     "default": false,
     "values": [],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2
   },
   {
     "name": "turn_end",
@@ -88,7 +94,8 @@ export const OPTIONS = deepFreeze([
       "flip"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 3
   },
   {
     "name": "load_from",
@@ -99,7 +106,8 @@ export const OPTIONS = deepFreeze([
       "own"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2
   },
   {
     "name": "load_match",
@@ -110,7 +118,8 @@ export const OPTIONS = deepFreeze([
       "colour"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 3
   },
   {
     "name": "load_wrap",
@@ -118,7 +127,8 @@ export const OPTIONS = deepFreeze([
     "default": false,
     "values": [],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2
   },
   {
     "name": "group_moves",
@@ -130,7 +140,8 @@ export const OPTIONS = deepFreeze([
       "whole"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2
   },
   {
     "name": "sterile_moves",
@@ -141,7 +152,8 @@ export const OPTIONS = deepFreeze([
       "forbidden"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 3
   },
   {
     "name": "house_filling",
@@ -153,7 +165,8 @@ export const OPTIONS = deepFreeze([
       "none"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2
   },
   {
     "name": "priority",
@@ -165,7 +178,8 @@ export const OPTIONS = deepFreeze([
       "bobcrapette"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2
   },
   {
     "name": "stop",
@@ -178,7 +192,8 @@ export const OPTIONS = deepFreeze([
       "lose_draw"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2
   },
   {
     "name": "call_window",
@@ -189,7 +204,8 @@ export const OPTIONS = deepFreeze([
       "turn_start"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 3
   },
   {
     "name": "false_call",
@@ -201,7 +217,8 @@ export const OPTIONS = deepFreeze([
       "rationed"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 3
   },
   {
     "name": "blocked",
@@ -212,7 +229,8 @@ export const OPTIONS = deepFreeze([
       "draw"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 3
   },
   {
     "name": "move_cap",
@@ -223,7 +241,8 @@ export const OPTIONS = deepFreeze([
       1,
       1000000000
     ],
-    "engine": true
+    "engine": true,
+    "since": 2
   },
   {
     "name": "win_bonus",
@@ -234,7 +253,8 @@ export const OPTIONS = deepFreeze([
       0,
       1000000
     ],
-    "engine": true
+    "engine": true,
+    "since": 2
   },
   {
     "name": "reserve_points",
@@ -245,7 +265,8 @@ export const OPTIONS = deepFreeze([
       0,
       1000000
     ],
-    "engine": true
+    "engine": true,
+    "since": 2
   },
   {
     "name": "hand_points",
@@ -256,7 +277,8 @@ export const OPTIONS = deepFreeze([
       0,
       1000000
     ],
-    "engine": true
+    "engine": true,
+    "since": 2
   },
   {
     "name": "match_target",
@@ -267,7 +289,8 @@ export const OPTIONS = deepFreeze([
       1,
       1000000000
     ],
-    "engine": false
+    "engine": false,
+    "since": 2
   },
   {
     "name": "match_deals",
@@ -278,7 +301,8 @@ export const OPTIONS = deepFreeze([
       1,
       1000000
     ],
-    "engine": false
+    "engine": false,
+    "since": 2
   }
 ]);
 
@@ -734,21 +758,29 @@ export const PACKS = deepFreeze([
   {
     "name": "standard",
     "cards": 52,
+    "ranks": 13,
+    "trumps": 0,
     "foundations": 8
   },
   {
     "name": "tarot56",
     "cards": 56,
+    "ranks": 14,
+    "trumps": 0,
     "foundations": 8
   },
   {
     "name": "tarot77",
     "cards": 77,
+    "ranks": 14,
+    "trumps": 21,
     "foundations": 10
   },
   {
     "name": "tarot78",
     "cards": 78,
+    "ranks": 14,
+    "trumps": 22,
     "foundations": 10
   }
 ]);
