@@ -12,13 +12,13 @@
  * @module
  */
 import { PACKS, STANDARD } from './cards.js';
-import { InvalidRulesError, NotationError } from './errors.js';
+import { InvalidPositionError, InvalidRulesError, NotationError } from './errors.js';
 import { moveFromText } from './moves.js';
 import { extraSeen, playViolation } from './notation.js';
 import { show } from './quote.js';
 import { Ruleset } from './rules.js';
 import { OPTIONS as SPEC } from './spec.js';
-import { GameState, makeState } from './state.js';
+import { GameState, makeState, positionProblems } from './state.js';
 
 /** The newest version of the JSON layout written by toJson (crapette.serialize.JSON_VERSION):
  *  version 3 adds the options of the tarot packs and the table rules and, under
@@ -525,6 +525,11 @@ function withFault(fields, fault, path) {
   const rebuilt = played.state;
   if (rebuilt === null || rebuilt.fault === null) {
     throw field(path, `${text} from ${path}.prior is not a faulty turn end`);
+  }
+  // the written fields must make a state (its call window open) before they are compared
+  const problems = positionProblems({ ...fields, window: true });
+  if (problems.length) {
+    throw new InvalidPositionError(`impossible position: ${problems.join('; ')}`, { text: '' });
   }
   if (!sameFields(fields, rebuilt)) {
     throw field(path, `the state's fields are not the result of ${text} played from ${path}.prior`);
