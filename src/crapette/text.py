@@ -78,6 +78,8 @@ def describe_move(state: GameState, move: Move | str, *, ascii: bool = False) ->
         return f"put {what} on your waste, ending your turn"
     if action is Action.END_TURN:
         return "end your turn (your hand and waste are empty)"
+    if action is Action.FLIP:
+        return "turn the top card of your hand face up onto your waste, ending your turn"
     if action is Action.REVEAL:
         return "turn the top card of your reserve face up"
     if action in (Action.CALL_STOP, Action.LET_STAND):
