@@ -169,3 +169,18 @@ def test_rules_options_must_agree() -> None:
 def test_to_json_rejects_other_objects() -> None:
     with pytest.raises(TypeError):
         c.to_json(3)  # type: ignore[arg-type]
+
+
+def test_a_value_new_in_version_3_writes_version_3() -> None:
+    """``priority="bobcrapette"`` and ``stop="lose_draw"`` are values of older options that
+    version 3 added: a version 2 reader could not read them, so their documents are version
+    3; today's rulesets stay version 2 (docs/rules.md, decision 27)."""
+    from crapette.serialize import format_version
+
+    assert format_version(c.Ruleset()) == 2
+    assert format_version(c.Ruleset.preset("serbian")) == 2
+    assert format_version(c.Ruleset().replace(priority="bobcrapette")) == 3
+    flip = c.Ruleset().replace(turn_end="flip", own_waste_playable=True, stop="lose_draw")
+    assert format_version(flip) == 3
+    assert format_version(c.Ruleset.preset("pagat").replace(stop="card")) == 2
+    assert '"version": 3' in c.to_json(c.new_game(c.Ruleset().replace(priority="bobcrapette")))

@@ -245,8 +245,8 @@ export function newGameBytes(rules, seed) {
 export function dealBytes(rules, pack0, pack1, starter) {
   unload();
   setRules(rules);
-  if (pack0.length !== 52 || pack1.length !== 52) {
-    throw new InvalidPositionError('crapette: each pack must hold its player\'s 52 cards once');
+  if (pack0.length !== pack1.length || 2 * pack0.length > OFF_LEN) {
+    throw new InvalidPositionError('crapette: each pack must hold its player\'s cards once');
   }
   u8.set(pack0, P_PACKS);
   u8.set(pack1, P_PACKS + pack0.length);

@@ -41,6 +41,8 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 3,
+    "value_since": {},
     "source": "[all] standard, [BOB] tarot56 and tarot77, [BIT] tarot78"
   },
   {
@@ -54,6 +56,8 @@ export const OPTIONS = deepFreeze([
       74
     ],
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[P, BY, G4A] 13, [SR] 12, [BOB] 13 or 19"
   },
   {
@@ -64,6 +68,8 @@ export const OPTIONS = deepFreeze([
     "values": [],
     "range": null,
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[P, BY, G4A] true, [SR] false"
   },
   {
@@ -87,6 +93,8 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[P, BY, G4A] reserve, [SR] cut"
   },
   {
@@ -106,6 +114,8 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": false,
+    "since": 2,
+    "value_since": {},
     "source": "decision"
   },
   {
@@ -116,6 +126,8 @@ export const OPTIONS = deepFreeze([
     "values": [],
     "range": null,
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[P, BY, G4A] false, [SR, BOB] true"
   },
   {
@@ -135,6 +147,8 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 3,
+    "value_since": {},
     "source": "[P, BY, G4A, SR] discard, [BOB] flip"
   },
   {
@@ -154,6 +168,8 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[P, G4A] any, [SR] own"
   },
   {
@@ -173,6 +189,8 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 3,
+    "value_since": {},
     "source": "[P, BOB] suit, [BIT] colour"
   },
   {
@@ -183,6 +201,8 @@ export const OPTIONS = deepFreeze([
     "values": [],
     "range": null,
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[P] an option"
   },
   {
@@ -206,6 +226,8 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[P, G4A] supermove, [BY, SR, BOB] single, [P] Crossley's whole"
   },
   {
@@ -225,6 +247,8 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 3,
+    "value_since": {},
     "source": "[BOB] forbidden"
   },
   {
@@ -248,6 +272,8 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[P, G4A] before_hand, [BY] immediate, [SR] none"
   },
   {
@@ -271,6 +297,10 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 2,
+    "value_since": {
+      "bobcrapette": 3
+    },
     "source": "[P, G4A, BY] pagat, [SR] serbian, [BOB] bobcrapette"
   },
   {
@@ -298,6 +328,10 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 2,
+    "value_since": {
+      "lose_draw": 3
+    },
     "source": "[G4A] enforced, [P] undo, [SR] card, [BOB] lose_draw"
   },
   {
@@ -317,6 +351,8 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 3,
+    "value_since": {},
     "source": "[P, SR] after_move, [BOB] turn_start"
   },
   {
@@ -340,6 +376,8 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 3,
+    "value_since": {},
     "source": "[BOB]"
   },
   {
@@ -359,6 +397,8 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 3,
+    "value_since": {},
     "source": "[BY, G4A, P] scored, [BOB] draw"
   },
   {
@@ -372,6 +412,8 @@ export const OPTIONS = deepFreeze([
       1000000000
     ],
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "decision"
   },
   {
@@ -385,6 +427,8 @@ export const OPTIONS = deepFreeze([
       1000000
     ],
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[all]"
   },
   {
@@ -398,6 +442,8 @@ export const OPTIONS = deepFreeze([
       1000000
     ],
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[all]"
   },
   {
@@ -411,6 +457,8 @@ export const OPTIONS = deepFreeze([
       1000000
     ],
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[all]"
   },
   {
@@ -424,6 +472,8 @@ export const OPTIONS = deepFreeze([
       1000000000
     ],
     "engine": false,
+    "since": 2,
+    "value_since": {},
     "source": "[BY, P] 300, [G4A] 150"
   },
   {
@@ -437,6 +487,8 @@ export const OPTIONS = deepFreeze([
       1000000
     ],
     "engine": false,
+    "since": 2,
+    "value_since": {},
     "source": "[SR] 5"
   }
 ]);
@@ -948,24 +1000,32 @@ export const PACKS = deepFreeze([
   {
     "name": "standard",
     "cards": 52,
+    "ranks": 13,
+    "trumps": 0,
     "foundations": 8,
     "doc": "4 suits of A 2..10 J Q K"
   },
   {
     "name": "tarot56",
     "cards": 56,
+    "ranks": 14,
+    "trumps": 0,
     "foundations": 8,
     "doc": "4 suits of A 2..10 J N Q K (N: the Knight)"
   },
   {
     "name": "tarot77",
     "cards": 77,
+    "ranks": 14,
+    "trumps": 21,
     "foundations": 10,
     "doc": "tarot56 and trumps 1..21, a fifth family"
   },
   {
     "name": "tarot78",
     "cards": 78,
+    "ranks": 14,
+    "trumps": 22,
     "foundations": 10,
     "doc": "tarot77 and the Excuse as trump 0"
   }

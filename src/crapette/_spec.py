@@ -62,6 +62,8 @@ class Option(NamedTuple):
         since: the JSON format version that first writes it: a document of a ruleset whose
             options of a later version are all at their default is written in the older
             version, as before those options existed.
+        value_since: the values of an older option that a later format version added, each
+            with that version (a document of a ruleset using one is written in it).
     """
 
     name: str
@@ -73,6 +75,7 @@ class Option(NamedTuple):
     engine: bool = True
     source: str = ""
     since: int = 2
+    value_since: tuple[tuple[str, int], ...] = ()
 
 
 class Preset(NamedTuple):
@@ -319,6 +322,7 @@ OPTIONS: Final = (
             ),
         ),
         source="[P, G4A, BY] pagat, [SR] serbian, [BOB] bobcrapette",
+        value_since=(("bobcrapette", 3),),
     ),
     Option(
         "stop",
@@ -336,6 +340,7 @@ OPTIONS: Final = (
             ),
         ),
         source="[G4A] enforced, [P] undo, [SR] card, [BOB] lose_draw",
+        value_since=(("lose_draw", 3),),
     ),
     Option(
         "call_window",

@@ -85,10 +85,14 @@ def to_json(obj: object, *, indent: int | None = None) -> str:
 
 def format_version(rules: Ruleset) -> int:
     """The JSON format version a document of ``rules`` is written in: 2 while every option
-    that version 3 added (the tarot packs and the table rules) is at its default, so that a
-    document of such a ruleset reads as before; else 3."""
+    that version 3 added (the tarot packs and the table rules) is at its default and no
+    older option has a value that version 3 added (``priority="bobcrapette"``,
+    ``stop="lose_draw"``), so that a document of such a ruleset reads as before; else 3."""
     for option in _spec.OPTIONS:
-        if option.since > 2 and getattr(rules, option.name) != option.default:
+        value = getattr(rules, option.name)
+        if option.since > 2 and value != option.default:
+            return JSON_VERSION
+        if any(since > 2 and value == added for added, since in option.value_since):
             return JSON_VERSION
     return 2
 

@@ -27,7 +27,9 @@ export const OPTIONS = deepFreeze([
       "tarot78"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 3,
+    "value_since": {}
   },
   {
     "name": "reserve_size",
@@ -38,7 +40,9 @@ export const OPTIONS = deepFreeze([
       1,
       74
     ],
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "reserve_face_up",
@@ -46,7 +50,9 @@ export const OPTIONS = deepFreeze([
     "default": true,
     "values": [],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "first_player",
@@ -58,7 +64,9 @@ export const OPTIONS = deepFreeze([
       "cut"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "match_starter",
@@ -69,7 +77,9 @@ export const OPTIONS = deepFreeze([
       "alternate"
     ],
     "range": null,
-    "engine": false
+    "engine": false,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "own_waste_playable",
@@ -77,7 +87,9 @@ export const OPTIONS = deepFreeze([
     "default": false,
     "values": [],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "turn_end",
@@ -88,7 +100,9 @@ export const OPTIONS = deepFreeze([
       "flip"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 3,
+    "value_since": {}
   },
   {
     "name": "load_from",
@@ -99,7 +113,9 @@ export const OPTIONS = deepFreeze([
       "own"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "load_match",
@@ -110,7 +126,9 @@ export const OPTIONS = deepFreeze([
       "colour"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 3,
+    "value_since": {}
   },
   {
     "name": "load_wrap",
@@ -118,7 +136,9 @@ export const OPTIONS = deepFreeze([
     "default": false,
     "values": [],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "group_moves",
@@ -130,7 +150,9 @@ export const OPTIONS = deepFreeze([
       "whole"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "sterile_moves",
@@ -141,7 +163,9 @@ export const OPTIONS = deepFreeze([
       "forbidden"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 3,
+    "value_since": {}
   },
   {
     "name": "house_filling",
@@ -153,7 +177,9 @@ export const OPTIONS = deepFreeze([
       "none"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "priority",
@@ -165,7 +191,11 @@ export const OPTIONS = deepFreeze([
       "bobcrapette"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {
+      "bobcrapette": 3
+    }
   },
   {
     "name": "stop",
@@ -178,7 +208,11 @@ export const OPTIONS = deepFreeze([
       "lose_draw"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {
+      "lose_draw": 3
+    }
   },
   {
     "name": "call_window",
@@ -189,7 +223,9 @@ export const OPTIONS = deepFreeze([
       "turn_start"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 3,
+    "value_since": {}
   },
   {
     "name": "false_call",
@@ -201,7 +237,9 @@ export const OPTIONS = deepFreeze([
       "rationed"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 3,
+    "value_since": {}
   },
   {
     "name": "blocked",
@@ -212,7 +250,9 @@ export const OPTIONS = deepFreeze([
       "draw"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 3,
+    "value_since": {}
   },
   {
     "name": "move_cap",
@@ -223,7 +263,9 @@ export const OPTIONS = deepFreeze([
       1,
       1000000000
     ],
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "win_bonus",
@@ -234,7 +276,9 @@ export const OPTIONS = deepFreeze([
       0,
       1000000
     ],
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "reserve_points",
@@ -245,7 +289,9 @@ export const OPTIONS = deepFreeze([
       0,
       1000000
     ],
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "hand_points",
@@ -256,7 +302,9 @@ export const OPTIONS = deepFreeze([
       0,
       1000000
     ],
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "match_target",
@@ -267,7 +315,9 @@ export const OPTIONS = deepFreeze([
       1,
       1000000000
     ],
-    "engine": false
+    "engine": false,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "match_deals",
@@ -278,7 +328,9 @@ export const OPTIONS = deepFreeze([
       1,
       1000000
     ],
-    "engine": false
+    "engine": false,
+    "since": 2,
+    "value_since": {}
   }
 ]);
 
@@ -734,21 +786,29 @@ export const PACKS = deepFreeze([
   {
     "name": "standard",
     "cards": 52,
+    "ranks": 13,
+    "trumps": 0,
     "foundations": 8
   },
   {
     "name": "tarot56",
     "cards": 56,
+    "ranks": 14,
+    "trumps": 0,
     "foundations": 8
   },
   {
     "name": "tarot77",
     "cards": 77,
+    "ranks": 14,
+    "trumps": 21,
     "foundations": 10
   },
   {
     "name": "tarot78",
     "cards": 78,
+    "ranks": 14,
+    "trumps": 22,
     "foundations": 10
   }
 ]);
