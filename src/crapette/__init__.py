@@ -78,7 +78,6 @@ __all__ = [
     "ALL_CARDS",
     "BEHAVIOUR_VERSION",
     "CALL_STOP",
-    "COMPILED",
     "DISCARD",
     "DRAW",
     "END_TURN",
@@ -137,10 +136,6 @@ __all__ = [
     "validate_position",
     "why_illegal",
 ]
-
-COMPILED: bool = ENGINE == "native"
-"""True when the native engine runs (``ENGINE == "native"``; the name of the mypyc-compiled
-build before the native core replaced it)."""
 
 
 def _svg_board(obj: _Any) -> str:

@@ -28,7 +28,7 @@ from crapette.outcome import Outcome
 from crapette.rules import Ruleset
 from crapette.state import GameState, PendingStop, Pile
 
-__all__ = ["JSON_VERSION", "format_version", "from_json", "to_json"]
+__all__ = ["JSON_VERSION", "from_json", "to_json"]
 
 JSON_VERSION: Final = 3
 """The newest version of the JSON layout written by [`to_json`][crapette.serialize.to_json].

@@ -44,7 +44,6 @@ from crapette.rules import Ruleset
 
 __all__ = [
     "ENGINE",
-    "FIELDS",
     "GameState",
     "PendingStop",
     "position_problems",

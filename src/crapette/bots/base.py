@@ -13,10 +13,7 @@ from crapette.views import PlayerView
 __all__ = [
     "Bot",
     "UnknownBotError",
-    "fault_seen",
-    "play_on_moves",
     "stop_decision",
-    "turn_start_call",
 ]
 
 
