@@ -12,23 +12,58 @@
 #define BIT(h) (1u << (h))
 #define MOVE(src, tgt) (cr_play_index[(src)][(tgt)])
 #define R_TO_F MOVE(CR_SRC_RESERVE, CR_TGT_FOUNDATION)
+#define PACK_OF(r) (&cr_packs[CR_RULE(r, PACK)])
 
 enum { NONE = CR_NO_CARD };
+
+/* A set of faces (a card with its owner forgotten: 0..77) in two words. */
+typedef struct fmask {
+    uint64_t w[2];
+} fmask;
+
+/* Whether a set holds a face: `wide` is 0 (a compile-time constant) for a pack of fewer
+   than 64 faces, whose sets fit the first word. */
+static inline int fm_has(const uint64_t *m, int face, int wide) {
+    if (!wide) return (int)((m[0] >> face) & 1u);
+    return (int)((m[face >> 6] >> (face & 63)) & 1u);
+}
+
+/* ALWAYS_INLINE (below): inlined into each of its callers, where constant arguments
+   specialise it: the move generator, the transitions and the greedy ranking are
+   instantiated for the standard pack (its tables, 8 foundations and one-word face sets
+   known at compile time, as fast as an engine of that pack alone) and for any pack. */
 
 /* ---------------------------------------------------------------------------------------- */
 /* Reading a state */
 
-static inline void offsets_of(const cr_state *s, int *off) {
-    /* the prefix sums of the pile lengths, unrolled (the generator's first step) */
+/* The prefix sums of the pile lengths, unrolled (the generator's first step); `more` (a
+   compile-time constant in the specialised instances) is 0 for a pack of four families,
+   whose piles 22 and 23 are empty. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define ALWAYS_INLINE static __forceinline
+#else
+#define ALWAYS_INLINE static inline
+#endif
+
+ALWAYS_INLINE void offsets_pack(const cr_state *s, int *off, int more) {
     const uint8_t *l = s->len;
     int o = 0;
 #define STEP(i) off[i] = o, o += l[i]
     STEP(0); STEP(1); STEP(2); STEP(3); STEP(4); STEP(5); STEP(6); STEP(7);
     STEP(8); STEP(9); STEP(10); STEP(11); STEP(12); STEP(13); STEP(14); STEP(15);
     STEP(16); STEP(17); STEP(18); STEP(19); STEP(20); STEP(21);
+    if (more) {
+        STEP(22); STEP(23);
+    } else {
+        off[22] = off[23] = o;
+    }
 #undef STEP
     off[CR_NPILES] = o;
 }
+
+static inline void offsets_of(const cr_state *s, int *off) { offsets_pack(s, off, 1); }
 
 int cr_pile_offset(const cr_state *s, int pile) {
     int o = 0;
@@ -63,13 +98,14 @@ static inline int lowest_bit(unsigned m) {
 }
 
 /* crapette._tables.house_key: the Zobrist key of a card at a depth of a house. The keys of
-   the 16 depths a house of play reaches are crapette._tables.HOUSE_KEYS, the SplitMix64
-   sequence from 0x5EED: key i is the mix of 0x5EED + (i + 1) * the golden gamma, computed
+   the 16 depths a house of play reaches are crapette._tables.HOUSE_KEYS (for a game of
+   `count` cards, 104 with the standard pack), the SplitMix64 sequence from 0x5EED: key i is
+   the mix of 0x5EED + (i + 1) * the golden gamma, computed
    here rather than read from a table (a few multiplications cost less than the cache
    misses of a 104 KB table); a deeper card (only in a hand-built house) takes the key of its
    depth modulo 16, rotated a byte further for every 16 cards. */
-static inline uint64_t zkey(int house, int depth, int card) {
-    uint64_t index = (uint64_t)((house * CR_ZOBRIST_DEPTHS + (depth & 15)) * CR_NCARDS + card);
+static inline uint64_t zkey(int house, int depth, int card, int count) {
+    uint64_t index = (uint64_t)((house * CR_ZOBRIST_DEPTHS + (depth & 15)) * count + card);
     uint64_t z = 0x5EEDull + (index + 1) * 0x9E3779B97F4A7C15ull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -79,15 +115,18 @@ static inline uint64_t zkey(int house, int depth, int card) {
     return rot ? (z << rot) | (z >> (64u - rot)) : z;
 }
 
-uint64_t cr_zobrist_key(int house, int depth, int card) { return zkey(house, depth, card); }
+uint64_t cr_zobrist_key(int house, int depth, int card, int count) {
+    return zkey(house, depth, card, count);
+}
 
-uint64_t cr_houses_key(const cr_state *s) {
+uint64_t cr_houses_key(const cr_rules *r, const cr_state *s) {
+    int count = PACK_OF(r)->count;
     uint64_t key = 0;
     int o = 0;
     for (int i = 0; i < CR_PILE_HOUSE; i++) o += s->len[i];
     for (int h = 0; h < 8; h++) {
         int n = s->len[CR_PILE_HOUSE + h];
-        for (int d = 0; d < n; d++) key ^= zkey(h, d, s->cards[o + d]);
+        for (int d = 0; d < n; d++) key ^= zkey(h, d, s->cards[o + d], count);
         o += n;
     }
     return key;
@@ -98,7 +137,8 @@ int cr_state_equal(const cr_state *a, const cr_state *b) {
            a->turned == b->turned && a->to_act == b->to_act &&
            a->reserve_up[0] == b->reserve_up[0] && a->reserve_up[1] == b->reserve_up[1] &&
            a->passes[0] == b->passes[0] && a->passes[1] == b->passes[1] &&
-           a->emptied == b->emptied && a->stop == b->stop && a->moves_made == b->moves_made;
+           a->emptied == b->emptied && a->calls == b->calls && a->stop == b->stop &&
+           a->fault == b->fault && a->moves_made == b->moves_made;
 }
 
 int cr_turn_player(const cr_state *s) { return s->stop ? cr_stop_resume(s) : s->to_act; }
@@ -120,47 +160,56 @@ int cr_state_check(const cr_state *s) {
         if ((s->stop & 0xC000) || move < 0 || move >= CR_NMOVES) return 8;
     }
     if (total + (s->turned != NONE) > CR_NCARDS) return 9;
-    if (s->pad) return 10;
+    if (s->calls & 0xE0) return 10;
+    if (s->fault) {
+        int move = cr_fault_move(s);
+        if ((s->fault & 0xC000) || move < 0 || move >= CR_NMOVES || s->stop) return 11;
+    }
     return 0;
 }
 
 int cr_position_check(const cr_rules *r, const cr_state *s) {
+    const cr_pack *pk = PACK_OF(r);
     int off[CR_NPILES + 1];
     offsets_of(s, off);
     for (int h = 0; h < 8; h++)
-        if (s->len[CR_PILE_HOUSE + h] > 13) return CR_POSITION_TALL_HOUSE;
-    /* every card once: the piles and the turned card */
+        if (s->len[CR_PILE_HOUSE + h] > pk->most) return CR_POSITION_TALL_HOUSE;
+    /* every card of the pack once: the piles and the turned card */
     uint8_t seen[CR_NCARDS];
     memset(seen, 0, sizeof seen);
     int total = off[CR_NPILES] + (s->turned != NONE);
-    if (total != CR_NCARDS) return CR_POSITION_CARDS;
+    if (total != pk->count) return CR_POSITION_CARDS;
     for (int i = 0; i < off[CR_NPILES]; i++) {
-        if (seen[s->cards[i]]) return CR_POSITION_CARDS;
+        if (s->cards[i] >= pk->count || seen[s->cards[i]]) return CR_POSITION_CARDS;
         seen[s->cards[i]] = 1;
     }
-    if (s->turned != NONE && seen[s->turned]) return CR_POSITION_CARDS;
-    /* foundations: an Ace, then the next ranks of its suit (_fits.is_foundation_run) */
-    for (int f = 0; f < 8; f++) {
-        int n = s->len[f];
-        const uint8_t *c = s->cards + off[f];
-        if (n && cr_rank[c[0]] != 1) return CR_POSITION_FOUNDATION;
+    if (s->turned != NONE && (s->turned >= pk->count || seen[s->turned])) return CR_POSITION_CARDS;
+    /* foundations: a starter, then the next faces of its family (_fits.is_foundation_run);
+       the piles a pack of 8 foundations does not have stay empty */
+    for (int f = pk->foundations; f < 10; f++)
+        if (s->len[cr_foundation_pile(f)]) return CR_POSITION_FOUNDATION;
+    for (int f = 0; f < pk->foundations; f++) {
+        int pile = cr_foundation_pile(f);
+        int n = s->len[pile];
+        const uint8_t *c = s->cards + off[pile];
+        if (n && !pk->starter[c[0]]) return CR_POSITION_FOUNDATION;
         for (int i = 1; i < n; i++)
-            if (cr_rank[c[i]] == 1 || cr_face[c[i]] != cr_face[c[i - 1]] + 1)
+            if (pk->starter[c[i]] || pk->face[c[i]] != pk->face[c[i - 1]] + 1)
                 return CR_POSITION_FOUNDATION;
     }
-    /* houses: runs down in alternating colours (_fits.is_run) */
+    /* houses: runs down (_fits.is_run) */
     for (int h = 0; h < 8; h++) {
         int pile = CR_PILE_HOUSE + h;
         const uint8_t *c = s->cards + off[pile];
         for (int i = 0; i + 1 < s->len[pile]; i++)
-            if (cr_takes[c[i]] != cr_kind[c[i + 1]]) return CR_POSITION_HOUSE;
+            if (pk->takes[c[i]] != pk->kind[c[i + 1]]) return CR_POSITION_HOUSE;
     }
     for (int p = 0; p < 2; p++) {
         int pile = CR_PILE_RESERVE + p, n = s->len[pile], up = s->reserve_up[p];
         if (up > n) return CR_POSITION_RESERVE_UP;
         if (n && !up && CR_RULE(r, RESERVE_FACE_UP)) return CR_POSITION_FACE_DOWN;
         for (int i = 0; i < n - up; i++)
-            if (s->cards[off[pile] + i] / 52 != p) return CR_POSITION_FOREIGN;
+            if (s->cards[off[pile] + i] / pk->size != p) return CR_POSITION_FOREIGN;
     }
     for (int h = 0; h < 8; h++)
         if ((s->emptied >> h) & 1u && s->len[CR_PILE_HOUSE + h]) return CR_POSITION_EMPTIED;
@@ -223,48 +272,78 @@ static void put_bottom(cr_state *s, int pile, int card) {
 /* ---------------------------------------------------------------------------------------- */
 /* Building rules (crapette._laws) */
 
-/* _laws.foundation_pile: the leftmost foundation that takes the card, or -1. */
-static int foundation_pile(const cr_state *s, const int *off, int card) {
-    int ace = cr_rank[card] == 1;
-    int need = cr_face[card] - 1;
-    for (int i = 0; i < 8; i++) {
-        if (s->len[i]) {
-            if (!ace && cr_face[top_at(s, off, i)] == need) return i;
-        } else if (ace) {
+/* _laws.foundation_pile: the leftmost foundation that takes the card (a starter: an empty
+   one; else one whose top is the card's face - 1), or -1. */
+ALWAYS_INLINE int foundation_pile(const cr_pack *pk, const cr_state *s, const int *off, int card) {
+    int starter = pk->starter[card];
+    int need = pk->face[card] - 1;
+    for (int i = 0; i < pk->foundations; i++) {
+        int pile = cr_foundation_pile(i);
+        if (s->len[pile]) {
+            if (!starter && pk->face[top_at(s, off, pile)] == need) return i;
+        } else if (starter) {
             return i;
         }
     }
     return -1;
 }
 
-/* _laws.foundation_needs as a mask: bit f set when a foundation shows face f. A card fits
-   (FNEED in the needs) when it is an Ace or its face - 1 is set. */
-static inline uint64_t foundation_mask(const cr_state *s, const int *off) {
-    uint64_t mask = 0;
-    for (int i = 0; i < 8; i++)
-        if (s->len[i]) mask |= 1ull << cr_face[top_at(s, off, i)];
-    return mask;
+/* The faces that fit a foundation: the starters, and the face after every foundation top
+   (_laws.foundation_needs): after a family's top comes the next family's starter, which
+   fits anyway, and after the last face nothing. */
+ALWAYS_INLINE fmask fit_faces(const cr_pack *pk, const cr_state *s, const int *off, int wide) {
+    fmask tops = {{0, 0}};
+    for (int i = 0; i < pk->foundations; i++) {
+        int pile = cr_foundation_pile(i);
+        if (s->len[pile]) {
+            int f = pk->face[top_at(s, off, pile)];
+            if (wide) tops.w[f >> 6] |= 1ull << (f & 63);
+            else tops.w[0] |= 1ull << f;
+        }
+    }
+    fmask fits;
+    fits.w[0] = (tops.w[0] << 1) | pk->starters[0];
+    fits.w[1] = wide ? (tops.w[1] << 1) | (tops.w[0] >> 63) | pk->starters[1] : 0;
+    return fits;
 }
 
-/* The faces that fit a foundation: the Aces, and the face after every foundation top. */
-#define ACE_FACES ((1ull << 0) | (1ull << 13) | (1ull << 26) | (1ull << 39))
-static inline uint64_t fit_faces(uint64_t fmask) { return (fmask << 1) | ACE_FACES; }
-
-static inline int fits_mask(uint64_t fits, int card) { return (fits >> cr_face[card]) & 1u; }
-
-/* _laws.fits_load */
-static inline int fits_load(int top, int card, int wrap) {
-    if (cr_suit[top] != cr_suit[card]) return 0;
-    int gap = cr_rank[top] - cr_rank[card];
-    if (gap < 0) gap = -gap;
-    return gap == 1 || (wrap && gap == 12);
+ALWAYS_INLINE int fits_mask(const cr_pack *pk, const fmask *fits, int card, int wide) {
+    return fm_has(fits->w, pk->face[card], wide);
 }
 
-/* _laws.most_cards: the table MOST_CARDS[group_moves][free]. */
-static inline int most_cards(const cr_rules *r, int free) {
+/* _laws.fits_load: the loads table of the rules' match and wrap. */
+static inline const uint64_t (*loads_of(const cr_rules *r, const cr_pack *pk))[2] {
+    int colour = CR_RULE(r, LOAD_MATCH) == CR_LOAD_MATCH_COLOUR;
+    return pk->loads[colour][CR_RULE(r, LOAD_WRAP) ? 1 : 0];
+}
+
+static inline int fits_load(const cr_pack *pk, const uint64_t (*loads)[2], int top, int card) {
+    return fm_has(loads[pk->face[top]], pk->face[card], 1);
+}
+
+/* _laws.most_cards: 1, 2**free or the pack's longest run. */
+static inline int most_cards(const cr_rules *r, const cr_pack *pk, int free) {
     if (CR_RULE(r, GROUP_MOVES) == CR_GROUP_MOVES_SINGLE) return 1;
-    if (CR_RULE(r, GROUP_MOVES) == CR_GROUP_MOVES_WHOLE) return 13;
-    return 1 << free;
+    if (CR_RULE(r, GROUP_MOVES) == CR_GROUP_MOVES_WHOLE) return pk->most;
+    return free < 8 ? 1 << free : 255;
+}
+
+/* Whether a move ends its player's turn (_laws.ends_turn). */
+static inline int ends_turn(int action) {
+    return action == CR_ACT_DISCARD || action == CR_ACT_END_TURN || action == CR_ACT_FLIP;
+}
+
+/* Whether Stop! is called at the start of a turn (call_window=turn_start, callable). */
+static inline int calls_at_turn_start(const cr_rules *r) {
+    return CR_RULE(r, STOP) != CR_STOP_ENFORCED &&
+           CR_RULE(r, CALL_WINDOW) == CR_CALL_WINDOW_TURN_START;
+}
+
+/* _laws.forbids_violation: whether a priority violation by a move of this action is
+   illegal (stop=enforced; under call_window=turn_start, unless the move ends the turn). */
+static inline int forbids_violation(const cr_rules *r, int action) {
+    if (CR_RULE(r, STOP) == CR_STOP_ENFORCED) return 1;
+    return CR_RULE(r, CALL_WINDOW) == CR_CALL_WINDOW_TURN_START && !ends_turn(action);
 }
 
 /* _laws.source_card: the available card at a source for the player to act, or -1. */
@@ -290,6 +369,7 @@ static int source_card(const cr_rules *r, const cr_state *s, const int *off, int
 /* The end of a deal (crapette.outcome) */
 
 int cr_winner(const cr_state *s) {
+    /* a turned card belongs to the player whose turn it is */
     int holder = s->turned != NONE ? cr_turn_player(s) : -1;
     for (int p = 0; p < 2; p++) {
         if (!s->len[CR_PILE_RESERVE + p] && !s->len[CR_PILE_HAND + p] &&
@@ -325,6 +405,7 @@ int cr_outcome(const cr_rules *r, const cr_state *s, int *winner, int64_t *score
         return CR_WIN;
     }
     int64_t diff = counts[1] - counts[0];
+    if (CR_RULE(r, BLOCKED) == CR_BLOCKED_DRAW) diff = 0; /* a blocked deal is a draw */
     scores[0] = diff > 0 ? diff : 0;
     scores[1] = diff < 0 ? -diff : 0;
     return s->passes[0] == 2 && s->passes[1] == 2 ? CR_STALEMATE : CR_MOVE_CAP;
@@ -354,41 +435,58 @@ int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remed
     int action = m->action;
     if (action == CR_ACT_REVEAL || action == CR_ACT_CALL_STOP || action == CR_ACT_LET_STAND)
         return CR_VIOLATION_NONE;
+    const cr_pack *pk = PACK_OF(r);
     int off[CR_NPILES + 1];
     offsets_of(s, off);
     int p = s->to_act;
     int play = action == CR_ACT_PLAY;
     int to_foundation = play && m->target == CR_TGT_FOUNDATION;
-    /* _foundation_sources: the first available card that fits a foundation, in source order */
+    /* _foundation_sources: the available cards that fit a foundation, in source order */
     static const uint8_t sources[11] = {CR_SRC_RESERVE, CR_SRC_HAND, CR_SRC_WASTE, 0, 1, 2, 3, 4, 5, 6, 7};
-    int first = -1;
+    int first = -1, starter = -1;
     for (int i = 0; i < 11; i++) {
         int card = source_card(r, s, off, sources[i]);
-        if (card >= 0 && foundation_pile(s, off, card) >= 0) {
-            first = sources[i];
-            break;
+        if (card >= 0 && foundation_pile(pk, s, off, card) >= 0) {
+            if (first < 0) first = sources[i];
+            if (starter < 0 && pk->starter[card]) starter = sources[i];
         }
     }
-    if (CR_RULE(r, PRIORITY) == CR_PRIORITY_PAGAT && first == CR_SRC_RESERVE) {
+    int priority = (int)CR_RULE(r, PRIORITY);
+    if (priority == CR_PRIORITY_BOBCRAPETTE) {
+        /* the two obligations, broken only by a move that ends the turn */
+        if (first >= 0 && ends_turn(action)) {
+            if (first == CR_SRC_RESERVE) {
+                remedy[0] = (uint16_t)R_TO_F;
+                *n = 1;
+                return CR_VIOLATION_RESERVE;
+            }
+            if (starter >= 0) {
+                remedy[0] = (uint16_t)MOVE(starter, CR_TGT_FOUNDATION);
+                *n = 1;
+                return CR_VIOLATION_FOUNDATION;
+            }
+        }
+    } else if (priority == CR_PRIORITY_PAGAT && first == CR_SRC_RESERVE) {
         if (move != R_TO_F) {
             remedy[0] = (uint16_t)R_TO_F;
             *n = 1;
             return CR_VIOLATION_RESERVE;
         }
         return CR_VIOLATION_NONE;
-    }
-    if (first >= 0 && !to_foundation) {
+    } else if (first >= 0 && !to_foundation) {
         remedy[0] = (uint16_t)MOVE(first, CR_TGT_FOUNDATION);
         *n = 1;
         return CR_VIOLATION_FOUNDATION;
     }
-    if (CR_RULE(r, PRIORITY) == CR_PRIORITY_SERBIAN && play &&
+    if (priority == CR_PRIORITY_SERBIAN && play &&
         (m->target == CR_TGT_OPP_RESERVE || m->target == CR_TGT_OPP_WASTE)) {
         int card = source_card(r, s, off, m->source);
         if (card >= 0) {
             for (int h = 0; h < 8; h++) {
                 int pile = CR_PILE_HOUSE + h;
-                if (s->len[pile] && cr_takes[top_at(s, off, pile)] == cr_kind[card]) {
+                /* (h == source only with a card foreign to the pack: no move there) */
+                if (s->len[pile] && h != m->source &&
+                    pk->takes[top_at(s, off, pile)] == pk->kind[card]) {
                     remedy[0] = (uint16_t)MOVE(m->source, h);
                     *n = 1;
                     return CR_VIOLATION_ORDER;
@@ -397,7 +495,8 @@ int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remed
         }
     }
     int reserve = s->len[CR_PILE_RESERVE + p] > 0;
-    if (CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_BEFORE_HAND && action == CR_ACT_DRAW && reserve) {
+    int turns_hand_card = action == CR_ACT_DRAW || action == CR_ACT_FLIP;
+    if (CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_BEFORE_HAND && turns_hand_card && reserve) {
         for (int h = 0; h < 8; h++) {
             if (!s->len[CR_PILE_HOUSE + h]) {
                 *n = fill_remedy(s, h, remedy);
@@ -415,6 +514,7 @@ int cr_violation(const cr_rules *r, const cr_state *s, int move, uint16_t *remed
     }
     return CR_VIOLATION_NONE;
 }
+
 
 /* ---------------------------------------------------------------------------------------- */
 /* Move generation (crapette._movegen.legal_moves) */
@@ -450,11 +550,15 @@ typedef struct gen {
     const cr_seen *seen; /* NULL: no layout but the current one was seen */
     uint64_t key;        /* the current layout key (when seen) */
     int most_built, most_empty;
+    int sterile;         /* sterile_moves=forbidden */
+    uint16_t *late;      /* groups of more than 13 cards: they come last in the table */
+    int nlate;
 } gen;
 
 /* _movegen._group_moves: the moves of the top 1..n cards of house `source` (whose top two
-   cards form a run) to other houses, in (target, count) order. */
-static int group_moves(const gen *g, int source, uint16_t *out, int n) {
+   cards form a run) to other houses, in (target, count) order; groups of more than 13 cards
+   go to g->late. */
+ALWAYS_INLINE int group_moves(gen *g, int source, uint16_t *out, int n, const cr_pack *pk) {
     const cr_state *s = g->s;
     int pile = CR_PILE_HOUSE + source;
     int size = s->len[pile];
@@ -462,32 +566,33 @@ static int group_moves(const gen *g, int source, uint16_t *out, int n) {
 #define FROM_TOP(i) cards[size - (i)]
     int limit = size < g->most_built ? size : g->most_built;
     int run = 2;
-    while (run < limit && cr_takes[FROM_TOP(run + 1)] == cr_kind[FROM_TOP(run)]) run++;
+    while (run < limit && pk->takes[FROM_TOP(run + 1)] == pk->kind[FROM_TOP(run)]) run++;
     unsigned targets = g->empty;
     int sizes[8] = {0};
     for (int count = 1; count <= run; count++) {
-        unsigned mask = g->takers[cr_kind[FROM_TOP(count)]];
+        unsigned mask = g->takers[pk->kind[FROM_TOP(count)]];
         if (mask) {
             targets |= mask;
             for (unsigned left = mask; left; left &= left - 1) sizes[lowest_bit(left)] = count;
         }
     }
+    targets &= ~BIT(source); /* (a hand-built house that is not a run could list itself) */
     int to_empty = run < g->most_empty ? run : g->most_empty;
-    uint64_t lifted[14];
+    uint64_t lifted[CR_MAX_GROUP + 1];
     if (g->seen) {
         /* the layout key with the top c cards lifted off the source */
         uint64_t key = g->key;
         lifted[0] = key;
         for (int c = 1; c <= run; c++) {
-            key ^= zkey(source, size - c, FROM_TOP(c));
+            key ^= zkey(source, size - c, FROM_TOP(c), pk->count);
             lifted[c] = key;
         }
     }
     for (unsigned left = targets; left; left &= left - 1) {
         int t = lowest_bit(left);
-        int base = MOVE(source, t);
         int lo, hi;
-        if ((g->empty >> t) & 1u) {
+        int onto_empty = (g->empty >> t) & 1u;
+        if (onto_empty) {
             lo = 1;
             hi = to_empty;
         } else {
@@ -495,20 +600,53 @@ static int group_moves(const gen *g, int source, uint16_t *out, int n) {
         }
         int dst = s->len[CR_PILE_HOUSE + t];
         for (int count = lo; count <= hi; count++) {
+            if (onto_empty && g->sterile && count == size) continue; /* changes nothing */
             if (g->seen) {
                 uint64_t key = lifted[count];
                 for (int i = 0; i < count; i++)
-                    key ^= zkey(t, dst + i, cards[size - count + i]);
+                    key ^= zkey(t, dst + i, cards[size - count + i], pk->count);
                 if (seen_has(g->seen, key)) continue;
             }
-            out[n++] = (uint16_t)(base + count - 1);
+            uint16_t move = (uint16_t)cr_group_index[source][t][count];
+            if (count <= 13) out[n++] = move;
+            else g->late[g->nlate++] = move;
         }
     }
 #undef FROM_TOP
     return n;
 }
 
-int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, uint16_t *out) {
+/* The move that ends the turn by the rules of the turn (discard, flip or end), or -1. */
+static int turn_end_move(const cr_rules *r, const cr_state *s) {
+    int p = s->to_act;
+    int cards = s->len[CR_PILE_HAND + p] || s->len[CR_PILE_WASTE + p];
+    if (CR_RULE(r, TURN_END) == CR_TURN_END_FLIP) return cards ? CR_MOVE_FLIP : CR_MOVE_END_TURN;
+    if (s->turned != NONE) return CR_MOVE_DISCARD;
+    return cards ? -1 : CR_MOVE_END_TURN;
+}
+
+/* Whether the player to act may call Stop! now (turn_start: the window is open and, under
+   false_call=rationed, a false call is left). */
+static inline int may_call(const cr_rules *r, const cr_state *s) {
+    return cr_window(s) && !(CR_RULE(r, FALSE_CALL) == CR_FALSE_CALL_RATIONED &&
+                             cr_false_calls(s, s->to_act) >= 3);
+}
+
+/* Append the moves that end the turn and the Stop! call (in table order) after an early
+   stop of the generator under turn_start, where a turn's end is legal even when it breaks
+   a priority rule. */
+static int ends_and_call(const cr_rules *r, const cr_state *s, uint16_t *out, int n) {
+    int end = turn_end_move(r, s);
+    if (end >= 0 && end != CR_MOVE_FLIP) out[n++] = (uint16_t)end;
+    if (may_call(r, s)) out[n++] = CR_MOVE_CALL_STOP;
+    if (end == CR_MOVE_FLIP) out[n++] = CR_MOVE_FLIP;
+    return n;
+}
+
+/* The move generator (cr_legal_moves) for the pack `pk`, whose face sets are two words when
+   `wide` (both compile-time constants where it is instantiated). */
+ALWAYS_INLINE int generate(const cr_rules *r, const cr_state *s, const cr_seen *seen,
+                           uint16_t *out, const cr_pack *pk, int wide) {
     if (s->moves_made >= CR_RULE(r, MOVE_CAP) || (s->passes[0] == 2 && s->passes[1] == 2)) return 0;
     const uint8_t *len = s->len;
     if (((!len[CR_PILE_RESERVE] && !len[CR_PILE_HAND] && !len[CR_PILE_WASTE]) ||
@@ -521,97 +659,130 @@ int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, ui
         return 2;
     }
     int enforced = CR_RULE(r, STOP) == CR_STOP_ENFORCED;
-    int reserve_first = enforced && CR_RULE(r, PRIORITY) == CR_PRIORITY_PAGAT;
-    int immediate = enforced && CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_IMMEDIATE;
-    int fill_before_hand = enforced && CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_BEFORE_HAND;
-    int tableau_first = enforced && CR_RULE(r, PRIORITY) == CR_PRIORITY_SERBIAN;
+    int calls = calls_at_turn_start(r);
+    int prune = enforced || calls; /* a violation is illegal (a turn's end: only enforced) */
+    int priority = (int)CR_RULE(r, PRIORITY);
+    int reserve_first = prune && priority == CR_PRIORITY_PAGAT;
+    int foundation_first = prune && priority != CR_PRIORITY_BOBCRAPETTE;
+    int obligations = enforced && priority == CR_PRIORITY_BOBCRAPETTE;
+    int immediate = prune && CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_IMMEDIATE;
+    int fill_before_hand = prune && CR_RULE(r, HOUSE_FILLING) == CR_HOUSE_FILLING_BEFORE_HAND;
+    int tableau_first = prune && priority == CR_PRIORITY_SERBIAN;
+    int flip = CR_RULE(r, TURN_END) == CR_TURN_END_FLIP;
     int off[CR_NPILES + 1];
-    offsets_of(s, off);
+    offsets_pack(s, off, pk->foundations > 8);
     int p = s->to_act;
     int reserve_pile = CR_PILE_RESERVE + p, waste_pile = CR_PILE_WASTE + p;
     int reserve = len[reserve_pile];
     int up = s->reserve_up[p];
-    uint64_t fmask = fit_faces(foundation_mask(s, off));
+    fmask fits = fit_faces(pk, s, off, wide);
 
     int n = 0;
     int nfound = 0;
+    int owed = 0; /* bobcrapette: the reserve top or a starter can go to a foundation */
     uint16_t found[11];
     int osrc[3], ocard[3], nothers = 0;
     if (reserve && up) {
         int card = top_at(s, off, reserve_pile);
-        if (fits_mask(fmask, card)) {
+        if (fits_mask(pk, &fits, card, wide)) {
             if (reserve_first) {
                 out[0] = (uint16_t)R_TO_F;
-                return 1;
+                return calls ? ends_and_call(r, s, out, 1) : 1;
             }
             found[nfound++] = (uint16_t)R_TO_F;
+            owed = 1;
         }
         osrc[nothers] = CR_SRC_RESERVE;
         ocard[nothers++] = card;
     }
     if (s->turned != NONE) {
-        if (fits_mask(fmask, s->turned)) found[nfound++] = (uint16_t)MOVE(CR_SRC_HAND, CR_TGT_FOUNDATION);
+        if (fits_mask(pk, &fits, s->turned, wide)) {
+            found[nfound++] = (uint16_t)MOVE(CR_SRC_HAND, CR_TGT_FOUNDATION);
+            owed |= pk->starter[s->turned];
+        }
         osrc[nothers] = CR_SRC_HAND;
         ocard[nothers++] = s->turned;
     }
     if (len[waste_pile] && CR_RULE(r, OWN_WASTE_PLAYABLE)) {
         int card = top_at(s, off, waste_pile);
-        if (fits_mask(fmask, card)) found[nfound++] = (uint16_t)MOVE(CR_SRC_WASTE, CR_TGT_FOUNDATION);
+        if (fits_mask(pk, &fits, card, wide)) {
+            found[nfound++] = (uint16_t)MOVE(CR_SRC_WASTE, CR_TGT_FOUNDATION);
+            owed |= pk->starter[card];
+        }
         osrc[nothers] = CR_SRC_WASTE;
         ocard[nothers++] = card;
     }
-    uint8_t takers[32] = {0};
+    uint8_t takers[64] = {0};
     unsigned empty = 0;
     for (int h = 0; h < 8; h++) {
         int pile = CR_PILE_HOUSE + h;
         if (len[pile]) {
             int t = top_at(s, off, pile);
-            if (fits_mask(fmask, t)) found[nfound++] = (uint16_t)MOVE(h, CR_TGT_FOUNDATION);
-            takers[cr_takes[t]] |= BIT(h);
+            if (fits_mask(pk, &fits, t, wide)) {
+                found[nfound++] = (uint16_t)MOVE(h, CR_TGT_FOUNDATION);
+                owed |= pk->starter[t];
+            }
+            takers[pk->takes[t]] |= BIT(h);
         } else {
             empty |= BIT(h);
         }
     }
     int reveal = reserve && !up;
 
-    if (enforced) {
-        if (nfound) {
+    if (prune) {
+        if (nfound && foundation_first) {
             memcpy(out, found, sizeof(uint16_t) * (size_t)nfound);
             n = nfound;
             if (reveal) out[n++] = CR_MOVE_REVEAL;
-            return n;
+            return calls ? ends_and_call(r, s, out, n) : n;
         }
         if (immediate && reserve && s->emptied) {
+            /* (no foundation priority) foundation moves are never a violation: with the
+               fills, in table order */
+            memcpy(out, found, sizeof(uint16_t) * (size_t)nfound);
+            n = nfound;
             if (reveal) {
-                out[0] = CR_MOVE_REVEAL;
-                return 1;
+                out[n++] = CR_MOVE_REVEAL;
+            } else {
+                for (int h = 0; h < 8; h++)
+                    if ((s->emptied >> h) & 1u) out[n++] = (uint16_t)MOVE(CR_SRC_RESERVE, h);
             }
-            for (int h = 0; h < 8; h++)
-                if ((s->emptied >> h) & 1u) out[n++] = (uint16_t)MOVE(CR_SRC_RESERVE, h);
-            return n;
+            for (int i = 1; i < n; i++) {
+                uint16_t v = out[i];
+                int j = i - 1;
+                for (; j >= 0 && out[j] > v; j--) out[j + 1] = out[j];
+                out[j + 1] = v;
+            }
+            return calls ? ends_and_call(r, s, out, n) : n;
         }
     }
 
     int opp = 1 - p;
     int opp_reserve = CR_PILE_RESERVE + opp, opp_waste = CR_PILE_WASTE + opp;
-    const uint64_t *loads = cr_loads[CR_RULE(r, LOAD_WRAP) ? 1 : 0];
-    uint64_t reserve_loads =
-        len[opp_reserve] && s->reserve_up[opp] ? loads[cr_face[top_at(s, off, opp_reserve)]] : 0;
-    uint64_t waste_loads = len[opp_waste] ? loads[cr_face[top_at(s, off, opp_waste)]] : 0;
-    uint64_t loadable = reserve_loads | waste_loads;
+    const uint64_t (*loads)[2] = loads_of(r, pk);
+    static const uint64_t no_loads[2] = {0, 0};
+    const uint64_t *reserve_loads = len[opp_reserve] && s->reserve_up[opp]
+                                        ? loads[pk->face[top_at(s, off, opp_reserve)]]
+                                        : no_loads;
+    const uint64_t *waste_loads =
+        len[opp_waste] ? loads[pk->face[top_at(s, off, opp_waste)]] : no_loads;
+    fmask loadable;
+    loadable.w[0] = reserve_loads[0] | waste_loads[0];
+    loadable.w[1] = wide ? reserve_loads[1] | waste_loads[1] : 0;
 
     for (int i = 0; i < nothers; i++) {
         int source = osrc[i], card = ocard[i];
-        if (nfound && fits_mask(fmask, card)) out[n++] = (uint16_t)MOVE(source, CR_TGT_FOUNDATION);
-        unsigned builds = takers[cr_kind[card]];
+        if (nfound && fits_mask(pk, &fits, card, wide)) out[n++] = (uint16_t)MOVE(source, CR_TGT_FOUNDATION);
+        unsigned builds = takers[pk->kind[card]];
         if (builds | empty) n = to_houses(source, builds | empty, out, n);
-        int face = cr_face[card];
-        if (((loadable >> face) & 1u) && !(tableau_first && builds)) {
-            if ((reserve_loads >> face) & 1u) out[n++] = (uint16_t)MOVE(source, CR_TGT_OPP_RESERVE);
-            if ((waste_loads >> face) & 1u) out[n++] = (uint16_t)MOVE(source, CR_TGT_OPP_WASTE);
+        int face = pk->face[card];
+        if (fm_has(loadable.w, face, wide) && !(tableau_first && builds)) {
+            if (fm_has(reserve_loads, face, wide)) out[n++] = (uint16_t)MOVE(source, CR_TGT_OPP_RESERVE);
+            if (fm_has(waste_loads, face, wide)) out[n++] = (uint16_t)MOVE(source, CR_TGT_OPP_WASTE);
         }
     }
 
+    uint16_t late[CR_NMOVES];
     gen g;
     g.s = s;
     g.off = off;
@@ -619,51 +790,99 @@ int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, ui
     g.empty = empty;
     g.seen = seen && seen->size ? seen : NULL;
     g.key = g.seen ? g.seen->current : 0;
+    g.sterile = CR_RULE(r, STERILE_MOVES) == CR_STERILE_MOVES_FORBIDDEN;
+    g.late = late;
+    g.nlate = 0;
     int free = (int)popcount8(empty);
-    g.most_built = most_cards(r, free);
-    g.most_empty = free ? most_cards(r, free - 1) : most_cards(r, 0);
-    if (CR_RULE(r, LOAD_FROM) != CR_LOAD_FROM_ANY) loadable = 0;
+    g.most_built = most_cards(r, pk, free);
+    g.most_empty = free ? most_cards(r, pk, free - 1) : most_cards(r, pk, 0);
+    if (CR_RULE(r, LOAD_FROM) != CR_LOAD_FROM_ANY) loadable.w[0] = loadable.w[1] = 0;
     for (int h = 0; h < 8; h++) {
         int pile = CR_PILE_HOUSE + h;
         int size = len[pile];
         if (!size) continue;
         const uint8_t *cards = s->cards + off[pile];
         int card = cards[size - 1];
-        if (nfound && fits_mask(fmask, card)) out[n++] = (uint16_t)MOVE(h, CR_TGT_FOUNDATION);
-        int kind = cr_kind[card];
+        if (nfound && fits_mask(pk, &fits, card, wide)) out[n++] = (uint16_t)MOVE(h, CR_TGT_FOUNDATION);
+        int kind = pk->kind[card];
         unsigned builds = takers[kind];
-        if (g.most_built > 1 && size > 1 && cr_takes[cards[size - 2]] == kind &&
-            (g.most_empty > 1 || takers[cr_kind[cards[size - 2]]])) {
-            n = group_moves(&g, h, out, n);
+        if (g.most_built > 1 && size > 1 && pk->takes[cards[size - 2]] == kind &&
+            (g.most_empty > 1 || takers[pk->kind[cards[size - 2]]])) {
+            n = group_moves(&g, h, out, n, pk);
         } else if (builds | empty) {
+            unsigned targets = builds | empty;
+            if (g.sterile && size == 1) targets = builds; /* a lone card onto an empty house */
             if (!g.seen) {
-                n = to_houses(h, builds | empty, out, n);
+                n = to_houses(h, targets, out, n);
             } else {
-                uint64_t key = g.key ^ zkey(h, size - 1, card);
-                unsigned mask = (builds | empty) & ~BIT(h);
+                uint64_t key = g.key ^ zkey(h, size - 1, card, pk->count);
+                unsigned mask = targets & ~BIT(h);
                 for (; mask; mask &= mask - 1) {
                     int t = lowest_bit(mask);
-                    uint64_t after = key ^ zkey(t, len[CR_PILE_HOUSE + t], card);
+                    uint64_t after = key ^ zkey(t, len[CR_PILE_HOUSE + t], card, pk->count);
                     if (!seen_has(g.seen, after)) out[n++] = (uint16_t)MOVE(h, t);
                 }
             }
         }
-        int face = cr_face[card];
-        if (((loadable >> face) & 1u) && !(tableau_first && builds)) {
-            if ((reserve_loads >> face) & 1u) out[n++] = (uint16_t)MOVE(h, CR_TGT_OPP_RESERVE);
-            if ((waste_loads >> face) & 1u) out[n++] = (uint16_t)MOVE(h, CR_TGT_OPP_WASTE);
+        int face = pk->face[card];
+        if (fm_has(loadable.w, face, wide) && !(tableau_first && builds)) {
+            if (fm_has(reserve_loads, face, wide)) out[n++] = (uint16_t)MOVE(h, CR_TGT_OPP_RESERVE);
+            if (fm_has(waste_loads, face, wide)) out[n++] = (uint16_t)MOVE(h, CR_TGT_OPP_WASTE);
         }
     }
 
     if (reveal) out[n++] = CR_MOVE_REVEAL;
-    if (s->turned != NONE) {
-        out[n++] = CR_MOVE_DISCARD;
-    } else if (len[CR_PILE_HAND + p] || len[waste_pile]) {
-        if (!(fill_before_hand && empty && reserve)) out[n++] = CR_MOVE_DRAW;
+    int blocked = obligations && owed; /* no turn's end while an obligation waits */
+    if (flip) {
+        int end = -1;
+        if (len[CR_PILE_HAND + p] || len[waste_pile]) {
+            if (!blocked && (calls || !(fill_before_hand && empty && reserve))) end = CR_MOVE_FLIP;
+        } else if (!blocked) {
+            end = CR_MOVE_END_TURN;
+        }
+        if (end == CR_MOVE_END_TURN) out[n++] = CR_MOVE_END_TURN;
+        if (calls && may_call(r, s)) out[n++] = CR_MOVE_CALL_STOP;
+        if (end == CR_MOVE_FLIP) out[n++] = CR_MOVE_FLIP;
     } else {
-        out[n++] = CR_MOVE_END_TURN;
+        if (s->turned != NONE) {
+            if (!blocked) out[n++] = CR_MOVE_DISCARD;
+        } else if (len[CR_PILE_HAND + p] || len[waste_pile]) {
+            if (!(fill_before_hand && empty && reserve)) out[n++] = CR_MOVE_DRAW;
+        } else if (!blocked) {
+            out[n++] = CR_MOVE_END_TURN;
+        }
+        if (calls && may_call(r, s)) out[n++] = CR_MOVE_CALL_STOP;
+    }
+    if (g.nlate) {
+        /* groups of more than 13 cards, in table order (by count, source, target) */
+        for (int i = 1; i < g.nlate; i++) {
+            uint16_t v = late[i];
+            int j = i - 1;
+            while (j >= 0 && late[j] > v) {
+                late[j + 1] = late[j];
+                j--;
+            }
+            late[j + 1] = v;
+        }
+        memcpy(out + n, late, sizeof(uint16_t) * (size_t)g.nlate);
+        n += g.nlate;
     }
     return n;
+}
+
+static int legal_moves_standard(const cr_rules *r, const cr_state *s, const cr_seen *seen,
+                                uint16_t *out) {
+    return generate(r, s, seen, out, &cr_packs[CR_PACK_STANDARD], 0);
+}
+
+static int legal_moves_any(const cr_rules *r, const cr_state *s, const cr_seen *seen,
+                           uint16_t *out) {
+    return generate(r, s, seen, out, PACK_OF(r), 1);
+}
+
+int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, uint16_t *out) {
+    if (CR_RULE(r, PACK) == CR_PACK_STANDARD) return legal_moves_standard(r, s, seen, out);
+    return legal_moves_any(r, s, seen, out);
 }
 
 int cr_is_legal(const cr_rules *r, const cr_state *s, const cr_seen *seen, int move) {
@@ -705,11 +924,17 @@ static int violation_reason(const cr_rules *r, const cr_state *s, int move, why 
     int n = 0;
     int kind = cr_violation(r, s, move, remedy, &n);
     if (kind == CR_VIOLATION_NONE) return CR_REASON_LEGAL;
+    const cr_pack *pk = PACK_OF(r);
     int off[CR_NPILES + 1];
     offsets_of(s, off);
     const cr_move_info *m = &cr_move_table[move];
+    int bob = CR_RULE(r, PRIORITY) == CR_PRIORITY_BOBCRAPETTE;
     if (kind == CR_VIOLATION_RESERVE)
-        return because1(w, CR_REASON_PRIORITY_RESERVE, source_card(r, s, off, CR_SRC_RESERVE));
+        return because1(w, bob ? CR_REASON_OBLIGATION_RESERVE : CR_REASON_PRIORITY_RESERVE,
+                        source_card(r, s, off, CR_SRC_RESERVE));
+    if (kind == CR_VIOLATION_FOUNDATION && bob)
+        return because1(w, CR_REASON_OBLIGATION_STARTER,
+                        source_card(r, s, off, cr_move_table[remedy[0]].source));
     if (kind == CR_VIOLATION_FOUNDATION) {
         /* _foundation_sources: every available card that fits, in source order */
         static const uint8_t sources[11] = {CR_SRC_RESERVE, CR_SRC_HAND, CR_SRC_WASTE, 0, 1, 2, 3, 4, 5, 6, 7};
@@ -717,7 +942,7 @@ static int violation_reason(const cr_rules *r, const cr_state *s, int move, why 
         w->params[count] = 0;
         for (int i = 0; i < 11; i++) {
             int card = source_card(r, s, off, sources[i]);
-            if (card >= 0 && foundation_pile(s, off, card) >= 0) {
+            if (card >= 0 && foundation_pile(pk, s, off, card) >= 0) {
                 w->params[w->n++] = card;
                 w->params[count]++;
             }
@@ -744,6 +969,7 @@ int cr_violation_reason(const cr_rules *r, const cr_state *s, int move, int32_t 
 
 /* _laws._play_reason: the building rules of a card move. */
 static int play_reason(const cr_rules *r, const cr_state *s, const cr_move_info *m, why *w) {
+    const cr_pack *pk = PACK_OF(r);
     int off[CR_NPILES + 1];
     offsets_of(s, off);
     int p = s->to_act;
@@ -760,13 +986,13 @@ static int play_reason(const cr_rules *r, const cr_state *s, const cr_move_info 
         if (CR_RULE(r, GROUP_MOVES) == CR_GROUP_MOVES_SINGLE) return CR_REASON_GROUP_SINGLE;
         if (count > size) return because2(w, CR_REASON_GROUP_SHORT, source, size);
         for (int i = size - count; i < size - 1; i++)
-            if (cr_takes[cards[i]] != cr_kind[cards[i + 1]])
+            if (pk->takes[cards[i]] != pk->kind[cards[i + 1]])
                 return because2(w, CR_REASON_GROUP_RUN, count, source);
         card = cards[size - count];
         if (CR_RULE(r, GROUP_MOVES) == CR_GROUP_MOVES_SUPERMOVE) {
             int free = 0;
             for (int h = 0; h < 8; h++) free += !s->len[CR_PILE_HOUSE + h] && h != target;
-            if (count > most_cards(r, free)) {
+            if (count > most_cards(r, pk, free)) {
                 int need = 0;
                 while ((count >> (need + 1)) > 0) need++; /* count.bit_length() - 1 */
                 return because3(w, CR_REASON_GROUP_SPACE, count, need, free);
@@ -774,11 +1000,15 @@ static int play_reason(const cr_rules *r, const cr_state *s, const cr_move_info 
         }
     }
     if (target == CR_TGT_FOUNDATION)
-        return foundation_pile(s, off, card) < 0 ? because1(w, CR_REASON_FOUNDATION, card) : CR_REASON_LEGAL;
+        return foundation_pile(pk, s, off, card) < 0 ? because1(w, CR_REASON_FOUNDATION, card)
+                                                     : CR_REASON_LEGAL;
     if (target < 8) {
         int pile = CR_PILE_HOUSE + target;
-        if (s->len[pile] && cr_takes[top_at(s, off, pile)] != cr_kind[card])
+        if (s->len[pile] && pk->takes[top_at(s, off, pile)] != pk->kind[card])
             return because3(w, CR_REASON_HOUSE, card, top_at(s, off, pile), target);
+        if (CR_RULE(r, STERILE_MOVES) == CR_STERILE_MOVES_FORBIDDEN && source < 8 &&
+            !s->len[pile] && count == s->len[CR_PILE_HOUSE + source])
+            return because1(w, CR_REASON_STERILE, source);
         return CR_REASON_LEGAL;
     }
     /* loading the opponent */
@@ -788,8 +1018,13 @@ static int play_reason(const cr_rules *r, const cr_state *s, const cr_move_info 
     if (!s->len[pile]) return because1(w, CR_REASON_LOAD_EMPTY, target);
     if (target == CR_TGT_OPP_RESERVE && !s->reserve_up[opp]) return CR_REASON_LOAD_DOWN;
     int top = top_at(s, off, pile);
-    int wrap = CR_RULE(r, LOAD_WRAP) != 0;
-    if (!fits_load(top, card, wrap)) return because2(w, wrap ? CR_REASON_LOAD_WRAP : CR_REASON_LOAD, card, top);
+    if (!fits_load(pk, loads_of(r, pk), top, card)) {
+        int wrap = CR_RULE(r, LOAD_WRAP) != 0;
+        int code = CR_RULE(r, LOAD_MATCH) == CR_LOAD_MATCH_COLOUR
+                       ? (wrap ? CR_REASON_LOAD_COLOUR_WRAP : CR_REASON_LOAD_COLOUR)
+                       : (wrap ? CR_REASON_LOAD_WRAP : CR_REASON_LOAD);
+        return because2(w, code, card, top);
+    }
     return CR_REASON_LEGAL;
 }
 
@@ -798,27 +1033,41 @@ static int building_reason(const cr_rules *r, const cr_state *s, int move, why *
     const cr_move_info *m = &cr_move_table[move];
     int p = s->to_act;
     int hand_or_waste = s->len[CR_PILE_HAND + p] || s->len[CR_PILE_WASTE + p];
+    int flip = CR_RULE(r, TURN_END) == CR_TURN_END_FLIP;
     switch (m->action) {
     case CR_ACT_REVEAL:
         if (!s->len[CR_PILE_RESERVE + p]) return CR_REASON_REVEAL_EMPTY;
         return s->reserve_up[p] ? CR_REASON_REVEAL_UP : CR_REASON_LEGAL;
     case CR_ACT_DRAW:
+        if (flip) return CR_REASON_FLIP_RULE;
         if (s->turned != NONE) return because1(w, CR_REASON_DRAW_TURNED, s->turned);
         return hand_or_waste ? CR_REASON_LEGAL : CR_REASON_DRAW_EMPTY;
     case CR_ACT_DISCARD:
+        if (flip) return CR_REASON_FLIP_RULE;
         return s->turned != NONE ? CR_REASON_LEGAL : CR_REASON_DISCARD_NONE;
+    case CR_ACT_FLIP:
+        if (!flip) return CR_REASON_FLIP_DISCARD;
+        return hand_or_waste ? CR_REASON_LEGAL : CR_REASON_FLIP_EMPTY;
     case CR_ACT_END_TURN:
         if (s->turned != NONE) return CR_REASON_END_TURNED;
-        return hand_or_waste ? CR_REASON_END_CARDS : CR_REASON_LEGAL;
+        if (!hand_or_waste) return CR_REASON_LEGAL;
+        return flip ? CR_REASON_END_FLIP : CR_REASON_END_CARDS;
     case CR_ACT_PLAY:
         return play_reason(r, s, m, w);
+    case CR_ACT_CALL_STOP:
+        if (calls_at_turn_start(r)) {
+            if (!cr_window(s)) return CR_REASON_STOP_WINDOW;
+            return may_call(r, s) ? CR_REASON_LEGAL : CR_REASON_STOP_RATIONED;
+        }
+        return CR_REASON_STOP_NONE;
     default:
         return CR_REASON_STOP_NONE;
     }
 }
 
 /* _laws.recreates_layout: a house-to-house move whose layout was seen this turn. */
-static int recreates_layout(const cr_state *s, const cr_seen *seen, const cr_move_info *m) {
+static int recreates_layout(const cr_rules *r, const cr_state *s, const cr_seen *seen,
+                            const cr_move_info *m) {
     if (m->action != CR_ACT_PLAY || m->source >= 8 || m->target >= 8) return 0;
     if (!seen || !seen->size) return 0; /* only the current layout was seen: a move changes it */
     int off[CR_NPILES + 1];
@@ -827,9 +1076,10 @@ static int recreates_layout(const cr_state *s, const cr_seen *seen, const cr_mov
     int size = s->len[pile], dst = s->len[CR_PILE_HOUSE + m->target];
     const uint8_t *cards = s->cards + off[pile];
     uint64_t key = seen->current;
+    int n = PACK_OF(r)->count;
     for (int i = 0; i < m->count; i++) {
         int card = cards[size - m->count + i];
-        key ^= zkey(m->source, size - m->count + i, card) ^ zkey(m->target, dst + i, card);
+        key ^= zkey(m->source, size - m->count + i, card, n) ^ zkey(m->target, dst + i, card, n);
     }
     return seen_has(seen, key);
 }
@@ -846,9 +1096,9 @@ int cr_why_illegal(const cr_rules *r, const cr_state *s, const cr_seen *seen, in
             code = because2(&w, CR_REASON_STOP_PENDING, s->to_act, cr_stop_move(s));
     } else {
         code = building_reason(r, s, move, &w);
-        if (code == CR_REASON_LEGAL && CR_RULE(r, STOP) == CR_STOP_ENFORCED)
+        if (code == CR_REASON_LEGAL && forbids_violation(r, action))
             code = violation_reason(r, s, move, &w);
-        if (code == CR_REASON_LEGAL && recreates_layout(s, seen, &cr_move_table[move]))
+        if (code == CR_REASON_LEGAL && recreates_layout(r, s, seen, &cr_move_table[move]))
             code = CR_REASON_CYCLE;
     }
     *n = w.n;
@@ -861,13 +1111,14 @@ int cr_why_illegal(const cr_rules *r, const cr_state *s, const cr_seen *seen, in
 static inline uint8_t pass_done(uint8_t mark) { return mark ? 2 : 1; }
 
 /* _engine._play: the plain transition for a move of the player to act. */
-static int play(const cr_rules *r, const cr_state *s, int move, cr_state *o,
-                const uint64_t *current, uint64_t *key) {
-    (void)r;
+ALWAYS_INLINE int play_pack(const cr_rules *r, const cr_state *s, int move, cr_state *o,
+                            const uint64_t *current, uint64_t *key, const cr_pack *pk) {
     const cr_move_info *m = &cr_move_table[move];
     int p = s->to_act;
     *o = *s;
     o->stop = 0;
+    o->fault = 0;
+    o->calls = (uint8_t)(s->calls & ~1u); /* any move closes the call window */
     o->moves_made = s->moves_made + 1;
     int effect = CR_SEEN_CLEAR;
     uint8_t buf[CR_NCARDS];
@@ -876,7 +1127,7 @@ static int play(const cr_rules *r, const cr_state *s, int move, cr_state *o,
         int source = m->source, target = m->target, count = m->count;
         int a, b;
         int off[CR_NPILES + 1];
-        offsets_of(s, off);
+        offsets_pack(s, off, pk->foundations > 8);
         if (source < 8) {
             a = CR_PILE_HOUSE + source;
             if (count > s->len[a] || count < 1) return -1;
@@ -894,9 +1145,9 @@ static int play(const cr_rules *r, const cr_state *s, int move, cr_state *o,
         }
         int card = a < 0 ? s->turned : s->cards[off[a] + s->len[a] - count];
         if (target == CR_TGT_FOUNDATION) {
-            int i = foundation_pile(s, off, card);
+            int i = foundation_pile(pk, s, off, card);
             if (i < 0) return -1;
-            b = CR_PILE_FOUNDATION + i;
+            b = cr_foundation_pile(i);
         } else if (target < 8) {
             b = CR_PILE_HOUSE + target;
         } else if (target == CR_TGT_OPP_RESERVE) {
@@ -911,18 +1162,20 @@ static int play(const cr_rules *r, const cr_state *s, int move, cr_state *o,
         int need_key = current || (source < 8 && target < 8);
         uint64_t k = 0;
         if (need_key) {
-            k = current ? *current : cr_houses_key(s);
+            int nc = pk->count;
+            k = current ? *current : cr_houses_key(r, s);
             if (source < 8) {
                 int depth = s->len[a] - count, from = off[a] + depth;
-                for (int i = 0; i < count; i++) k ^= zkey(source, depth + i, s->cards[from + i]);
+                for (int i = 0; i < count; i++)
+                    k ^= zkey(source, depth + i, s->cards[from + i], nc);
             }
             if (target < 8) {
                 int dst = s->len[b];
                 if (a < 0) {
-                    k ^= zkey(target, dst, card);
+                    k ^= zkey(target, dst, card, nc);
                 } else {
                     int from = off[a] + s->len[a] - count;
-                    for (int i = 0; i < count; i++) k ^= zkey(target, dst + i, s->cards[from + i]);
+                    for (int i = 0; i < count; i++) k ^= zkey(target, dst + i, s->cards[from + i], nc);
                 }
             }
             if (key) *key = k;
@@ -978,6 +1231,27 @@ static int play(const cr_rules *r, const cr_state *s, int move, cr_state *o,
         o->passes[p] = pass_done(s->passes[p]);
         o->to_act = (uint8_t)(1 - p);
         break;
+    case CR_ACT_FLIP: {
+        /* the hand's top card face up onto the waste (the waste turned over first when the
+           hand is empty), ending the turn */
+        int hand = CR_PILE_HAND + p, waste = CR_PILE_WASTE + p;
+        if (!s->len[hand]) {
+            int w = s->len[waste];
+            if (!w) return -1;
+            take_top(o, waste, w, buf);
+            for (int i = 0, j = w - 1; i < j; i++, j--) {
+                uint8_t t = buf[i];
+                buf[i] = buf[j];
+                buf[j] = t;
+            }
+            put_top(o, hand, buf, w);
+            o->passes[p] = pass_done(s->passes[p]);
+        }
+        take_top(o, hand, 1, buf);
+        put_top(o, waste, buf, 1);
+        o->to_act = (uint8_t)(1 - p);
+        break;
+    }
     case CR_ACT_REVEAL:
         o->reserve_up[p] = 1;
         break;
@@ -989,8 +1263,28 @@ static int play(const cr_rules *r, const cr_state *s, int move, cr_state *o,
     return effect;
 }
 
+static int play_standard(const cr_rules *r, const cr_state *s, int move, cr_state *o,
+                         const uint64_t *current, uint64_t *key) {
+    return play_pack(r, s, move, o, current, key, &cr_packs[CR_PACK_STANDARD]);
+}
+
+static int play_any(const cr_rules *r, const cr_state *s, int move, cr_state *o,
+                    const uint64_t *current, uint64_t *key) {
+    return play_pack(r, s, move, o, current, key, PACK_OF(r));
+}
+
+/* _engine._play: the plain transition for a move of the player to act (for the standard
+   pack in its own instance, see ALWAYS_INLINE). */
+static int play(const cr_rules *r, const cr_state *s, int move, cr_state *o,
+                const uint64_t *current, uint64_t *key) {
+    if (CR_RULE(r, PACK) == CR_PACK_STANDARD) return play_standard(r, s, move, o, current, key);
+    return play_any(r, s, move, o, current, key);
+}
+
 /* _engine._pass_turn: the offender's turn ends after a Stop! call; a still-turned hand card
-   goes back on top of the offender's hand and the caller acts in a new turn. */
+   goes back on top of the offender's hand and the caller acts in a new turn (its call
+   window closed: a call was the caller's first move, or the caller decided after the
+   move). */
 static void pass_turn(cr_state *o, int offender, int caller, uint32_t moves_made) {
     if (o->turned != NONE) {
         uint8_t card = o->turned;
@@ -999,8 +1293,57 @@ static void pass_turn(cr_state *o, int offender, int caller, uint32_t moves_made
     o->turned = NONE;
     o->to_act = (uint8_t)caller;
     o->stop = 0;
+    o->fault = 0;
+    o->calls = (uint8_t)(o->calls & ~1u);
     o->moves_made = moves_made;
     o->emptied = 0;
+}
+
+/* _engine._penalty_card: the bottom card of the caller's hand (else of their waste; if both
+   are empty, none) goes to the bottom of the offender's hand. */
+static void penalty_card(cr_state *o, int caller, int offender) {
+    int from = CR_PILE_HAND + caller;
+    if (!o->len[from]) from = CR_PILE_WASTE + caller;
+    if (o->len[from]) {
+        int penalty = take_bottom(o, from);
+        put_bottom(o, CR_PILE_HAND + offender, penalty);
+    }
+}
+
+/* _engine._lose_draw: a violating flip is taken back (the piles and pass marks of the
+   prior: the flip changed only the offender's hand and waste) and nothing else; any other
+   violation stands. The offender's turn ends either way. */
+static int lose_draw(const cr_state *s, const cr_state *prior, int move, int offender,
+                     int caller, uint32_t moves_made, cr_state *o) {
+    *o = *s;
+    if (cr_move_table[move].action == CR_ACT_FLIP) {
+        if (!prior) return -1;
+        memcpy(o->cards, prior->cards, sizeof o->cards);
+        memcpy(o->len, prior->len, sizeof o->len);
+        o->turned = prior->turned; /* none under flip (the same), and the prior's cards fit */
+        o->passes[0] = prior->passes[0];
+        o->passes[1] = prior->passes[1];
+    }
+    pass_turn(o, offender, caller, moves_made);
+    return CR_SEEN_CLEAR;
+}
+
+/* _engine._decide_stop (and the undo penalty of a call at the start of a turn): back to
+   the prior, the missed compulsory move made, the turn to the caller. */
+static int undo_penalty(const cr_rules *r, const cr_state *prior, int move, int offender,
+                        int caller, uint32_t moves_made, cr_state *o) {
+    if (!prior || prior->stop) return -1;
+    uint16_t remedy[2];
+    int nr = 0;
+    if (cr_violation(r, prior, move, remedy, &nr) == CR_VIOLATION_NONE) return -1;
+    cr_state a = *prior, b;
+    for (int i = 0; i < nr; i++) {
+        if (play(r, &a, remedy[i], &b, NULL, NULL) < 0) return -1;
+        a = b;
+    }
+    *o = a;
+    pass_turn(o, offender, caller, moves_made);
+    return CR_SEEN_CLEAR;
 }
 
 /* _engine._decide_stop */
@@ -1017,29 +1360,60 @@ static int decide_stop(const cr_rules *r, const cr_state *s, const cr_state *pri
     }
     if (action != CR_ACT_CALL_STOP) return -1;
     int caller = s->to_act, offender = cr_stop_offender(s);
-    if (CR_RULE(r, STOP) == CR_STOP_UNDO) {
-        if (!prior || prior->stop) return -1;
-        uint16_t remedy[2];
-        int nr = 0;
-        if (cr_violation(r, prior, cr_stop_move(s), remedy, &nr) == CR_VIOLATION_NONE) return -1;
-        cr_state a = *prior, b;
-        for (int i = 0; i < nr; i++) {
-            if (play(r, &a, remedy[i], &b, NULL, NULL) < 0) return -1;
-            a = b;
-        }
-        *o = a;
-        pass_turn(o, offender, caller, moves_made);
-        return CR_SEEN_CLEAR;
-    }
+    int stop = (int)CR_RULE(r, STOP);
+    if (stop == CR_STOP_UNDO)
+        return undo_penalty(r, prior, cr_stop_move(s), offender, caller, moves_made, o);
+    if (stop == CR_STOP_LOSE_DRAW)
+        return lose_draw(s, prior, cr_stop_move(s), offender, caller, moves_made, o);
     *o = *s;
-    int from = CR_PILE_HAND + caller;
-    if (!o->len[from]) from = CR_PILE_WASTE + caller;
-    if (o->len[from]) {
-        int penalty = take_bottom(o, from);
-        put_bottom(o, CR_PILE_HAND + offender, penalty);
-    }
+    penalty_card(o, caller, offender);
     pass_turn(o, offender, caller, moves_made);
     return CR_SEEN_CLEAR;
+}
+
+/* _engine._call: a Stop! call at the start of the caller's turn (call_window=turn_start).
+   Right (a fault): its penalty, the caller plays on. Wrong: lose_turn ends the caller's turn
+   at once; none costs nothing; rationed uses one of 3 false calls of the deal. */
+static int call_at_turn_start(const cr_rules *r, const cr_state *s, const cr_state *prior,
+                              cr_state *o) {
+    uint32_t moves_made = s->moves_made + 1;
+    int caller = s->to_act;
+    uint8_t false_calls = (uint8_t)(s->calls & ~1u);
+    int effect;
+    if (s->fault) {
+        int offender = cr_fault_offender(s), move = cr_fault_move(s);
+        int stop = (int)CR_RULE(r, STOP);
+        if (stop == CR_STOP_UNDO) {
+            effect = undo_penalty(r, prior, move, offender, caller, moves_made, o);
+        } else if (stop == CR_STOP_LOSE_DRAW) {
+            effect = lose_draw(s, prior, move, offender, caller, moves_made, o);
+        } else {
+            *o = *s;
+            penalty_card(o, caller, offender);
+            pass_turn(o, offender, caller, moves_made);
+            effect = CR_SEEN_CLEAR;
+        }
+        if (effect >= 0) o->calls = false_calls;
+        return effect;
+    }
+    *o = *s;
+    o->moves_made = moves_made;
+    o->calls = false_calls;
+    int penalty = (int)CR_RULE(r, FALSE_CALL);
+    if (penalty == CR_FALSE_CALL_LOSE_TURN) {
+        /* the caller's turn ends at once, drawing nothing: a new turn for the other */
+        o->to_act = (uint8_t)(1 - caller);
+        o->emptied = 0;
+        o->calls |= 1;
+        return CR_SEEN_CLEAR;
+    }
+    if (penalty == CR_FALSE_CALL_RATIONED) {
+        int used = cr_false_calls(s, caller);
+        if (used < 3) used++;
+        int shift = 1 + 2 * caller;
+        o->calls = (uint8_t)((o->calls & ~(3u << shift)) | ((unsigned)used << shift));
+    }
+    return CR_SEEN_KEEP;
 }
 
 int cr_apply(const cr_rules *r, const cr_state *s, const cr_state *prior, int move, cr_state *out,
@@ -1047,7 +1421,22 @@ int cr_apply(const cr_rules *r, const cr_state *s, const cr_state *prior, int mo
     if (move < 0 || move >= CR_NMOVES || s->moves_made >= CR_MOVES_MADE_LIMIT) return -1;
     if (s->stop) {
         int effect = decide_stop(r, s, prior, move, out);
-        if (effect >= 0 && current && key) *key = cr_houses_key(out); /* (undo: the prior's) */
+        if (effect >= 0 && current && key) *key = cr_houses_key(r, out); /* (undo: the prior's) */
+        return effect;
+    }
+    if (calls_at_turn_start(r)) {
+        int action = cr_move_table[move].action;
+        if (action == CR_ACT_CALL_STOP) {
+            int effect = call_at_turn_start(r, s, prior, out);
+            if (effect >= 0 && current && key) *key = cr_houses_key(r, out);
+            return effect;
+        }
+        int broken = ends_turn(action) && cr_violation(r, s, move, NULL, NULL) != CR_VIOLATION_NONE;
+        int effect = play(r, s, move, out, current, key);
+        if (effect < 0 || out->to_act == s->to_act) return effect;
+        /* a new turn: its call window opens, with the fault a call would punish */
+        out->calls |= 1;
+        if (broken) out->fault = (uint16_t)((move + 1) | (s->to_act << 12) | (out->to_act << 13));
         return effect;
     }
     if (CR_RULE(r, STOP) != CR_STOP_ENFORCED && cr_violation(r, s, move, NULL, NULL) != CR_VIOLATION_NONE) {
@@ -1092,8 +1481,11 @@ static void shuffle(uint8_t *cards, int n, uint64_t *rng) {
 
 void cr_deal(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1, int starter,
              cr_state *out) {
+    const cr_pack *pk = PACK_OF(r);
     const uint8_t *packs[2] = {pack0, pack1};
+    int size = pk->size;
     int n = (int)CR_RULE(r, RESERVE_SIZE);
+    if (n > size - 4) n = size - 4; /* (a ruleset the bindings refuse: the pack is smaller) */
     memset(out, 0, sizeof *out);
     /* piles in order: foundations (empty), houses 0..3 from pack 0 and 4..7 from pack 1,
        the reserves, the hands (the rest, reversed: the next card of the order on top) */
@@ -1109,20 +1501,21 @@ void cr_deal(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1, int 
         out->len[CR_PILE_RESERVE + p] = (uint8_t)n;
     }
     for (int p = 0; p < 2; p++) {
-        int rest = 52 - n - 4;
-        for (int i = 0; i < rest; i++) out->cards[o++] = packs[p][51 - i];
+        int rest = size - n - 4;
+        for (int i = 0; i < rest; i++) out->cards[o++] = packs[p][size - 1 - i];
         out->len[CR_PILE_HAND + p] = (uint8_t)rest;
     }
     out->turned = NONE;
     uint8_t up = CR_RULE(r, RESERVE_FACE_UP) ? 1 : 0;
     out->reserve_up[0] = out->reserve_up[1] = up;
     out->passes[0] = out->passes[1] = 1;
+    if (calls_at_turn_start(r)) out->calls = 1; /* the first turn's call window */
     if (starter < 0) {
         /* deal.first_player */
-        int pairs[52][2];
+        int pairs[CR_NCARDS / 2][2];
         int npairs = 0;
         if (CR_RULE(r, FIRST_PLAYER) == CR_FIRST_PLAYER_CUT) {
-            for (int i = 51; i >= 0; i--) {
+            for (int i = size - 1; i >= 0; i--) {
                 pairs[npairs][0] = pack0[i];
                 pairs[npairs++][1] = pack1[i];
             }
@@ -1137,7 +1530,7 @@ void cr_deal(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1, int 
         }
         starter = 0;
         for (int i = 0; i < npairs; i++) {
-            int a = cr_rank[pairs[i][0]], b = cr_rank[pairs[i][1]];
+            int a = pk->rank[pairs[i][0]], b = pk->rank[pairs[i][1]];
             if (a != b) {
                 starter = a < b ? 0 : 1;
                 break;
@@ -1148,20 +1541,22 @@ void cr_deal(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1, int 
 }
 
 void cr_new_game(const cr_rules *r, uint64_t seed, cr_state *out) {
+    const cr_pack *pk = PACK_OF(r);
+    int size = pk->size;
     uint64_t rng = seed;
-    uint8_t pack0[52], pack1[52];
-    for (int i = 0; i < 52; i++) {
+    uint8_t pack0[CR_NCARDS / 2], pack1[CR_NCARDS / 2];
+    for (int i = 0; i < size; i++) {
         pack0[i] = (uint8_t)i;
-        pack1[i] = (uint8_t)(52 + i);
+        pack1[i] = (uint8_t)(size + i);
     }
-    shuffle(pack0, 52, &rng);
-    shuffle(pack1, 52, &rng);
+    shuffle(pack0, size, &rng);
+    shuffle(pack1, size, &rng);
     int starter = -1;
     if (CR_RULE(r, FIRST_PLAYER) == CR_FIRST_PLAYER_CUT) {
         /* deal.cut: each player cuts a random card of their own pack; a tie is cut again */
         for (;;) {
-            int a = cr_rank[pack0[cr_rng_below(&rng, 52)]];
-            int b = cr_rank[pack1[cr_rng_below(&rng, 52)]];
+            int a = pk->rank[pack0[cr_rng_below(&rng, (uint64_t)size)]];
+            int b = pk->rank[pack1[cr_rng_below(&rng, (uint64_t)size)]];
             if (a != b) {
                 starter = a < b ? 0 : 1;
                 break;
@@ -1174,18 +1569,21 @@ void cr_new_game(const cr_rules *r, uint64_t seed, cr_state *out) {
 /* ---------------------------------------------------------------------------------------- */
 /* The greedy ranking (crapette.bots._greedy) */
 
-enum { POINTLESS = -100, VIOLATION = -10000, SHUFFLE = -1 };
+enum { POINTLESS = -100, VIOLATION = -10000, SHUFFLE = -1, RIGHT_CALL = 2000, FALSE_CALL = -1000 };
 
 typedef struct lookahead {
     int own[3], nown;
     int loads[2], nloads;
-    int wrap;
+    const cr_pack *pk;
+    const uint64_t (*match)[2]; /* the loads table of the rules' match and wrap */
 } lookahead;
 
-static void lookahead_of(const cr_rules *r, const cr_state *s, const int *off, lookahead *a) {
+ALWAYS_INLINE void lookahead_of(const cr_rules *r, const cr_state *s, const int *off,
+                                lookahead *a, const cr_pack *pk) {
     int p = s->to_act;
     a->nown = a->nloads = 0;
-    a->wrap = CR_RULE(r, LOAD_WRAP);
+    a->pk = pk;
+    a->match = loads_of(r, pk);
     int pile = CR_PILE_RESERVE + p;
     if (s->len[pile] && s->reserve_up[p]) a->own[a->nown++] = top_at(s, off, pile);
     if (s->turned != NONE) a->own[a->nown++] = s->turned;
@@ -1201,33 +1599,34 @@ static void lookahead_of(const cr_rules *r, const cr_state *s, const int *off, l
 }
 
 /* _LookAhead.gain (count below the source's size: the caller's test) */
-static int gain_of(const cr_state *s, const int *off, const lookahead *a, int source, int count,
-                   int target) {
+ALWAYS_INLINE int gain_of(const cr_state *s, const int *off, const lookahead *a, int source,
+                          int count, int target, const cr_pack *pk) {
     int pile = CR_PILE_HOUSE + source;
     int exposed = s->cards[off[pile] + s->len[pile] - count - 1];
     int gain = 0;
     for (int i = 0; i < a->nown; i++)
-        if (cr_takes[exposed] == cr_kind[a->own[i]]) gain++;
-    if (foundation_pile(s, off, exposed) >= 0) gain += 2;
+        if (pk->takes[exposed] == pk->kind[a->own[i]]) gain++;
+    if (foundation_pile(pk, s, off, exposed) >= 0) gain += 2;
     int covered = CR_PILE_HOUSE + target;
     if (s->len[covered]) {
         int t = top_at(s, off, covered);
         for (int i = 0; i < a->nown; i++)
-            if (cr_takes[t] == cr_kind[a->own[i]]) gain--;
+            if (pk->takes[t] == pk->kind[a->own[i]]) gain--;
     } else {
         gain--;
     }
     for (int i = 0; i < a->nloads; i++)
-        if (fits_load(a->loads[i], exposed, a->wrap)) gain++;
+        if (fits_load(pk, a->match, a->loads[i], exposed)) gain++;
     return gain;
 }
 
 /* _base_score */
-static int base_score(const cr_state *s, int move) {
+ALWAYS_INLINE int base_score(const cr_state *s, int move) {
     const cr_move_info *m = &cr_move_table[move];
     if (m->action != CR_ACT_PLAY) {
         if (m->action == CR_ACT_REVEAL) return 1000;
         if (m->action == CR_ACT_DRAW) return 100;
+        if (m->action == CR_ACT_CALL_STOP && cr_window(s)) return s->fault ? RIGHT_CALL : FALSE_CALL;
         return 0;
     }
     int source = m->source, target = m->target;
@@ -1257,8 +1656,9 @@ static int base_score(const cr_state *s, int move) {
     return SHUFFLE;
 }
 
-void cr_greedy_scores(const cr_rules *r, const cr_state *s, const uint16_t *moves, int n,
-                      int32_t *scores) {
+/* The greedy ranking for the pack `pk` (a compile-time constant where it is instantiated). */
+ALWAYS_INLINE void greedy_scores(const cr_rules *r, const cr_state *s, const uint16_t *moves,
+                                 int n, int32_t *scores, const cr_pack *pk) {
     int callable = CR_RULE(r, STOP) != CR_STOP_ENFORCED;
     int off[CR_NPILES + 1];
     int ahead_ready = 0;
@@ -1277,17 +1677,33 @@ void cr_greedy_scores(const cr_rules *r, const cr_state *s, const uint16_t *move
                 score = POINTLESS; /* more cards than the house holds: not legal */
             } else {
                 if (!ahead_ready) {
-                    offsets_of(s, off);
-                    lookahead_of(r, s, off, &ahead);
+                    offsets_pack(s, off, pk->foundations > 8);
+                    lookahead_of(r, s, off, &ahead, pk);
                     ahead_ready = 1;
                 }
-                int gain = gain_of(s, off, &ahead, m->source, m->count, m->target);
+                int gain = gain_of(s, off, &ahead, m->source, m->count, m->target, pk);
                 score = gain > 0 ? 400 + 10 * gain : POINTLESS;
             }
         }
         if (callable && cr_violation(r, s, move, NULL, NULL) != CR_VIOLATION_NONE) score += VIOLATION;
         scores[i] = score;
     }
+}
+
+static void greedy_scores_standard(const cr_rules *r, const cr_state *s, const uint16_t *moves,
+                                   int n, int32_t *scores) {
+    greedy_scores(r, s, moves, n, scores, &cr_packs[CR_PACK_STANDARD]);
+}
+
+static void greedy_scores_any(const cr_rules *r, const cr_state *s, const uint16_t *moves, int n,
+                              int32_t *scores) {
+    greedy_scores(r, s, moves, n, scores, PACK_OF(r));
+}
+
+void cr_greedy_scores(const cr_rules *r, const cr_state *s, const uint16_t *moves, int n,
+                      int32_t *scores) {
+    if (CR_RULE(r, PACK) == CR_PACK_STANDARD) greedy_scores_standard(r, s, moves, n, scores);
+    else greedy_scores_any(r, s, moves, n, scores);
 }
 
 int cr_first_illegal(const cr_rules *r, const cr_state *s, const cr_seen *seen,
@@ -1311,14 +1727,15 @@ int cr_rules_check(const cr_rules *r) {
     return 1;
 }
 
-int cr_packs_check(const uint8_t *pack0, const uint8_t *pack1) {
+int cr_packs_check(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1) {
     const uint8_t *packs[2] = {pack0, pack1};
+    int size = PACK_OF(r)->size;
     for (int p = 0; p < 2; p++) {
-        uint8_t seen[52];
+        uint8_t seen[CR_NCARDS / 2];
         memset(seen, 0, sizeof seen);
-        for (int i = 0; i < 52; i++) {
-            int card = packs[p][i] - 52 * p;
-            if (card < 0 || card >= 52 || seen[card]) return 0;
+        for (int i = 0; i < size; i++) {
+            int card = packs[p][i] - size * p;
+            if (card < 0 || card >= size || seen[card]) return 0;
             seen[card] = 1;
         }
     }
@@ -1405,12 +1822,11 @@ cr_seen cr_keyset_seen(const cr_keyset *k) {
 
 int cr_game_start(cr_game *g, const cr_rules *r, const cr_state *s, const cr_state *prior,
                   const cr_seen *seen) {
-    (void)r;
     g->state = *s;
     if (prior) g->prior = *prior;
     else memset(&g->prior, 0, sizeof g->prior);
     g->nmoves = 0;
-    g->key = seen && seen->size ? seen->current : cr_houses_key(s);
+    g->key = seen && seen->size ? seen->current : cr_houses_key(r, s);
     g->key_known = 1;
     cr_keyset_clear(&g->seen);
     if (seen && seen->size) {
@@ -1435,11 +1851,16 @@ int cr_game_play(cr_game *g, const cr_rules *r, int move) {
     const uint64_t *current = g->key_known ? &g->key : NULL;
     int effect = cr_apply(r, &g->state, &g->prior, move, &next, current, &key);
     if (effect < 0) return -2;
-    if (next.stop && !g->state.stop) g->prior = g->state;
+    if ((next.stop && !g->state.stop) || next.fault) {
+        /* the position before the violation, its own call window closed */
+        g->prior = g->state;
+        g->prior.calls = (uint8_t)(g->prior.calls & ~1u);
+        g->prior.fault = 0;
+    }
     if (effect == CR_SEEN_ADD) {
         /* _engine._extend: the first house move of a turn logs the turn's layout too */
         if (!g->seen.size) {
-            uint64_t first = current ? *current : cr_houses_key(&g->state);
+            uint64_t first = current ? *current : cr_houses_key(r, &g->state);
             if (key != first) {
                 if (cr_keyset_add(&g->seen, first) < 0 || cr_keyset_add(&g->seen, key) < 0) return -1;
             }
@@ -1466,6 +1887,8 @@ int64_t cr_evaluate(const cr_rules *r, const cr_state *s, int p) {
     int64_t value = counts[1 - p] - counts[p];
     int won = cr_winner(s);
     if (won >= 0) value += won == p ? 100 : -100;
+    /* a blocked deal under blocked=draw: nobody wins, nobody scores */
+    else if (CR_RULE(r, BLOCKED) == CR_BLOCKED_DRAW && cr_is_over(r, s)) value = 0;
     return value;
 }
 

@@ -9,13 +9,14 @@
  *
  * Design rules: standard C11 and <stdint.h>/<string.h> only; no global mutable state (every
  * table is const), so any number of threads may use it; no allocation and no I/O: a caller
- * passes every buffer. A state is a plain struct of 140 bytes that can be copied with
+ * passes every buffer. A state is a plain struct of 196 bytes that can be copied with
  * memcpy and compared with cr_state_equal.
  *
  * Conventions: moves are indices into the fixed move table (crapette.moves.ALL_MOVES, see
  * tables.h); pile codes are those of crapette.moves (houses 0..7, RESERVE 8, HAND 9,
- * WASTE 10, FOUNDATION 11, OPP_RESERVE 12, OPP_WASTE 13); cards are 0..103
- * (pack * 52 + suit * 13 + rank - 1).
+ * WASTE 10, FOUNDATION 11, OPP_RESERVE 12, OPP_WASTE 13); cards are codes in the ruleset's
+ * pack kind (crapette.cards: 0..103 for the standard pack, pack * 52 + suit * 13 + rank - 1;
+ * up to 155 for tarot78), whose tables are cr_packs[rules.pack].
  */
 #ifndef CRAPETTE_CORE_H
 #define CRAPETTE_CORE_H
@@ -30,19 +31,24 @@
 extern "C" {
 #endif
 
-#define CR_NCARDS 104
-#define CR_NPILES 22
+#define CR_NCARDS 156      /* the most cards in play: two tarot78 packs */
+#define CR_NFOUNDATIONS 10 /* 8 with four families, 10 with the trumps */
+#define CR_NPILES 24
 #define CR_NO_CARD 0xFF
 
 /* Pile numbers of cr_state.len / cards: foundations 0..7, houses 8..15, reserves 16 + p,
-   hands 18 + p, wastes 20 + p. */
+   hands 18 + p, wastes 20 + p, and foundations 9 and 10 of a pack with trumps 22 and 23
+   (a pack of four families leaves them empty: its states are laid out as if they were
+   not there). cr_foundation_pile(i) is foundation i's pile. */
 enum {
     CR_PILE_FOUNDATION = 0,
     CR_PILE_HOUSE = 8,
     CR_PILE_RESERVE = 16,
     CR_PILE_HAND = 18,
-    CR_PILE_WASTE = 20
+    CR_PILE_WASTE = 20,
+    CR_PILE_FOUNDATION_MORE = 22
 };
+static inline int cr_foundation_pile(int i) { return i < 8 ? i : CR_PILE_FOUNDATION_MORE + i - 8; }
 
 /* Move sources and targets (crapette.moves). */
 enum {
@@ -62,7 +68,8 @@ enum {
     CR_ACT_DISCARD,
     CR_ACT_END_TURN,
     CR_ACT_CALL_STOP,
-    CR_ACT_LET_STAND
+    CR_ACT_LET_STAND,
+    CR_ACT_FLIP
 };
 
 /* A ruleset: every option's code (native/spec.h, generated from crapette._spec), indexed by
@@ -75,9 +82,13 @@ typedef struct cr_rules {
 #define CR_RULE(r, NAME) ((r)->v[CR_OPT_##NAME])
 
 /* One position. Every pile is a run of bytes in cards[], piles in pile-number order, each
-   bottom first; bytes after the last pile are 0. stop is 0, or a pending Stop! decision:
-   1 + move | offender << 12 | resume << 13 (cr_stop_* read it); the position before the
-   violation (the "prior") is kept by the caller. */
+   bottom first; bytes after the last pile are 0. stop is 0, or a pending Stop! decision
+   (call_window=after_move): 1 + move | offender << 12 | resume << 13 (cr_stop_* read it).
+   fault is 0, or the faulty turn end a call at this turn's start punishes
+   (call_window=turn_start), in the same form. The position before the violation (the
+   "prior" of either; they never coexist) is kept by the caller. calls: bit 0, the call
+   window of this turn is open (turn_start); bits 1-2 and 3-4, each player's false calls
+   (false_call=rationed). */
 typedef struct cr_state {
     uint8_t cards[CR_NCARDS];
     uint8_t len[CR_NPILES];
@@ -86,8 +97,9 @@ typedef struct cr_state {
     uint8_t reserve_up[2]; /* face-up cards at the top of each reserve */
     uint8_t passes[2];     /* the stalemate rule's marks, 0..2 */
     uint8_t emptied;       /* houses emptied this turn and still empty */
-    uint8_t pad;           /* 0 */
+    uint8_t calls;         /* the call window and the false calls */
     uint16_t stop;
+    uint16_t fault;
     uint32_t moves_made;
 } cr_state;
 
@@ -121,10 +133,12 @@ enum { CR_RUNNING = 0, CR_WIN, CR_STALEMATE, CR_MOVE_CAP };
 int cr_pile_offset(const cr_state *s, int pile);
 /* The number of cards in the piles (the turned card not counted). */
 int cr_total(const cr_state *s);
-/* The Zobrist key of the house layout (crapette._tables.houses_key). */
-uint64_t cr_houses_key(const cr_state *s);
-/* The Zobrist key of `card` at `depth` of house `house` (any depth). */
-uint64_t cr_zobrist_key(int house, int depth, int card);
+/* The Zobrist key of the house layout in a game of the rules' pack
+   (crapette._tables.houses_key). */
+uint64_t cr_houses_key(const cr_rules *r, const cr_state *s);
+/* The Zobrist key of `card` at `depth` of house `house` (any depth) in a game of `count`
+   cards (104 with the standard pack). */
+uint64_t cr_zobrist_key(int house, int depth, int card, int count);
 /* Whether two states are equal (every field; the prior and the layouts seen are the
    caller's). */
 int cr_state_equal(const cr_state *a, const cr_state *b);
@@ -133,6 +147,11 @@ int cr_turn_player(const cr_state *s);
 static inline int cr_stop_move(const cr_state *s) { return (s->stop & 0x0FFF) - 1; }
 static inline int cr_stop_offender(const cr_state *s) { return (s->stop >> 12) & 1; }
 static inline int cr_stop_resume(const cr_state *s) { return (s->stop >> 13) & 1; }
+static inline int cr_fault_move(const cr_state *s) { return (s->fault & 0x0FFF) - 1; }
+static inline int cr_fault_offender(const cr_state *s) { return (s->fault >> 12) & 1; }
+/* The call window (bit 0 of calls) and player p's false calls. */
+static inline int cr_window(const cr_state *s) { return s->calls & 1; }
+static inline int cr_false_calls(const cr_state *s, int p) { return (s->calls >> (1 + 2 * p)) & 3; }
 
 /* Why the bytes of a state cannot be a cr_state the engine may read (lengths beyond the
    card array, a bad card, a player other than 0 or 1, ...): 0 when they can. Every entry
@@ -166,7 +185,9 @@ int cr_position_check(const cr_rules *r, const cr_state *s);
 /* --- the rules ------------------------------------------------------------------------ */
 
 /* The legal moves of the player to act, in move-index order (crapette.legal_moves); out
-   must hold CR_NMOVES entries. Returns their number (0: the deal is over). */
+   must hold CR_NMOVES entries. Returns their number (0: the deal is over). Every entry
+   point assumes a ruleset of the spec's codes (the bindings check them) and a state that
+   passes cr_state_check. */
 int cr_legal_moves(const cr_rules *r, const cr_state *s, const cr_seen *seen, uint16_t *out);
 /* Whether `move` is legal (the same as being one of cr_legal_moves). */
 int cr_is_legal(const cr_rules *r, const cr_state *s, const cr_seen *seen, int move);
@@ -228,9 +249,9 @@ int cr_first_illegal(const cr_rules *r, const cr_state *s, const cr_seen *seen,
    such rules. */
 int cr_rules_check(const cr_rules *r);
 
-/* Whether pack0 and pack1 are each the 52 cards of their own pack once (cr_deal reads only
-   such packs): 1 when they are. */
-int cr_packs_check(const uint8_t *pack0, const uint8_t *pack1);
+/* Whether pack0 and pack1 are each the cards of their own pack once, in the rules' kind of
+   pack (52, 56, 77 or 78 cards; cr_deal reads only such packs): 1 when they are. */
+int cr_packs_check(const cr_rules *r, const uint8_t *pack0, const uint8_t *pack1);
 
 /* The greedy score of each of moves[0..n) into scores[0..n) (crapette.bots.greedy.
    ranked_scores), for moves legal in s (a move outside the move table, or one the state

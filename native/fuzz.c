@@ -97,6 +97,10 @@ static void read_rules(reader *r, cr_rules *rules) {
     }
     /* a short cap keeps a fuzzed deal short */
     CR_RULE(rules, MOVE_CAP) = 1 + (int64_t)below(r, 255) * 97;
+    /* mostly rulesets the bindings accept: a reserve that fits the pack (the core clamps
+       one that does not) */
+    int most = cr_packs[CR_RULE(rules, PACK)].size - 4;
+    if (CR_RULE(rules, RESERVE_SIZE) > most && below(r, 8)) CR_RULE(rules, RESERVE_SIZE) = most;
 }
 
 /* Any bytes as a state: lengths and cards in range or not; cr_state_check decides. */
@@ -124,7 +128,11 @@ static void read_state(reader *r, cr_state *s) {
     if (below(r, 4) == 0) {
         unsigned move = (next_byte(r) << 8 | next_byte(r)) % CR_NMOVES;
         s->stop = (uint16_t)((move + 1) | below(r, 2) << 12 | below(r, 2) << 13);
+    } else if (below(r, 4) == 0) {
+        unsigned move = (next_byte(r) << 8 | next_byte(r)) % CR_NMOVES;
+        s->fault = (uint16_t)((move + 1) | below(r, 2) << 12 | below(r, 2) << 13);
     }
+    s->calls = (uint8_t)(next_byte(r) & (mode == 1 ? 0xFF : 0x1F));
     s->moves_made = (uint32_t)below(r, 200);
     if (below(r, 16) == 0) s->moves_made = CR_MOVES_MADE_LIMIT - below(r, 2); /* its limit */
 }
@@ -163,7 +171,7 @@ static void exercise(const cr_rules *rules, const cr_state *s, const cr_state *p
     (void)cr_position_check(rules, s);
     int n = cr_legal_moves(rules, s, NULL, moves);
     /* a log of layouts seen: the current layout and a few made-up ones */
-    uint64_t keys[3] = {cr_houses_key(s) ^ 1, seed, cr_houses_key(s)};
+    uint64_t keys[3] = {cr_houses_key(rules, s) ^ 1, seed, cr_houses_key(rules, s)};
     cr_seen seen = {keys, NULL, 0, 3, ~0ull, keys[2]};
     int m = cr_legal_moves(rules, s, &seen, moves + 0);
     (void)m;
@@ -177,10 +185,19 @@ static void exercise(const cr_rules *rules, const cr_state *s, const cr_state *p
         if (effect >= 0 && s->moves_made >= CR_MOVES_MADE_LIMIT)
             fail("a move from a state at the move counter's limit was made");
         if (effect >= 0) {
-            /* the undo penalty returns to the prior position (unrelated bytes here) */
-            int undone = s->stop && CR_RULE(rules, STOP) == CR_STOP_UNDO &&
-                         cr_move_table[move].action == CR_ACT_CALL_STOP;
-            check_cards(undone ? prior : s, &out);
+            /* the undo and lose_draw penalties return to (the piles of) the prior position,
+               unrelated bytes here: only the result's soundness is checked then */
+            int stop = (int)CR_RULE(rules, STOP);
+            int from_prior = (s->stop || s->fault) && cr_move_table[move].action == CR_ACT_CALL_STOP &&
+                             (stop == CR_STOP_UNDO || stop == CR_STOP_LOSE_DRAW);
+            if (from_prior) {
+                if (cr_state_check(&out) != 0) {
+                    fprintf(stderr, "fuzz: a call made a state that fails cr_state_check\n");
+                    abort();
+                }
+            } else {
+                check_cards(s, &out);
+            }
             uint16_t after[CR_NMOVES];
             cr_legal_moves(rules, &out, NULL, after);
         }

@@ -30,7 +30,7 @@
 /* ---------------------------------------------------------------------------------------- */
 /* Python objects handed over by setup() (the binding's own state, under the GIL) */
 
-static PyObject *g_cards[CR_NCARDS];
+static PyObject *g_cards[CR_NPACKS][CR_NCARDS]; /* the card objects of each pack kind */
 static PyObject *g_moves[CR_NMOVES];
 static PyObject *g_move_keys[MOVE_SLOTS];
 static int16_t g_move_vals[MOVE_SLOTS];
@@ -333,7 +333,15 @@ static int state_set_aux(StateObject *o, LogObject *log, StateObject *prior) {
 static inline uint64_t state_key(const StateObject *s) {
     LogObject *l = LOG(s);
     if (l && !(s->seen_size & OFF_LAST)) return l->keys[SEEN_SIZE(s) - 1];
-    return cr_houses_key(&s->st);
+    return cr_houses_key(&s->rules->r, &s->st);
+}
+
+/* The card objects of a state's pack kind, and its pack's tables. */
+static inline PyObject *const *CARDS(const StateObject *s) {
+    return g_cards[CR_RULE(&s->rules->r, PACK)];
+}
+static inline const cr_pack *PACK(const StateObject *s) {
+    return &cr_packs[CR_RULE(&s->rules->r, PACK)];
 }
 
 #define IS_STATE(o) PyObject_TypeCheck((o), &StateType)
@@ -411,6 +419,9 @@ static PyObject *refuse(const char *what, PyObject *value) {
     return NULL;
 }
 
+/* The constructor's keywords that the Python check reads, in given_fields' order. */
+#define GIVEN 18
+
 static PyObject *given_fields(PyObject *const *values);
 
 /* An InvalidPositionError of the constructor is set: put the Python engine's error for the
@@ -444,13 +455,13 @@ static void refuse_in_python_words(PyObject *const *given) {
 
 /* The constructor's keywords as given (NULL: left out), as a dict. */
 static PyObject *given_fields(PyObject *const *values) {
-    static const char *const names[] = {"rules",   "to_act", "foundations", "houses",
-                                        "reserves", "reserve_up", "hands", "wastes",
-                                        "turned", "stop", "emptied", "passes",
-                                        "moves_made", "houses_key", "seen"};
+    static const char *const names[GIVEN] = {
+        "rules", "to_act",     "foundations", "houses",      "reserves",   "reserve_up",
+        "hands", "wastes",     "turned",      "stop",        "emptied",    "passes",
+        "moves_made", "fault", "window",      "false_calls", "houses_key", "seen"};
     PyObject *d = PyDict_New();
     if (!d) return NULL;
-    for (int i = 0; i < 15; i++) {
+    for (int i = 0; i < GIVEN; i++) {
         if (values[i] && PyDict_SetItemString(d, names[i], values[i]) < 0) {
             Py_DECREF(d);
             return NULL;
@@ -459,12 +470,12 @@ static PyObject *given_fields(PyObject *const *values) {
     return d;
 }
 
-static PyObject *pile_tuple(const cr_state *s, int offset, int pile) {
+static PyObject *pile_tuple(PyObject *const *cards, const cr_state *s, int offset, int pile) {
     int n = s->len[pile];
     PyObject *t = PyTuple_New(n);
     if (!t) return NULL;
     for (int i = 0; i < n; i++) {
-        PyObject *c = g_cards[s->cards[offset + i]];
+        PyObject *c = cards[s->cards[offset + i]];
         Py_INCREF(c);
         PyTuple_SET_ITEM(t, i, c);
     }
@@ -476,7 +487,7 @@ static PyObject *piles_tuple(const StateObject *self, int first, int count) {
     PyObject *t = PyTuple_New(count);
     if (!t) return NULL;
     for (int i = 0; i < count; i++) {
-        PyObject *p = pile_tuple(&self->st, off, first + i);
+        PyObject *p = pile_tuple(CARDS(self), &self->st, off, first + i);
         if (!p) {
             Py_DECREF(t);
             return NULL;
@@ -510,8 +521,16 @@ static PyObject *st_to_act(StateObject *self, void *c) {
     return PyLong_FromLong(self->st.to_act);
 }
 static PyObject *st_foundations(StateObject *self, void *c) {
+    /* piles 0..7, and 22 and 23 with the trumps (cr_foundation_pile) */
     (void)c;
-    return piles_tuple(self, CR_PILE_FOUNDATION, 8);
+    int count = PACK(self)->foundations;
+    PyObject *first = piles_tuple(self, CR_PILE_FOUNDATION, 8);
+    if (!first || count == 8) return first;
+    PyObject *more = piles_tuple(self, CR_PILE_FOUNDATION_MORE, count - 8);
+    PyObject *out = more ? PySequence_Concat(first, more) : NULL;
+    Py_DECREF(first);
+    Py_XDECREF(more);
+    return out;
 }
 static PyObject *st_houses(StateObject *self, void *c) {
     (void)c;
@@ -540,8 +559,7 @@ static PyObject *st_passes(StateObject *self, void *c) {
 static PyObject *st_turned(StateObject *self, void *c) {
     (void)c;
     if (self->st.turned == CR_NO_CARD) Py_RETURN_NONE;
-    Py_INCREF(g_cards[self->st.turned]);
-    return g_cards[self->st.turned];
+    return Py_NewRef(CARDS(self)[self->st.turned]);
 }
 static PyObject *st_emptied(StateObject *self, void *c) {
     (void)c;
@@ -591,25 +609,43 @@ static PyObject *st_seen(StateObject *self, void *c) {
     return set;
 }
 
-static PyObject *st_stop(StateObject *self, void *c) {
-    (void)c;
+/* A PendingStop of the prior and a stop or fault field (1 + move | offender << 12 |
+   resume << 13). */
+static PyObject *pending_of(StateObject *self, uint16_t field) {
     StateObject *prior = PRIOR(self);
-    if (!self->st.stop || !prior) Py_RETURN_NONE;
-    PyObject *off = PyLong_FromLong(cr_stop_offender(&self->st));
-    PyObject *res = PyLong_FromLong(cr_stop_resume(&self->st));
+    if (!field || !prior) Py_RETURN_NONE;
+    PyObject *off = PyLong_FromLong((field >> 12) & 1);
+    PyObject *res = PyLong_FromLong((field >> 13) & 1);
     PyObject *out = NULL;
     if (off && res)
         out = PyObject_CallFunctionObjArgs(g_pending_stop, (PyObject *)prior,
-                                           g_moves[cr_stop_move(&self->st)], off, res, NULL);
+                                           g_moves[(field & 0x0FFF) - 1], off, res, NULL);
     Py_XDECREF(off);
     Py_XDECREF(res);
     return out;
 }
 
+static PyObject *st_stop(StateObject *self, void *c) {
+    (void)c;
+    return pending_of(self, self->st.stop);
+}
+static PyObject *st_fault(StateObject *self, void *c) {
+    (void)c;
+    return pending_of(self, self->st.fault);
+}
+static PyObject *st_window(StateObject *self, void *c) {
+    (void)c;
+    return PyBool_FromLong(cr_window(&self->st));
+}
+static PyObject *st_false_calls(StateObject *self, void *c) {
+    (void)c;
+    return pair(cr_false_calls(&self->st, 0), cr_false_calls(&self->st, 1));
+}
+
 static PyGetSetDef state_getset[] = {
     {"rules", (getter)st_rules, NULL, "the ruleset of the deal", NULL},
     {"to_act", (getter)st_to_act, NULL, "the player who makes the next move", NULL},
-    {"foundations", (getter)st_foundations, NULL, "the 8 foundation piles", NULL},
+    {"foundations", (getter)st_foundations, NULL, "the 8 (or 10) foundation piles", NULL},
     {"houses", (getter)st_houses, NULL, "the 8 houses", NULL},
     {"reserves", (getter)st_reserves, NULL, "each player's reserve", NULL},
     {"reserve_up", (getter)st_reserve_up, NULL, "face-up cards at the top of each reserve", NULL},
@@ -620,6 +656,9 @@ static PyGetSetDef state_getset[] = {
     {"emptied", (getter)st_emptied, NULL, "houses emptied this turn and still empty", NULL},
     {"passes", (getter)st_passes, NULL, "the stalemate rule's pass marks", NULL},
     {"moves_made", (getter)st_moves_made, NULL, "moves applied in this deal", NULL},
+    {"fault", (getter)st_fault, NULL, "the faulty turn end a call at this turn's start punishes", NULL},
+    {"window", (getter)st_window, NULL, "whether Stop! may still be called this turn", NULL},
+    {"false_calls", (getter)st_false_calls, NULL, "each player's false calls this deal", NULL},
     {"houses_key", (getter)st_houses_key, NULL, "the layout key of the houses", NULL},
     {"seen", (getter)st_seen, NULL, "the layout keys seen this turn", NULL},
     {"seen_size", (getter)st_seen_size, NULL, "how many layouts this turn's log holds", NULL},
@@ -629,17 +668,18 @@ static PyGetSetDef state_getset[] = {
 
 /* -- building a state from Python values ---------------------------------------------- */
 
-static int card_value(PyObject *item) {
+static int card_value(PyObject *item, int count) {
     if (!PyLong_Check(item) || PyBool_Check(item)) return -1;
     int overflow = 0;
     long v = PyLong_AsLongAndOverflow(item, &overflow);
-    if (overflow || v < 0 || v >= CR_NCARDS) return -1;
+    if (overflow || v < 0 || v >= count) return -1;
     return (int)v;
 }
 
 typedef struct builder {
     uint8_t piles[CR_NPILES][CR_NCARDS];
     int total;
+    int count; /* the cards of the pack kind: every card code is below it */
 } builder;
 
 /* Read `count` piles of `name` (a tuple of tuples of cards) into b->piles[first...]. */
@@ -660,13 +700,15 @@ static int read_piles(builder *b, cr_state *st, PyObject *value, int first, int 
             return -1;
         }
         Py_ssize_t n = PyTuple_GET_SIZE(pile);
-        if (b->total + n > CR_NCARDS) {
-            refuse("a state holds at most 104 cards", NULL);
+        if (b->total + n > b->count) {
+            char what[80];
+            snprintf(what, sizeof what, "a state holds at most %d cards", b->count);
+            refuse(what, NULL);
             return -1;
         }
         for (Py_ssize_t j = 0; j < n; j++) {
             PyObject *item = PyTuple_GET_ITEM(pile, j);
-            int card = card_value(item);
+            int card = card_value(item, b->count);
             if (card < 0) {
                 char what[80];
                 snprintf(what, sizeof what, "%s[%d][%d] is not a card: ", name, i, (int)j);
@@ -679,6 +721,24 @@ static int read_piles(builder *b, cr_state *st, PyObject *value, int first, int 
         b->total += (int)n;
     }
     return 0;
+}
+
+/* The foundations: piles 0..7, and 22 and 23 of a pack with trumps (cr_foundation_pile). */
+static int read_foundations(builder *b, cr_state *st, PyObject *value, int count) {
+    if (PyTuple_GET_SIZE(value) != count) {
+        char what[80];
+        snprintf(what, sizeof what, "foundations must be a tuple of %d piles, not ", count);
+        refuse(what, value);
+        return -1;
+    }
+    if (count == 8) return read_piles(b, st, value, CR_PILE_FOUNDATION, 8, "foundations");
+    PyObject *first = PyTuple_GetSlice(value, 0, 8), *more = PyTuple_GetSlice(value, 8, count);
+    int ok = first && more &&
+             read_piles(b, st, first, CR_PILE_FOUNDATION, 8, "foundations") == 0 &&
+             read_piles(b, st, more, CR_PILE_FOUNDATION_MORE, count - 8, "foundations[8:]") == 0;
+    Py_XDECREF(first);
+    Py_XDECREF(more);
+    return ok ? 0 : -1;
 }
 
 static int small_int(PyObject *value, long low, long high, long *out) {
@@ -705,22 +765,25 @@ static int read_pair(PyObject *value, long high, uint8_t *out, const char *what)
 static int move_index(PyObject *move);
 
 static PyObject *state_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"rules",   "to_act",    "foundations", "houses",   "reserves",
-                             "reserve_up", "hands",  "wastes",      "turned",   "stop",
-                             "emptied", "passes",    "moves_made",  "houses_key", "seen_log",
-                             "seen_size", "seen",    NULL};
+    static char *kwlist[] = {"rules",     "to_act",     "foundations", "houses",   "reserves",
+                             "reserve_up", "hands",     "wastes",      "turned",   "stop",
+                             "emptied",   "passes",     "moves_made",  "fault",    "window",
+                             "false_calls", "houses_key", "seen_log",  "seen_size", "seen",
+                             NULL};
     PyObject *rules, *to_act, *foundations, *houses, *reserves, *reserve_up, *hands, *wastes;
     PyObject *turned = Py_None, *stop = Py_None, *emptied = NULL, *passes = NULL;
-    PyObject *moves_made = NULL, *houses_key = Py_None, *seen_log = Py_None, *seen_size = NULL;
+    PyObject *moves_made = NULL, *fault = Py_None, *window = NULL, *false_calls = NULL;
+    PyObject *houses_key = Py_None, *seen_log = Py_None, *seen_size = NULL;
     PyObject *seen = Py_None;
     if (!g_ready) {
         PyErr_SetString(PyExc_RuntimeError, "crapette._core is not set up");
         return NULL;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOO|OOOOOOOO$O:GameState", kwlist, &rules,
-                                     &to_act, &foundations, &houses, &reserves, &reserve_up,
-                                     &hands, &wastes, &turned, &stop, &emptied, &passes,
-                                     &moves_made, &houses_key, &seen_log, &seen_size, &seen))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOO|OOOOOOOOOOO$O:GameState", kwlist,
+                                     &rules, &to_act, &foundations, &houses, &reserves,
+                                     &reserve_up, &hands, &wastes, &turned, &stop, &emptied,
+                                     &passes, &moves_made, &fault, &window, &false_calls,
+                                     &houses_key, &seen_log, &seen_size, &seen))
         return NULL;
     if (seen_log != Py_None || (seen_size && seen_size != Py_None)) {
         /* the pure build's internal arguments: the native state keeps its own log */
@@ -743,6 +806,9 @@ static PyObject *state_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     if (emptied && !PyLong_Check(emptied)) return type_error("int", emptied);
     if (passes && !PyTuple_Check(passes)) return type_error("tuple", passes);
     if (moves_made && !PyLong_Check(moves_made)) return type_error("int", moves_made);
+    if (fault != Py_None && !PyTuple_Check(fault)) return type_error("tuple or None", fault);
+    if (window && !PyBool_Check(window)) return type_error("bool", window);
+    if (false_calls && !PyTuple_Check(false_calls)) return type_error("tuple", false_calls);
     if (houses_key != Py_None && !PyLong_Check(houses_key)) return type_error("int or None", houses_key);
     PyObject *seen_items = NULL;
     int seen_given = seen == Py_None ? 0 : PyObject_IsTrue(seen); /* as `if seen:` does */
@@ -762,19 +828,20 @@ static PyObject *state_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     builder *b = NULL;
     LogObject *new_log = NULL;
     StateObject *new_prior = NULL;
-    PyObject *given[15] = {rules,   to_act, foundations, houses,     reserves,
-                           reserve_up, hands, wastes,    turned,     stop,
-                           emptied, passes, moves_made,  houses_key, seen_items ? seen_items : seen};
+    PyObject *given[GIVEN] = {rules,   to_act, foundations, houses,     reserves,
+                              reserve_up, hands, wastes,    turned,     stop,
+                              emptied, passes, moves_made,  fault,      window,
+                              false_calls, houses_key, seen_items ? seen_items : seen};
     PyObject *fields = NULL;
     int worded = 0; /* the error set is already the Python engine's */
     if (seen_items) { /* a copy: the list below is sorted in place */
-        given[14] = PyList_GetSlice(seen_items, 0, PyList_GET_SIZE(seen_items));
-        if (!given[14]) {
+        given[GIVEN - 1] = PyList_GetSlice(seen_items, 0, PyList_GET_SIZE(seen_items));
+        if (!given[GIVEN - 1]) {
             Py_DECREF(seen_items);
             return NULL;
         }
     } else {
-        Py_INCREF(given[14]);
+        Py_INCREF(given[GIVEN - 1]);
     }
     if (!PyObject_TypeCheck(rules, (PyTypeObject *)g_ruleset_class)) {
         refuse("rules must be a Ruleset, not ", rules);
@@ -798,7 +865,9 @@ static PyObject *state_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         goto fail;
     }
     b->total = 0;
-    if (read_piles(b, st, foundations, CR_PILE_FOUNDATION, 8, "foundations") < 0 ||
+    const cr_pack *pk = PACK(self);
+    b->count = pk->count;
+    if (read_foundations(b, st, foundations, pk->foundations) < 0 ||
         read_piles(b, st, houses, CR_PILE_HOUSE, 8, "houses") < 0 ||
         read_piles(b, st, reserves, CR_PILE_RESERVE, 2, "reserves") < 0 ||
         read_piles(b, st, hands, CR_PILE_HAND, 2, "hands") < 0 ||
@@ -809,9 +878,10 @@ static PyObject *state_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         memcpy(st->cards + o, b->piles[p], st->len[p]);
         o += st->len[p];
     }
-    if (read_pair(reserve_up, CR_NCARDS, st->reserve_up,
-                  "reserve_up must be a pair of integers from 0 to 104, not ") < 0)
-        goto fail;
+    char up_what[80];
+    snprintf(up_what, sizeof up_what, "reserve_up must be a pair of integers from 0 to %d, not ",
+             pk->count);
+    if (read_pair(reserve_up, pk->count, st->reserve_up, up_what) < 0) goto fail;
     if (passes) {
         if (read_pair(passes, 2, st->passes, "passes must be a pair of integers from 0 to 2, not ") < 0)
             goto fail;
@@ -820,13 +890,13 @@ static PyObject *state_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     }
     st->turned = CR_NO_CARD;
     if (turned != Py_None) {
-        int card = card_value(turned);
+        int card = card_value(turned, pk->count);
         if (card < 0) {
             refuse("turned must be a card or None, not ", turned);
             goto fail;
         }
-        if (o + 1 > CR_NCARDS) {
-            refuse("a state holds at most 104 cards", NULL);
+        if (o + 1 > pk->count) {
+            refuse("a state holds no more cards than both packs", NULL);
             goto fail;
         }
         st->turned = (uint8_t)card;
@@ -848,7 +918,14 @@ static PyObject *state_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         }
         st->moves_made = (uint32_t)m;
     }
-    uint64_t key = cr_houses_key(st);
+    if (window) st->calls |= (uint8_t)(window == Py_True);
+    if (false_calls) {
+        uint8_t calls[2];
+        if (read_pair(false_calls, 3, calls, "false_calls must be a pair of integers from 0 to 3, not ") < 0)
+            goto fail;
+        st->calls |= (uint8_t)((calls[0] << 1) | (calls[1] << 3));
+    }
+    uint64_t key = cr_houses_key(&self->rules->r, st);
     if (houses_key != Py_None) {
         unsigned long long k = PyLong_AsUnsignedLongLong(houses_key);
         if ((k == (unsigned long long)-1 && PyErr_Occurred()) || k != key) {
@@ -885,6 +962,41 @@ static PyObject *state_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
             goto fail;
         }
         st->stop = (uint16_t)((idx + 1) | (off << 12) | (res << 13));
+        Py_INCREF(prior);
+        new_prior = (StateObject *)prior;
+    }
+    if (fault != Py_None) {
+        if (!PyObject_TypeCheck(fault, (PyTypeObject *)g_pending_stop) || PyTuple_GET_SIZE(fault) != 4) {
+            refuse("fault must be a PendingStop or None, not ", fault);
+            goto fail;
+        }
+        if (new_prior) {
+            refuse("a state cannot hold both a pending Stop! and a fault", NULL);
+            goto fail;
+        }
+        PyObject *prior = PyTuple_GET_ITEM(fault, 0);
+        PyObject *move = PyTuple_GET_ITEM(fault, 1);
+        long off, res;
+        if (!IS_STATE(prior)) {
+            refuse("fault.prior must be a GameState, not ", prior);
+            goto fail;
+        }
+        if (((StateObject *)prior)->st.stop || ((StateObject *)prior)->st.fault) {
+            refuse("fault.prior must hold neither a pending Stop! nor a fault", NULL);
+            goto fail;
+        }
+        int idx = move_index(move);
+        if (idx < 0) {
+            PyErr_Clear();
+            refuse("fault.move must be a Move, not ", move);
+            goto fail;
+        }
+        if (small_int(PyTuple_GET_ITEM(fault, 2), 0, 1, &off) < 0 ||
+            small_int(PyTuple_GET_ITEM(fault, 3), 0, 1, &res) < 0) {
+            refuse("fault.offender and fault.resume must be 0 or 1, not ", fault);
+            goto fail;
+        }
+        st->fault = (uint16_t)((idx + 1) | (off << 12) | (res << 13));
         Py_INCREF(prior);
         new_prior = (StateObject *)prior;
     }
@@ -931,9 +1043,9 @@ static PyObject *state_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         refuse("impossible position", NULL);
         goto fail;
     }
-    if (stop != Py_None) {
-        /* a pending Stop! decision must be the one its move makes from its prior: the
-           Python check replays it */
+    if (stop != Py_None || fault != Py_None) {
+        /* a pending Stop! decision (or a fault) must be the one its move makes from its
+           prior: the Python check replays it */
         fields = given_fields(given);
         if (!fields) goto fail;
         PyObject *fn = hook("position_error");
@@ -953,7 +1065,7 @@ static PyObject *state_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     }
     PyMem_Free(b);
     Py_XDECREF(seen_items);
-    Py_XDECREF(given[14]);
+    Py_XDECREF(given[GIVEN - 1]);
     Py_XDECREF(fields);
     if (state_set_aux(self, new_log, new_prior) < 0) {
         Py_DECREF(self);
@@ -965,7 +1077,7 @@ fail:
     Py_XDECREF(fields);
     PyMem_Free(b);
     Py_XDECREF(seen_items);
-    Py_XDECREF(given[14]);
+    Py_XDECREF(given[GIVEN - 1]);
     Py_XDECREF(new_log);
     Py_XDECREF(new_prior);
     Py_XDECREF(self);
@@ -1027,7 +1139,8 @@ static PyObject *state_values(StateObject *self) {
                                (getter)st_houses,  (getter)st_reserves,  (getter)st_reserve_up,
                                (getter)st_hands,   (getter)st_wastes,    (getter)st_turned,
                                (getter)st_stop,    (getter)st_emptied,   (getter)st_passes,
-                               (getter)st_moves_made, (getter)st_houses_key};
+                               (getter)st_moves_made, (getter)st_fault, (getter)st_window,
+                               (getter)st_false_calls, (getter)st_houses_key};
     int n = (int)(sizeof getters / sizeof getters[0]);
     PyObject *t = PyTuple_New(n);
     if (!t) return NULL;
@@ -1117,8 +1230,21 @@ static PyObject *state_cards(StateObject *self, PyObject *unused) {
     int turned = self->st.turned != CR_NO_CARD;
     PyObject *out = PyList_New(total + turned);
     if (!out) return NULL;
-    for (int i = 0; i < total; i++) PyList_SET_ITEM(out, i, Py_NewRef(g_cards[self->st.cards[i]]));
-    if (turned) PyList_SET_ITEM(out, total, Py_NewRef(g_cards[self->st.turned]));
+    PyObject *const *cards = CARDS(self);
+    /* in the order of the fields: the foundations (piles 0..7, 22, 23), then the rest */
+    static const int order[CR_NPILES] = {0,  1,  2,  3,  4,  5,  6,  7,  22, 23, 8,  9,
+                                         10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21};
+    int off[CR_NPILES + 1], at = 0;
+    for (int p = 0, o = 0; p <= CR_NPILES; p++) {
+        off[p] = o;
+        if (p < CR_NPILES) o += self->st.len[p];
+    }
+    for (int k = 0; k < CR_NPILES; k++) {
+        int p = order[k];
+        for (int i = 0; i < self->st.len[p]; i++)
+            PyList_SET_ITEM(out, at++, Py_NewRef(cards[self->st.cards[off[p] + i]]));
+    }
+    if (turned) PyList_SET_ITEM(out, total, Py_NewRef(cards[self->st.turned]));
     return out;
 }
 
@@ -1127,7 +1253,7 @@ static PyObject *state_has_seen(StateObject *self, PyObject *arg) {
     unsigned long long key = PyLong_AsUnsignedLongLong(arg);
     if (key == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
     LogObject *log = LOG(self);
-    if (!log) return PyBool_FromLong(key == cr_houses_key(&self->st));
+    if (!log) return PyBool_FromLong(key == cr_houses_key(&self->rules->r, &self->st));
     int64_t pos = log_find(log, key);
     return PyBool_FromLong(pos >= 0 && pos < SEEN_SIZE(self));
 }
@@ -1146,7 +1272,7 @@ static PyMethodDef state_methods[] = {
      "Everything that makes this state impossible, as crapette.state.position_problems\n"
      "lists it: empty, since a state is checked when it is built."},
     {"cards", (PyCFunction)state_cards, METH_NOARGS,
-     "Every card on the table (104 in a valid state), pile by pile."},
+     "Every card on the table (both packs in a valid state), pile by pile."},
     {"_repr_svg_", (PyCFunction)state_svg, METH_NOARGS, "The table as an SVG picture (Jupyter)."},
     {"_repr_html_", (PyCFunction)state_svg, METH_NOARGS, "The table as inline SVG (Jupyter)."},
     {NULL, NULL, 0, NULL},
@@ -1293,7 +1419,7 @@ static PyObject *do_apply(StateObject *s, int move) {
     } else if (effect == CR_SEEN_ADD) {
         /* _engine._extend / SeenLog.after */
         if (!l) {
-            uint64_t first = cr_houses_key(&s->st);
+            uint64_t first = cr_houses_key(&s->rules->r, &s->st);
             if (key != first) {
                 new_log = log_from(&first, 1, key);
                 if (!new_log) goto fail;
@@ -1321,6 +1447,27 @@ static PyObject *do_apply(StateObject *s, int move) {
     if (o->st.stop && !s->st.stop) {
         Py_INCREF(s);
         new_prior = s;
+    } else if (o->st.fault) {
+        /* the position before the faulty turn end, its own call window closed */
+        if (!(s->st.calls & 1) && !s->st.fault) {
+            Py_INCREF(s);
+            new_prior = s;
+        } else {
+            new_prior = state_alloc(Py_TYPE(s));
+            if (!new_prior) {
+                Py_XDECREF(new_log);
+                goto fail;
+            }
+            new_prior->st = s->st;
+            new_prior->st.calls = (uint8_t)(s->st.calls & ~1u);
+            new_prior->st.fault = 0;
+            Py_INCREF(s->rules);
+            new_prior->rules = s->rules;
+            new_prior->seen_size = s->seen_size & ~HAS_AUX;
+            LogObject *log = LOG(s);
+            Py_XINCREF(log);
+            new_prior->aux = (PyObject *)log;
+        }
     }
     if (state_set_aux(o, new_log, new_prior) < 0) goto fail;
     return (PyObject *)o;
@@ -1521,31 +1668,39 @@ static PyObject *py_new_game(PyObject *mod, PyObject *const *args, Py_ssize_t na
 
 static PyObject *py_deal(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     /* deal(ruleset, pack0, pack1, starter): crapette.deal.deal from two checked pack orders
-       (tuples of 52 card indexes; starter -1 for the first-player rule) */
+       (tuples of the pack's card codes; starter -1 for the first-player rule) */
     (void)mod;
     long starter;
     if (nargs != 4 || !PyObject_TypeCheck(args[0], (PyTypeObject *)g_ruleset_class) ||
-        !PyTuple_Check(args[1]) || !PyTuple_Check(args[2]) || PyTuple_GET_SIZE(args[1]) != 52 ||
-        PyTuple_GET_SIZE(args[2]) != 52 || small_int(args[3], -1, 1, &starter) < 0) {
+        !PyTuple_Check(args[1]) || !PyTuple_Check(args[2]) || small_int(args[3], -1, 1, &starter) < 0) {
         PyErr_SetString(PyExc_TypeError, "deal(ruleset, pack0, pack1, starter)");
-        return NULL;
-    }
-    uint8_t packs[2][52];
-    for (int p = 0; p < 2; p++)
-        for (int i = 0; i < 52; i++) {
-            int c = card_value(PyTuple_GET_ITEM(args[1 + p], i));
-            if (c < 0) {
-                PyErr_SetString(PyExc_TypeError, "a pack holds card indexes");
-                return NULL;
-            }
-            packs[p][i] = (uint8_t)c;
-        }
-    if (!cr_packs_check(packs[0], packs[1])) {
-        PyErr_SetString(g_err_position, "each pack must hold its player's 52 cards once");
         return NULL;
     }
     RulesObject *r = rules_for(args[0]);
     if (!r) return NULL;
+    const cr_pack *pk = &cr_packs[CR_RULE(&r->r, PACK)];
+    uint8_t packs[2][CR_NCARDS / 2];
+    for (int p = 0; p < 2; p++) {
+        if (PyTuple_GET_SIZE(args[1 + p]) != pk->size) {
+            Py_DECREF(r);
+            PyErr_SetString(PyExc_TypeError, "a pack holds the pack kind's cards");
+            return NULL;
+        }
+        for (int i = 0; i < pk->size; i++) {
+            int c = card_value(PyTuple_GET_ITEM(args[1 + p], i), pk->count);
+            if (c < 0 || c / pk->size != p) {
+                Py_DECREF(r);
+                PyErr_SetString(PyExc_TypeError, "a pack holds its owner's card codes");
+                return NULL;
+            }
+            packs[p][i] = (uint8_t)c;
+        }
+    }
+    if (!cr_packs_check(&r->r, packs[0], packs[1])) {
+        Py_DECREF(r);
+        PyErr_SetString(g_err_position, "each pack must hold its player's cards once");
+        return NULL;
+    }
     cr_state st;
     cr_deal(&r->r, packs[0], packs[1], (int)starter, &st);
     Py_DECREF(r);
@@ -1566,14 +1721,8 @@ static PyObject *py_shuffled(PyObject *mod, PyObject *const *args, Py_ssize_t na
     PyObject *out = PyTuple_New(n);
     if (!out) return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PyTuple_GET_ITEM(args[0], i);
-        int card = card_value(item);
-        if (card < 0) {
-            Py_DECREF(out);
-            PyErr_SetString(PyExc_TypeError, "shuffled() of the native engine takes cards");
-            return NULL;
-        }
-        PyTuple_SET_ITEM(out, i, Py_NewRef(g_cards[card]));
+        /* any objects: the shuffle moves them, it reads none */
+        PyTuple_SET_ITEM(out, i, Py_NewRef(PyTuple_GET_ITEM(args[0], i)));
     }
     for (Py_ssize_t i = n - 1; i > 0; i--) {
         Py_ssize_t j = (Py_ssize_t)cr_rng_below(&rng, (uint64_t)(i + 1));
@@ -1848,13 +1997,23 @@ static PyObject *py_setup(PyObject *mod, PyObject *args, PyObject *kwds) {
                                      &move_class, &pending, &ruleset, &pos_err, &ill_err, &arg_err,
                                      &hooks))
         return NULL;
-    if (!PyTuple_Check(cards) || PyTuple_GET_SIZE(cards) != CR_NCARDS || !PyTuple_Check(moves) ||
-        PyTuple_GET_SIZE(moves) != CR_NMOVES) {
-        PyErr_SetString(PyExc_TypeError, "cards and moves must be the 104 cards and the move table");
+    int packs_ok = PyTuple_Check(cards) && PyTuple_GET_SIZE(cards) == CR_NPACKS;
+    for (int k = 0; packs_ok && k < CR_NPACKS; k++) {
+        PyObject *pack = PyTuple_GET_ITEM(cards, k);
+        packs_ok = PyTuple_Check(pack) && PyTuple_GET_SIZE(pack) == cr_packs[k].count;
+    }
+    if (!packs_ok || !PyTuple_Check(moves) || PyTuple_GET_SIZE(moves) != CR_NMOVES) {
+        PyErr_SetString(PyExc_TypeError,
+                        "cards and moves must be every pack's cards and the move table");
         return NULL;
     }
-    for (int i = 0; i < CR_NCARDS; i++) {
-        Py_XSETREF(g_cards[i], Py_NewRef(PyTuple_GET_ITEM(cards, i)));
+    for (int k = 0; k < CR_NPACKS; k++) {
+        PyObject *pack = PyTuple_GET_ITEM(cards, k);
+        for (int i = 0; i < CR_NCARDS; i++) {
+            /* codes beyond the pack hold None: no state of the pack has them */
+            PyObject *card = i < cr_packs[k].count ? PyTuple_GET_ITEM(pack, i) : Py_None;
+            Py_XSETREF(g_cards[k][i], Py_NewRef(card));
+        }
     }
     memset(g_move_keys, 0, sizeof g_move_keys);
     for (int i = 0; i < CR_NMOVES; i++) {
@@ -1877,15 +2036,17 @@ static PyObject *py_setup(PyObject *mod, PyObject *args, PyObject *kwds) {
 }
 
 static PyObject *py_layout_key(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
-    /* house_key(house, depth, card): one Zobrist key, for the Python tables to agree */
+    /* house_key(house, depth, card, count=104): one Zobrist key, for the Python tables to
+       agree (count: the cards in play) */
     (void)mod;
-    long h, d, c;
-    if (nargs != 3 || small_int(args[0], 0, 7, &h) < 0 || small_int(args[1], 0, 103, &d) < 0 ||
-        small_int(args[2], 0, 103, &c) < 0) {
-        PyErr_SetString(PyExc_TypeError, "house_key(house, depth, card)");
+    long h, d, c, count = 104;
+    if ((nargs != 3 && nargs != 4) || (nargs == 4 && small_int(args[3], 1, CR_NCARDS, &count) < 0) ||
+        small_int(args[0], 0, 7, &h) < 0 || small_int(args[1], 0, 255, &d) < 0 ||
+        small_int(args[2], 0, count - 1, &c) < 0) {
+        PyErr_SetString(PyExc_TypeError, "house_key(house, depth, card, count=104)");
         return NULL;
     }
-    return PyLong_FromUnsignedLongLong(cr_zobrist_key((int)h, (int)d, (int)c));
+    return PyLong_FromUnsignedLongLong(cr_zobrist_key((int)h, (int)d, (int)c, (int)count));
 }
 
 static PyMethodDef core_methods[] = {

@@ -7,34 +7,48 @@
 /* The rule options, in spec order: cr_rules.v[CR_OPT_<NAME>] is the option's code
    (a choice: the index of its value; a bool: 0 or 1; a number: itself; none: -1). */
 enum {
-    CR_OPT_RESERVE_SIZE = 0, /* cards dealt to each reserve; the hand gets the rest of the pack but the 4 houses */
-    CR_OPT_RESERVE_FACE_UP = 1, /* the dealt reserve top is face up (false: its owner turns it in play with reveal) */
-    CR_OPT_FIRST_PLAYER = 2, /* who starts a deal */
-    CR_OPT_MATCH_STARTER = 3, /* who starts the later deals of a match */
-    CR_OPT_OWN_WASTE_PLAYABLE = 4, /* your own waste top is an available card */
-    CR_OPT_LOAD_FROM = 5, /* which cards may load the opponent */
-    CR_OPT_LOAD_WRAP = 6, /* loading wraps between King and Ace */
-    CR_OPT_GROUP_MOVES = 7, /* house-to-house sequences */
-    CR_OPT_HOUSE_FILLING = 8, /* filling empty houses from your reserve */
-    CR_OPT_PRIORITY = 9, /* the compulsory order of moves */
-    CR_OPT_STOP = 10, /* priority violations */
-    CR_OPT_MOVE_CAP = 11, /* a deal ends as a stalemate after this many moves */
-    CR_OPT_WIN_BONUS = 12, /* points for winning a deal */
-    CR_OPT_RESERVE_POINTS = 13, /* points per card left in a reserve */
-    CR_OPT_HAND_POINTS = 14, /* points per card left in a hand or waste */
-    CR_OPT_MATCH_TARGET = 15, /* a match ends when a player's total reaches this (none: no target) */
-    CR_OPT_MATCH_DEALS = 16, /* a match ends after this many deals (none: no limit) */
-    CR_NOPTIONS = 17
+    CR_OPT_PACK = 0, /* the pack each player deals from */
+    CR_OPT_RESERVE_SIZE = 1, /* cards dealt to each reserve; the hand gets the rest of the pack but the 4 houses */
+    CR_OPT_RESERVE_FACE_UP = 2, /* the dealt reserve top is face up (false: its owner turns it in play with reveal) */
+    CR_OPT_FIRST_PLAYER = 3, /* who starts a deal */
+    CR_OPT_MATCH_STARTER = 4, /* who starts the later deals of a match */
+    CR_OPT_OWN_WASTE_PLAYABLE = 5, /* your own waste top is an available card */
+    CR_OPT_TURN_END = 6, /* how a turn ends */
+    CR_OPT_LOAD_FROM = 7, /* which cards may load the opponent */
+    CR_OPT_LOAD_MATCH = 8, /* which card loads on the opponent's top */
+    CR_OPT_LOAD_WRAP = 9, /* loading wraps between each family's top and starter (King and Ace, trump 21 and 1) */
+    CR_OPT_GROUP_MOVES = 10, /* house-to-house sequences */
+    CR_OPT_STERILE_MOVES = 11, /* moving a whole house onto an empty house */
+    CR_OPT_HOUSE_FILLING = 12, /* filling empty houses from your reserve */
+    CR_OPT_PRIORITY = 13, /* the compulsory order of moves */
+    CR_OPT_STOP = 14, /* priority violations */
+    CR_OPT_CALL_WINDOW = 15, /* when Stop! is called */
+    CR_OPT_FALSE_CALL = 16, /* a wrong Stop! call at the start of a turn */
+    CR_OPT_BLOCKED = 17, /* a blocked deal (stalemate or move cap) */
+    CR_OPT_MOVE_CAP = 18, /* a deal ends as a stalemate after this many moves */
+    CR_OPT_WIN_BONUS = 19, /* points for winning a deal */
+    CR_OPT_RESERVE_POINTS = 20, /* points per card left in a reserve */
+    CR_OPT_HAND_POINTS = 21, /* points per card left in a hand or waste */
+    CR_OPT_MATCH_TARGET = 22, /* a match ends when a player's total reaches this (none: no target) */
+    CR_OPT_MATCH_DEALS = 23, /* a match ends after this many deals (none: no limit) */
+    CR_NOPTIONS = 24
 };
 
 /* The values of each choice option (their codes). */
+enum { CR_PACK_STANDARD = 0, CR_PACK_TAROT56 = 1, CR_PACK_TAROT77 = 2, CR_PACK_TAROT78 = 3 };
 enum { CR_FIRST_PLAYER_RESERVE = 0, CR_FIRST_PLAYER_RESERVE_FIRST_HOUSE = 1, CR_FIRST_PLAYER_CUT = 2 };
 enum { CR_MATCH_STARTER_RULE = 0, CR_MATCH_STARTER_ALTERNATE = 1 };
+enum { CR_TURN_END_DISCARD = 0, CR_TURN_END_FLIP = 1 };
 enum { CR_LOAD_FROM_ANY = 0, CR_LOAD_FROM_OWN = 1 };
+enum { CR_LOAD_MATCH_SUIT = 0, CR_LOAD_MATCH_COLOUR = 1 };
 enum { CR_GROUP_MOVES_SINGLE = 0, CR_GROUP_MOVES_SUPERMOVE = 1, CR_GROUP_MOVES_WHOLE = 2 };
+enum { CR_STERILE_MOVES_ALLOWED = 0, CR_STERILE_MOVES_FORBIDDEN = 1 };
 enum { CR_HOUSE_FILLING_BEFORE_HAND = 0, CR_HOUSE_FILLING_IMMEDIATE = 1, CR_HOUSE_FILLING_NONE = 2 };
-enum { CR_PRIORITY_PAGAT = 0, CR_PRIORITY_SERBIAN = 1 };
-enum { CR_STOP_ENFORCED = 0, CR_STOP_UNDO = 1, CR_STOP_CARD = 2 };
+enum { CR_PRIORITY_PAGAT = 0, CR_PRIORITY_SERBIAN = 1, CR_PRIORITY_BOBCRAPETTE = 2 };
+enum { CR_STOP_ENFORCED = 0, CR_STOP_UNDO = 1, CR_STOP_CARD = 2, CR_STOP_LOSE_DRAW = 3 };
+enum { CR_CALL_WINDOW_AFTER_MOVE = 0, CR_CALL_WINDOW_TURN_START = 1 };
+enum { CR_FALSE_CALL_LOSE_TURN = 0, CR_FALSE_CALL_NONE = 1, CR_FALSE_CALL_RATIONED = 2 };
+enum { CR_BLOCKED_SCORED = 0, CR_BLOCKED_DRAW = 1 };
 
 /* Option kinds (cr_option_table). */
 enum { CR_KIND_CHOICE = 0, CR_KIND_BOOL = 1, CR_KIND_INT = 2, CR_KIND_COUNT = 3 };
@@ -47,17 +61,24 @@ typedef struct cr_option_spec {
     int64_t low, high, fallback;
 } cr_option_spec;
 static const cr_option_spec cr_option_table[CR_NOPTIONS] = {
-    {"reserve_size", 2, 1, 48, 13},
+    {"pack", 0, 0, 3, 0},
+    {"reserve_size", 2, 1, 74, 13},
     {"reserve_face_up", 1, 0, 1, 1},
     {"first_player", 0, 0, 2, 0},
     {"match_starter", 0, 0, 1, 0},
     {"own_waste_playable", 1, 0, 1, 0},
+    {"turn_end", 0, 0, 1, 0},
     {"load_from", 0, 0, 1, 0},
+    {"load_match", 0, 0, 1, 0},
     {"load_wrap", 1, 0, 1, 0},
     {"group_moves", 0, 0, 2, 1},
+    {"sterile_moves", 0, 0, 1, 0},
     {"house_filling", 0, 0, 2, 0},
-    {"priority", 0, 0, 1, 0},
-    {"stop", 0, 0, 2, 0},
+    {"priority", 0, 0, 2, 0},
+    {"stop", 0, 0, 3, 0},
+    {"call_window", 0, 0, 1, 0},
+    {"false_call", 0, 0, 2, 0},
+    {"blocked", 0, 0, 1, 0},
     {"move_cap", 2, 1, 1000000000, 20000},
     {"win_bonus", 2, 0, 1000000, 30},
     {"reserve_points", 2, 0, 1000000, 2},
@@ -99,7 +120,18 @@ enum {
     CR_REASON_FILLING_BEFORE, /* house: house */
     CR_REASON_FILLING_IMMEDIATE, /* house: house */
     CR_REASON_CYCLE,
-    CR_NREASONS = 31
+    CR_REASON_FLIP_RULE,
+    CR_REASON_FLIP_DISCARD,
+    CR_REASON_FLIP_EMPTY,
+    CR_REASON_END_FLIP,
+    CR_REASON_STERILE, /* house: house */
+    CR_REASON_OBLIGATION_RESERVE, /* card: card */
+    CR_REASON_OBLIGATION_STARTER, /* card: card */
+    CR_REASON_STOP_WINDOW,
+    CR_REASON_STOP_RATIONED,
+    CR_REASON_LOAD_COLOUR, /* card: card, onto: card */
+    CR_REASON_LOAD_COLOUR_WRAP, /* card: card, onto: card */
+    CR_NREASONS = 42
 };
 
 /* Kinds of broken priority (crapette._spec.VIOLATION_KINDS); 0: none. */

@@ -38,15 +38,17 @@
 #endif
 
 /* The layout the JavaScript side reads and writes (js/src/engine.js). */
-_Static_assert(sizeof(cr_state) == 140, "cr_state layout");
-_Static_assert(offsetof(cr_state, len) == 104, "cr_state.len");
-_Static_assert(offsetof(cr_state, turned) == 126, "cr_state.turned");
-_Static_assert(offsetof(cr_state, to_act) == 127, "cr_state.to_act");
-_Static_assert(offsetof(cr_state, reserve_up) == 128, "cr_state.reserve_up");
-_Static_assert(offsetof(cr_state, passes) == 130, "cr_state.passes");
-_Static_assert(offsetof(cr_state, emptied) == 132, "cr_state.emptied");
-_Static_assert(offsetof(cr_state, stop) == 134, "cr_state.stop");
-_Static_assert(offsetof(cr_state, moves_made) == 136, "cr_state.moves_made");
+_Static_assert(sizeof(cr_state) == 196, "cr_state layout");
+_Static_assert(offsetof(cr_state, len) == 156, "cr_state.len");
+_Static_assert(offsetof(cr_state, turned) == 180, "cr_state.turned");
+_Static_assert(offsetof(cr_state, to_act) == 181, "cr_state.to_act");
+_Static_assert(offsetof(cr_state, reserve_up) == 182, "cr_state.reserve_up");
+_Static_assert(offsetof(cr_state, passes) == 184, "cr_state.passes");
+_Static_assert(offsetof(cr_state, emptied) == 186, "cr_state.emptied");
+_Static_assert(offsetof(cr_state, calls) == 187, "cr_state.calls");
+_Static_assert(offsetof(cr_state, stop) == 188, "cr_state.stop");
+_Static_assert(offsetof(cr_state, fault) == 190, "cr_state.fault");
+_Static_assert(offsetof(cr_state, moves_made) == 192, "cr_state.moves_made");
 /* The rules are the spec's table of option codes (js/lib/spec.js writes them in order). */
 _Static_assert(sizeof(cr_rules) == 8 * CR_NOPTIONS, "cr_rules layout: one int64 per option");
 
@@ -157,7 +159,7 @@ static cr_result g_result;
    own, whatever cr_result becomes): starter, winner (-1: none), reason, turns, the two
    scores, moves, Stop! decisions met and of them called. */
 static int64_t g_deal[9];
-static uint8_t g_packs[104];
+static uint8_t g_packs[CR_NCARDS]; /* both pack orders: pack 0 then pack 1 */
 
 /* The layout keys of the state's turn, written by JavaScript (the first `n` keys of its
    log), with an index for a long log. */
@@ -238,7 +240,7 @@ static int ready(void) { return cr_rules_check(&g_rules) && cr_state_check(&g_st
 
 int EXPORT(wa_check)(void) { return cr_state_check(&g_state); }
 uint64_t EXPORT(wa_houses_key)(void) {
-    return cr_state_check(&g_state) == 0 ? cr_houses_key(&g_state) : 0;
+    return ready() ? cr_houses_key(&g_rules, &g_state) : 0;
 }
 
 /* The legal moves into wa_moves; seen: the n keys written, current the state's layout.
@@ -317,7 +319,8 @@ int EXPORT(wa_is_over)(void) { return ready() ? cr_is_over(&g_rules, &g_state) :
 int64_t EXPORT(wa_evaluate)(int p) { return ready() ? cr_evaluate(&g_rules, &g_state, p) : 0; }
 
 /* Dealing into g_state: -1 (g_state untouched) for rules that fail cr_rules_check, and for
-   wa_deal unless the packs are each their player's 52 cards and starter is -1, 0 or 1. */
+   wa_deal unless the packs are each their player's cards of the rules' pack and starter is -1,
+   0 or 1. */
 int EXPORT(wa_new_game)(uint64_t seed) {
     if (!cr_rules_check(&g_rules)) return -1;
     cr_new_game(&g_rules, seed, &g_state);
@@ -325,9 +328,9 @@ int EXPORT(wa_new_game)(uint64_t seed) {
 }
 int EXPORT(wa_deal)(int starter) {
     if (!cr_rules_check(&g_rules) || starter < -1 || starter > 1 ||
-        !cr_packs_check(g_packs, g_packs + 52))
+        !cr_packs_check(&g_rules, g_packs, g_packs + cr_packs[g_rules.v[CR_OPT_PACK]].size))
         return -1;
-    cr_deal(&g_rules, g_packs, g_packs + 52, starter, &g_state);
+    cr_deal(&g_rules, g_packs, g_packs + cr_packs[g_rules.v[CR_OPT_PACK]].size, starter, &g_state);
     return 0;
 }
 

@@ -1,7 +1,8 @@
 """A small, readable position builder for scenario tests.
 
-Write only the cards a test is about; :func:`position` puts every other card of the 104
-where it cannot interfere, so that every test state holds each card exactly once::
+Write only the cards a test is about; :func:`position` puts every other card of the game
+(104 with the standard pack, or the rules' tarot pack's) where it cannot interfere, so that
+every test state holds each card exactly once::
 
     state = position(houses={0: "9S 8H", 4: "7C"}, reserve0="5D", hand0="KC", to_act=0)
 
@@ -21,7 +22,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 
 import crapette as c
-from crapette.cards import RANK, RED, SUIT, Card, full_pack
+from crapette.cards import PACKS, STANDARD, Card, Pack, full_pack
 from crapette.moves import ALL_MOVES
 
 __all__ = ["cards", "deal_order", "leftovers", "position"]
@@ -30,42 +31,55 @@ RestPile = str
 _REST_PILES = ("hand0", "hand1", "waste0", "waste1", "reserve0", "reserve1")
 
 
-def cards(text: str | Iterable[str | int] | None) -> tuple[Card, ...]:
-    """Parse ``"7H 8h"`` (or a sequence of texts / indexes) into a pile, bottom first."""
+def cards(text: str | Iterable[str | int] | None, deck: Pack = STANDARD) -> tuple[Card, ...]:
+    """Parse ``"7H 8h"`` (or a sequence of texts / codes) into a pile of ``deck``'s cards,
+    bottom first."""
     if text is None:
         return ()
     items = text.split() if isinstance(text, str) else list(text)
-    return tuple(Card(item) for item in items)
+    return tuple(deck.parse(i) if isinstance(i, str) else deck.card(int(i)) for i in items)
 
 
-def _piles8(spec: Mapping[int, str] | Sequence[str] | None) -> list[tuple[Card, ...]]:
-    piles: list[tuple[Card, ...]] = [()] * 8
+def _piles(
+    spec: Mapping[int, str] | Sequence[str] | None, count: int, deck: Pack
+) -> list[tuple[Card, ...]]:
+    piles: list[tuple[Card, ...]] = [()] * count
     if spec is None:
         return piles
     items = spec.items() if isinstance(spec, Mapping) else enumerate(spec)
     for i, text in items:
-        piles[i] = cards(text)
+        piles[i] = cards(text, deck)
     return piles
 
 
-def leftovers(used: Iterable[Card]) -> list[Card]:
-    """The cards of the 104 not in ``used``, in index order."""
+def leftovers(used: Iterable[Card], deck: Pack = STANDARD) -> list[Card]:
+    """The cards of the game not in ``used``, in code order."""
     taken = set(used)
-    return [card for card in c.ALL_CARDS if card not in taken]
+    return [card for card in deck.cards if card not in taken]
 
 
-def _complete_suits(free: list[Card], slots: int) -> tuple[list[tuple[Card, ...]], list[Card]]:
-    """Take up to ``slots`` complete A..K suits (any pack for each rank) out of ``free``."""
+def _family(deck: Pack, family: int) -> range:
+    if family < 4:
+        return range(1, deck.ranks + 1)
+    return range(0 if deck.trumps == 22 else 1, 22)
+
+
+def _complete_suits(
+    free: list[Card], slots: int, deck: Pack
+) -> tuple[list[tuple[Card, ...]], list[Card]]:
+    """Take up to ``slots`` complete families (A..K, or the trumps; any pack for each rank)
+    out of ``free``."""
     pool: dict[tuple[int, int], list[Card]] = {}
     for card in free:
-        pool.setdefault((SUIT[card], RANK[card]), []).append(card)
+        pool.setdefault((deck.suit[card], deck.rank[card]), []).append(card)
     piles: list[tuple[Card, ...]] = []
-    for suit in range(4):
+    for family in range(5 if deck.trumps else 4):
+        ranks = _family(deck, family)
         for _copy in range(2):
             if len(piles) == slots:
                 break
-            if all(pool.get((suit, rank)) for rank in range(1, 14)):
-                piles.append(tuple(pool[(suit, rank)].pop(0) for rank in range(1, 14)))
+            if all(pool.get((family, rank)) for rank in ranks):
+                piles.append(tuple(pool[(family, rank)].pop(0) for rank in ranks))
     remaining = [card for cards_ in pool.values() for card in cards_]
     return piles, sorted(remaining)
 
@@ -121,27 +135,34 @@ def position(
     if isinstance(rules, str):
         rules = c.Ruleset.from_string(rules)
     rules = rules or c.Ruleset()
-    house_piles = _piles8(houses)
-    found_piles = _piles8(foundations)
+    deck = PACKS[rules.pack]
+    house_piles = _piles(houses, 8, deck)
+    found_piles = _piles(foundations, deck.foundations, deck)
     for pile in house_piles if check_runs else ():
         for low, high in itertools.pairwise(pile):
-            if RANK[low] != RANK[high] + 1 or RED[low] == RED[high]:
+            trumps = deck.suit[low] == 4
+            if (
+                deck.rank[low] != deck.rank[high] + 1
+                or (deck.suit[high] == 4) != trumps
+                or (not trumps and deck.red[low] == deck.red[high])
+            ):
                 raise ValueError(f"house {[str(x) for x in pile]} is not one run")
     for pile in found_piles:
         for depth, card in enumerate(pile):
-            if RANK[card] != depth + 1 or SUIT[card] != SUIT[pile[0]]:
+            first = _family(deck, deck.suit[pile[0]])[0]
+            if deck.rank[card] != first + depth or deck.suit[card] != deck.suit[pile[0]]:
                 raise ValueError(
                     f"foundation pile {[str(x) for x in pile]} is not A, 2, ... in suit"
                 )
     piles: dict[str, tuple[Card, ...]] = {
-        "reserve0": cards(reserve0),
-        "reserve1": cards(reserve1),
-        "hand0": cards(hand0),
-        "hand1": cards(hand1),
-        "waste0": cards(waste0),
-        "waste1": cards(waste1),
+        "reserve0": cards(reserve0, deck),
+        "reserve1": cards(reserve1, deck),
+        "hand0": cards(hand0, deck),
+        "hand1": cards(hand1, deck),
+        "waste0": cards(waste0, deck),
+        "waste1": cards(waste1, deck),
     }
-    turned_card = Card(turned) if turned is not None else None
+    turned_card = deck.parse(turned) if turned is not None else None
     used: list[Card] = [card for pile in (*house_piles, *found_piles) for card in pile]
     for pile in piles.values():
         used.extend(pile)
@@ -151,10 +172,10 @@ def position(
     if doubled:
         raise ValueError(f"cards written twice: {' '.join(doubled)}")
 
-    free = leftovers(used)
+    free = leftovers(used, deck)
     if fill_foundations:
-        empty_slots = [i for i in range(8) if not found_piles[i]]
-        complete, free = _complete_suits(free, len(empty_slots))
+        empty_slots = [i for i in range(deck.foundations) if not found_piles[i]]
+        complete, free = _complete_suits(free, len(empty_slots), deck)
         for slot, pile in zip(empty_slots, complete, strict=False):
             found_piles[slot] = pile
     targets = [rest] if isinstance(rest, str) else list(rest)
@@ -187,15 +208,15 @@ def position(
         turned=turned_card,
         **counters,  # type: ignore[arg-type]
     )
-    assert sorted(state.cards()) == list(c.ALL_CARDS), "a position must hold the 104 cards"
+    assert sorted(state.cards()) == list(deck.cards), "a position must hold every card"
     return state
 
 
-def deal_order(pack: int, first: str = "") -> tuple[Card, ...]:
-    """A full 52-card order of ``pack`` beginning with the cards of ``first`` (in that
-    order), the rest in index order: handy for ``crapette.deal``."""
-    head = list(cards(first))
-    return tuple(head + [card for card in full_pack(pack) if card not in head])
+def deal_order(pack: int, first: str = "", kind: str = "standard") -> tuple[Card, ...]:
+    """A full order of player ``pack``'s pack (of the pack kind ``kind``) beginning with the
+    cards of ``first`` (in that order), the rest in code order: handy for ``crapette.deal``."""
+    head = list(cards(first, PACKS[kind]))
+    return tuple(head + [card for card in full_pack(pack, kind) if card not in head])
 
 
 QUIET: tuple[str, ...] = ("KS", "KC", "Ks", "Kc", "KH", "KD", "Kh", "Kd")

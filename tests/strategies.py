@@ -14,12 +14,14 @@ from hypothesis import strategies as st
 
 import crapette as c
 from crapette import _spec
-from crapette.cards import PACK, RANK, RED, SUIT, Card
+from crapette._tables import PACK_TABLES
+from crapette.cards import PACKS, Card
 from crapette.deal import Rng
 from crapette.testing import option_samples
 
 __all__ = [
     "OPTION_VALUES",
+    "every_card",
     "random_position",
     "random_walk",
     "rulesets",
@@ -35,6 +37,11 @@ the rule spec."""
 
 RULE_OPTIONS = tuple(option.name for option in _spec.OPTIONS if option.engine)
 """The options the engine reads (the rest only change matches)."""
+
+
+def every_card(state: c.GameState) -> list[c.Card]:
+    """Every card of the state's game (both packs of its pack kind), in code order."""
+    return list(PACKS[state.rules.pack].cards)
 
 
 def seeds() -> st.SearchStrategy[int]:
@@ -103,10 +110,14 @@ def states(
 
 
 def random_position(rules: c.Ruleset, rng: Rng) -> c.GameState:
-    """A random but well-formed position: valid foundation piles, houses that are runs
-    (some long, some empty), random reserves (face-up counts), hands, wastes, a turned card
-    or not, an "emptied" mask and a few seen layouts (so that the no-cycle rule bites)."""
-    pool = list(c.ALL_CARDS)
+    """A random but well-formed position of the rules' pack: valid foundation piles, houses
+    that are runs (some long, some empty), random reserves (face-up counts), hands, wastes,
+    a turned card or not (never under ``turn_end=flip``), an "emptied" mask, a few seen
+    layouts (so that the no-cycle rule bites), and under ``call_window=turn_start`` an open
+    call window or not and false calls."""
+    deck = PACKS[rules.pack]
+    t = PACK_TABLES[rules.pack]
+    pool = list(deck.cards)
     for i in range(len(pool) - 1, 0, -1):
         j = rng.below(i + 1)
         pool[i], pool[j] = pool[j], pool[i]
@@ -116,20 +127,25 @@ def random_position(rules: c.Ruleset, rng: Rng) -> c.GameState:
         free.discard(card)
         return card
 
-    def find(rank: int, ok: Callable[[Card], bool]) -> Card | None:
-        """The first free card of this rank that passes ``ok``."""
+    def find(ok: Callable[[Card], bool]) -> Card | None:
+        """The first free card that passes ``ok``."""
         for card in pool:
-            if card in free and RANK[card] == rank and ok(card):
+            if card in free and ok(card):
                 return card
         return None
 
+    need = t.fneed
     foundations: list[tuple[Card, ...]] = []
-    for _ in range(8):
-        height = rng.below(14) if rng.below(3) else 0
-        suit = rng.below(4)
+    for _ in range(deck.foundations):
+        height = rng.below(deck.ranks + 1) if rng.below(3) else 0
+        family = rng.below(deck.families)
         pile: list[Card] = []
-        for rank in range(1, height + 1):
-            card = find(rank, lambda x, suit=suit: SUIT[x] == suit)
+        for _step in range(height):
+            if pile:
+                top_face = t.face[pile[-1]]
+                card = find(lambda x, f=top_face: need[x] == f)
+            else:
+                card = find(lambda x, family=family: need[x] == -2 and deck.suit[x] == family)
             if card is None:
                 break
             pile.append(take(card))
@@ -142,9 +158,7 @@ def random_position(rules: c.Ruleset, rng: Rng) -> c.GameState:
         top = next(x for x in pool if x in free)
         run = [take(top)]
         for _ in range(rng.below(6)):
-            if RANK[run[0]] == 13:
-                break
-            below = find(RANK[run[0]] + 1, lambda x, top=run[0]: RED[x] != RED[top])
+            below = find(lambda x, top=run[0]: t.takes[x] == t.kind[top])
             if below is None:
                 break
             run.insert(0, take(below))
@@ -155,7 +169,7 @@ def random_position(rules: c.Ruleset, rng: Rng) -> c.GameState:
     reserves_: list[tuple[Card, ...]] = []
     up_counts: list[int] = []
     for p in (0, 1):
-        own = [x for x in pool if x in free and PACK[x] == p]
+        own = [x for x in pool if x in free and deck.owner[x] == p]
         down = [take(x) for x in own[: rng.below(min(len(own), 20) + 1) if rng.below(5) else 0]]
         up = rng.below(3) if rng.below(4) else 1
         if not rules.reserve_face_up and rng.below(3) == 0:
@@ -171,42 +185,37 @@ def random_position(rules: c.Ruleset, rng: Rng) -> c.GameState:
     w1 = rest[cuts[2] :]
     to_act = rng.below(2)
     hands = [list(h0), list(h1)]
-    turned = hands[to_act].pop() if hands[to_act] and rng.below(2) else None
+    flip = rules.turn_end == "flip"
+    turned = hands[to_act].pop() if hands[to_act] and rng.below(2) and not flip else None
     reserves = (reserves_[0], reserves_[1])
     reserve_up = (up_counts[0], up_counts[1])
     empty_mask = sum(1 << h for h in range(8) if not houses[h] and rng.below(2))
-    state = c.GameState(
-        rules=rules,
-        to_act=to_act,
-        foundations=tuple(foundations),
-        houses=tuple(houses),
-        reserves=reserves,
-        reserve_up=(reserve_up[0], reserve_up[1]),
-        hands=(tuple(hands[0]), tuple(hands[1])),
-        wastes=(tuple(w0), tuple(w1)),
-        turned=turned,
-        emptied=empty_mask,
-        passes=(rng.below(3), rng.below(2)),
-    )
+    calls = rules.stop != "enforced" and rules.call_window == "turn_start"
+    window = calls and bool(rng.below(2))
+    rationed = calls and rules.false_call == "rationed"
+    false_calls = (rng.below(4), rng.below(4)) if rationed else (0, 0)
+    fields = {
+        "rules": rules,
+        "to_act": to_act,
+        "foundations": tuple(foundations),
+        "houses": tuple(houses),
+        "reserves": reserves,
+        "reserve_up": (reserve_up[0], reserve_up[1]),
+        "hands": (tuple(hands[0]), tuple(hands[1])),
+        "wastes": (tuple(w0), tuple(w1)),
+        "turned": turned,
+        "emptied": empty_mask,
+        "passes": (rng.below(3), rng.below(2)),
+        "window": window,
+        "false_calls": false_calls,
+    }
+    state = c.GameState(**fields)  # type: ignore[arg-type]
     # Remember a few layouts one house move away, as if the turn had visited them.
     seen = set(state.seen)
     for move in c.legal_moves(state):
         if move.is_play and move.source < 8 and move.target < 8 and rng.below(3) == 0:
             seen.add(c.apply_unchecked(state, move).houses_key)
-    return c.GameState(
-        rules=rules,
-        to_act=to_act,
-        foundations=state.foundations,
-        houses=state.houses,
-        reserves=state.reserves,
-        reserve_up=state.reserve_up,
-        hands=state.hands,
-        wastes=state.wastes,
-        turned=state.turned,
-        emptied=state.emptied,
-        passes=state.passes,
-        seen=frozenset(seen),
-    )
+    return c.GameState(**fields, seen=frozenset(seen))  # type: ignore[arg-type]
 
 
 @st.composite

@@ -22,6 +22,7 @@ from positions import mv, position, quiet
 # The ranking of crapette.bots.greedy, best first. Moves of one tier may come in any order;
 # every move of a tier ranks above every move of the later tiers.
 TIERS = (
+    "a call at the start of a turn on a fault",  # call_window=turn_start
     "reveal",
     "reserve to a foundation",
     "turned card to a foundation",
@@ -42,8 +43,9 @@ TIERS = (
     "useful house move",  # emptying a house onto another; a helpful shuffle
     "turned card or waste onto an empty house, the reserve not empty",
     "draw",
-    "discard or end",
+    "discard, flip or end",
     "pointless house move",  # a run to an empty house; a shuffle that opens nothing
+    "a false call at the start of a turn",  # no fault to punish
 )
 
 
@@ -51,12 +53,18 @@ def tier(state: c.GameState, move: c.Move) -> str:
     """The documented tier of ``move`` (the look-ahead of shuffles is read from the score:
     the test checks that it is one of the two documented tiers)."""
     action = move.action
+    if action is c.Action.CALL_STOP:  # (Stop! decisions are left out of the samples)
+        assert state.window
+        if state.fault is not None:
+            return "a call at the start of a turn on a fault"
+        return "a false call at the start of a turn"
     if action is not c.Action.PLAY:
         return {
             c.Action.REVEAL: "reveal",
             c.Action.DRAW: "draw",
-            c.Action.DISCARD: "discard or end",
-            c.Action.END_TURN: "discard or end",
+            c.Action.DISCARD: "discard, flip or end",
+            c.Action.FLIP: "discard, flip or end",
+            c.Action.END_TURN: "discard, flip or end",
         }[action]
     s, t = move.source, move.target
     own = "turned card or waste"

@@ -347,8 +347,10 @@ def test_the_versioning_page_lists_exactly_the_documented_modules() -> None:
 
 
 MATRIX_OPTIONS = {
+    "pack": ("pack",),
+    "turn end": ("turn_end",),
     "reserve": ("reserve_size", "reserve_face_up"),
-    "hand": ("reserve_size",),
+    "hand": ("reserve_size", "pack"),
     "first player": ("first_player",),
     "own waste top playable": ("own_waste_playable",),
     "loading sources": ("load_from",),

@@ -16,11 +16,15 @@ from crapette.adapters.encoding import (
     NUM_ACTIONS,
     OBSERVATION_SIZE,
     action_mask,
+    card_count,
     decode,
     encode,
     legal_actions,
+    num_actions,
+    observation_size,
     observation_vector,
 )
+from crapette.cards import PACKS
 from crapette.deal import Rng
 from crapette.moves import ALL_MOVES
 from crapette.views import determinize, observe
@@ -41,11 +45,48 @@ def random_positions(rules: c.Ruleset, seed: int, every: int = 7, limit: int = 4
 
 
 def test_action_space_is_the_move_table() -> None:
-    assert NUM_ACTIONS == len(ALL_MOVES) == 791
+    assert NUM_ACTIONS == c.Ruleset().action_count == 791
+    assert c.Ruleset.preset("tarot").replace(pack="tarot78").action_count == len(ALL_MOVES)
     for code, move in enumerate(ALL_MOVES):
         assert encode(move) == code == move.index
-        assert decode(code) is move
+        if code < NUM_ACTIONS:
+            assert decode(code) is move
+        assert decode(code, c.Ruleset.preset("tarot").replace(pack="tarot78")) is move
     assert decode(np.int64(c.DRAW.index)) is c.DRAW
+    assert decode(c.FLIP.index, c.Ruleset.preset("bobcrapette")) is c.FLIP
+
+
+@pytest.mark.parametrize(
+    ("rules", "actions", "size"),
+    [
+        ("classic", 791, 1796),
+        ("bobcrapette(pack=standard)", 792, 1796),
+        ("classic(pack=tarot56)", 848, 112 * 17 + 28),
+        ("tarot", 1240, 154 * 17 + 28),
+        ("bobcrapette", 1240, 154 * 17 + 28),
+        ("tarot(pack=tarot78)", 1296, 156 * 17 + 28),
+    ],
+)
+def test_sizes_per_ruleset(rules: str, actions: int, size: int) -> None:
+    """Action and observation sizes follow the pack; every legal move of a deal, every
+    card and the 10 foundations of a tarot pack fit them."""
+    ruleset = c.parse_rules(rules)
+    assert num_actions(ruleset) == actions and observation_size(ruleset) == size
+    n = card_count(ruleset)
+    state = c.new_game(ruleset.replace(move_cap=300), seed=2)
+    while not c.is_over(state):
+        mask = action_mask(state)
+        assert mask.shape == (actions,) and mask.sum() == len(c.legal_moves(state))
+        for p in (0, 1):
+            vec = observation_vector(observe(state, p))
+            assert vec.shape == (size,) and vec.min() >= 0.0 and vec.max() <= 1.0
+            cards = vec[: n * 17].reshape(n, 17)
+            assert (cards[:, :15].sum(axis=1) == 1).all()  # every card in one place
+            placed = sum(len(f) for f in state.foundations)
+            assert cards[:, 0].sum() == placed
+        state = c.apply(state, c.legal_moves(state)[-1])
+    with pytest.raises(c.InvalidMoveError, match="outside"):
+        decode(actions, ruleset)
 
 
 @pytest.mark.parametrize("bad", [-1, NUM_ACTIONS, True, 2.0, "3", None])
@@ -64,9 +105,9 @@ def test_action_mask_marks_exactly_the_legal_moves(preset: str) -> None:
     rules = c.Ruleset.preset(preset)
     for state in random_positions(rules, seed=11):
         mask = action_mask(state)
-        assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,)
+        assert mask.dtype == np.int8 and mask.shape == (rules.action_count,)
         legal = c.legal_moves(state)
-        assert [decode(a) for a in np.flatnonzero(mask)] == list(legal)
+        assert [decode(a, rules) for a in np.flatnonzero(mask)] == list(legal)
         assert legal_actions(state) == [m.index for m in legal]
 
 
@@ -79,16 +120,22 @@ def test_action_mask_is_empty_when_the_deal_is_over() -> None:
     assert legal_actions(state) == []
 
 
-@pytest.mark.parametrize("preset", ["classic", "serbian"])
+@pytest.mark.parametrize(
+    "preset", ["classic", "serbian", "bobcrapette", "tarot(pack=tarot78)", "classic(pack=tarot56)"]
+)
 def test_observation_vector_layout(preset: str) -> None:
-    rules = c.Ruleset.preset(preset)
+    rules = c.parse_rules(preset)
+    n = card_count(rules)
+    assert n == len(PACKS[rules.pack].cards)
     for state in random_positions(rules, seed=3):
         for player in (0, 1):
             view = observe(state, player)
             vec = observation_vector(view)
-            assert vec.shape == (OBSERVATION_SIZE,) and vec.dtype == np.float32
+            assert vec.shape == (observation_size(rules),) and vec.dtype == np.float32
+            if rules.pack == "standard":
+                assert vec.shape == (OBSERVATION_SIZE,)
             assert vec.min() >= 0.0 and vec.max() <= 1.0
-            cards = vec[: 104 * CARD_FEATURES].reshape(104, CARD_FEATURES)
+            cards = vec[: n * CARD_FEATURES].reshape(n, CARD_FEATURES)
             locations = cards[:, : len(CARD_LOCATIONS)]
             assert (locations.sum(axis=1) == 1).all()
             hidden = int(locations[:, CARD_LOCATIONS.index("hidden")].sum())
@@ -104,7 +151,7 @@ def test_observation_vector_layout(preset: str) -> None:
                 for depth, card in enumerate(reversed(pile)):
                     assert cards[card, CARD_LOCATIONS.index(f"H{h + 1}")] == 1
                     assert cards[card, -2] == (depth == 0)
-                    assert cards[card, -1] == np.float32(depth / 104)
+                    assert cards[card, -1] == np.float32(depth / n)
 
 
 def test_observation_hides_the_hidden_cards() -> None:

@@ -80,8 +80,8 @@ def test_str_is_the_board_and_repr_pastes_back(preset: str) -> None:
             hidden.extend(state.reserves[p][: len(state.reserves[p]) - state.reserve_up[p]])
         words = set(shown.split())
         # a face-down card is named only if another copy of its face is visible
-        visible = {SYMBOL[card] for card in state.cards() if card not in hidden}
-        assert {SYMBOL[card] for card in hidden} & words <= visible
+        visible = {card.symbol for card in state.cards() if card not in hidden}
+        assert {card.symbol for card in hidden} & words <= visible
         assert board(state, ascii=True).count("♠") == 0
 
 

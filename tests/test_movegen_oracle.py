@@ -93,7 +93,7 @@ def test_quick_priority_test_agrees_with_violation(name: str, stop: str) -> None
     spelled-out ``violation`` of the plain rules (``crapette.testing``) for every legal move
     of played and random positions (docs/rules.md "Compulsory moves"); a violating
     move that wins the deal ends it with no decision."""
-    rules = c.Ruleset.preset(name).replace(stop=stop)
+    rules = c.Ruleset.preset(name).replace(stop=stop, call_window="after_move")
     rng = Rng(7)
     states = [before for before, _ in random_walk(c.new_game(rules, seed=3), Rng(3), 800)]
     states += [random_position(rules, rng) for _ in range(100)]

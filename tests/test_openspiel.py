@@ -288,3 +288,44 @@ def test_ismcts_without_a_resampler_uses_the_games_own() -> None:
     )
     assert len(state.legal_actions()) > 1
     assert searcher.step(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize(
+    ("rules", "actions", "cards"),
+    [("tarot[pack:tarot78]", 1296, 156), ("bobcrapette", 1240, 154)],
+)
+def test_larger_packs(rules: str, actions: int, cards: int) -> None:
+    """A tarot78 and a Bobcrapette game: the ruleset's action count, an observation tensor
+    of 17 values per card of the pack (and 28 more), OpenSpiel's own harness, and a whole
+    game of random play to its end whose legal actions are the engine's."""
+    game = pyspiel.load_game(f"python_crapette(rules={rules},move_cap=400,num_deals=5)")
+    ruleset = parse_rules_param(rules)
+    assert game.num_distinct_actions() == actions == ruleset.action_count
+    assert game.observation_tensor_size() == cards * 17 + 28
+    assert game.max_utility() == 1.0
+    raw = pyspiel.load_game(f"python_crapette(rules={rules},normalize=False)")
+    assert raw.max_utility() == reward_scale(ruleset) == ruleset.win_bonus + cards * 2
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(4)
+    seen_big = False
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(2)
+            continue
+        legal = state.legal_actions()
+        assert max(legal) < actions
+        assert legal == legal_actions(state.game_state)
+        tensor = np.asarray(state.observation_tensor(state.current_player()))
+        assert tensor.shape == (cards * 17 + 28,)
+        assert np.array_equal(
+            tensor, observation_vector(observe(state.game_state, state.current_player()))
+        )
+        seen_big = seen_big or max(legal) >= NUM_ACTIONS
+        state.apply_action(int(rng.choice(legal)))
+    if ruleset.turn_end == "flip":
+        assert seen_big  # the flip: a code only the larger table has
+    assert sum(state.returns()) == 0.0
+    if ruleset.turn_end == "flip":  # the information state shows each flipped card
+        record = state.information_state_string(0)
+        assert "flip +" in record and "@W" in record

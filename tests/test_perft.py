@@ -4,7 +4,8 @@ The files ``tests/perft/<preset>.txt`` hold, for each position, the behaviour ve
 rules string, the position line and the perft count at each depth. The test checks every
 depth whose count stays under a node cap (so it stays fast) and prints the ``divide`` of a
 failing depth. Regenerate the files (after a deliberate behaviour change, with
-``BEHAVIOUR_VERSION`` bumped) with ``python tests/test_perft.py``.
+``BEHAVIOUR_VERSION`` bumped) with ``python tests/test_perft.py``, or those of new presets only
+with ``python tests/test_perft.py NAME...``.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ def test_every_preset_has_regression_positions() -> None:
     states = [c.parse_position(position) for _, _, position, *_ in CASES]
     assert any(s.stop is not None and s.rules.stop == "undo" for s in states)
     assert any(s.stop is not None and s.rules.stop == "card" for s in states)
+    assert any(s.fault is not None and s.rules.stop == "lose_draw" for s in states)
+    assert any(len(s.foundations) == 10 and s.moves_made > 0 for s in states)
     assert any(
         s.rules == c.Ruleset.preset("serbian")
         and any(s.reserves[p] and not s.reserve_up[p] for p in (0, 1))
@@ -147,10 +150,14 @@ def _positions(name: str) -> list[tuple[str, c.GameState]]:
     for seed, plies in ((base + 101, 40), (base + 202, 150)):
         seed, state = _walk(rules, seed, plies, lambda s: s.stop is None)
         out.append((f"seed {seed}, {plies}+ random moves", state))
-    if rules.callable_stop:
+    if rules.callable_stop and rules.call_window == "after_move":
         for seed in (base + 303, base + 404):
             seed, state = _walk(rules, seed, 30, lambda s: s.stop is not None)
             out.append((f"seed {seed}, a pending Stop! decision", state))
+    if rules.callable_stop and rules.call_window == "turn_start":
+        for seed in (base + 606, base + 707):
+            seed, state = _walk(rules, seed, 30, lambda s: s.fault is not None)
+            out.append((f"seed {seed}, a faulty turn end at the start of a turn", state))
     if not rules.reserve_face_up:
         seed, state = _walk(
             rules,
@@ -162,10 +169,10 @@ def _positions(name: str) -> list[tuple[str, c.GameState]]:
     return out
 
 
-def generate() -> None:
-    """Rewrite ``tests/perft/<preset>.txt`` for every preset."""
+def generate(names: list[str]) -> None:
+    """Rewrite ``tests/perft/<preset>.txt`` for the presets named (default: every one)."""
     PERFT_DIR.mkdir(exist_ok=True)
-    for name in c.PRESETS:
+    for name in names or c.PRESETS:
         lines = [
             f"# perft regression positions for the {name} preset (python tests/test_perft.py"
             " regenerates)",
@@ -191,4 +198,4 @@ def generate() -> None:
 
 
 if __name__ == "__main__":
-    generate()
+    generate(sys.argv[1:])

@@ -182,3 +182,36 @@ def test_there_is_no_parallel_api_and_pettingzoo_agrees() -> None:
     assert game.metadata["is_parallelizable"] is False
     with pytest.raises(AssertionError, match="is_parallelizable"):
         aec_to_parallel(game)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize(
+    ("rules", "actions", "cards"),
+    [("tarot(pack=tarot78)", 1296, 156), ("bobcrapette", 1240, 154)],
+)
+def test_larger_packs(rules: str, actions: int, cards: int) -> None:
+    """A tarot78 and a Bobcrapette environment: spaces sized by the ruleset, PettingZoo's
+    own harness, and a whole deal of random play with masks of the engine's legal moves."""
+    game = env(rules=rules, max_moves=400)
+    for agent in AGENTS:
+        assert game.action_space(agent).n == actions
+        space = game.observation_space(agent)
+        assert space["observation"].shape == (cards * 17 + 28,)
+        assert space["action_mask"].shape == (actions,)
+    api_test(env(rules=rules, max_moves=300), num_cycles=400)
+    game.reset(seed=2)
+    raw = game.unwrapped
+    for agent in AGENTS:
+        game.action_space(agent).seed(2)
+    played = 0
+    for agent in game.agent_iter():
+        observation, _, termination, truncation, _ = game.last()
+        if termination or truncation:
+            game.step(None)
+            continue
+        assert game.observation_space(agent).contains(observation)
+        legal = [m.index for m in c.legal_moves(raw.game_state)]
+        assert np.flatnonzero(observation["action_mask"]).tolist() == legal
+        game.step(game.action_space(agent).sample(observation["action_mask"]))
+        played += 1
+    assert c.is_over(raw.game_state) and played == raw.game_state.moves_made

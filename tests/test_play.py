@@ -405,3 +405,95 @@ def test_refusals_name_cards_and_players_as_the_screen_does() -> None:
     game.run()
     refusal = next(line for line in out.getvalue().splitlines() if "not legal here" in line)
     assert f"player {game.human}" not in refusal and "for you" in refusal
+
+
+def _scripted(helper_seed: int, call_at: Callable[[c.GameState], bool]) -> Callable[..., str]:
+    """Input for a whole deal: 'stop' when ``call_at`` says so at a turn start, else the
+    greedy bot's choice; no next deal."""
+    helper = get_chooser("greedy", helper_seed)
+    box: list[TerminalGame] = []
+
+    def read(prompt: str) -> str:
+        if prompt.startswith("Next deal"):
+            return "n"
+        state = box[0].state
+        if state.window and call_at(state):
+            return "stop"
+        return _number_or_text(state, helper(state))
+
+    read.box = box  # type: ignore[attr-defined]
+    return read
+
+
+@pytest.mark.parametrize("false_call", ["lose_turn", "rationed"])
+def test_a_bobcrapette_deal_with_a_call_at_turn_start(false_call: str) -> None:
+    # crapette play --rules bobcrapette: a whole tarot deal of flips, the human calling
+    # "Stop!" at the start of their first turn (a false call: its penalty is said).
+    rules = c.Ruleset.preset("bobcrapette").replace(false_call=false_call)
+    read = _scripted(11, lambda state: state.moves_made < 2)
+    game, out = make_game(read, rules=rules, seed=5)
+    read.box.append(game)  # type: ignore[attr-defined]
+    assert game.run() == 0
+    assert c.outcome(game.state) is not None
+    text = out.getvalue()
+    assert "may call Stop! (stop) before the first move" in text
+    assert "You may call Stop! (stop) before your first move, if greedy bot ended" in text
+    assert '"Stop!" called by you: a false call' in text
+    if false_call == "lose_turn":
+        assert "the turn passes to greedy bot" in text and "Wrong: you lose your turn." in text
+    else:
+        assert "1 of 3 false calls used this deal; the turn goes on" in text
+        assert "Wrong: it uses one of your 3 false calls left this deal." in text
+    assert "flip the top card of their hand onto their waste" in text and "(flipped " in text
+    assert "★" in text  # trumps on the table
+    assert "Match totals" in text
+    assert game.moves[0] == c.CALL_STOP and c.FLIP in game.moves
+
+
+def test_a_right_call_at_turn_start_in_the_terminal() -> None:
+    # The bot's flip left a compulsory move: the human's call at the start of the next turn
+    # is right; lose_draw takes the flip back and the human plays on.
+    rules = c.Ruleset.preset("bobcrapette").replace(move_cap=800)
+    faulty = None
+    for seed in range(10):
+        state = c.new_game(rules, seed=seed)
+        rng = Rng(seed)
+        while not c.is_over(state) and faulty is None:
+            if state.fault is not None and state.fault.move == c.FLIP:
+                faulty = state
+            moves = c.legal_moves(state)
+            state = c.apply_unchecked(state, moves[rng.below(len(moves))])
+        if faulty is not None:
+            break
+    assert faulty is not None
+    game, out = make_game(["stop", "quit"], rules=rules, human=faulty.to_act)
+    game.session.load(faulty)
+    game.run()
+    text = out.getvalue()
+    assert '"Stop!" called by you: right, greedy bot\'s flip broke a priority' in text
+    assert "was taken back (no card turned this time); the missed move still waits" in text
+    assert game.moves == [c.CALL_STOP]
+    assert game.state.to_act == faulty.to_act and not game.state.window
+
+
+def test_a_blocked_bobcrapette_deal_is_a_draw_in_the_terminal() -> None:
+    rules = c.Ruleset.preset("bobcrapette").replace(move_cap=40)
+    read = _scripted(2, lambda state: False)
+    game, out = make_game(read, rules=rules, seed=4)
+    read.box.append(game)  # type: ignore[attr-defined]
+    game.run()
+    assert "The deal is blocked (the move cap): a draw (greedy bot: 0, you: 0)." in out.getvalue()
+
+
+def test_a_tarot_deal_in_the_terminal() -> None:
+    read = _scripted(3, lambda state: False)
+    game, out = make_game(read, rules=c.Ruleset.preset("tarot"), seed=8)
+    read.box.append(game)  # type: ignore[attr-defined]
+    assert game.run() == 0
+    assert c.outcome(game.state) is not None
+    text = out.getvalue()
+    assert "★" in text and "Match totals" in text
+    lines = board(game.states[0], hidden=True).splitlines()
+    assert [line.split()[0] for line in lines[2:6]] == ["H1", "H2", "H3", "H4"]
+    assert lines[6].split() == ["·", "·"]  # F9 and F10: a fifth row, no houses beside it
+    assert lines[7].startswith("player 1") or lines[7].startswith("player 0")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 
 import crapette as c
-from crapette import InvalidRulesError, Ruleset
+from crapette import InvalidRulesError, Ruleset, _spec
 from strategies import OPTION_VALUES, rulesets
 
 # docs/rules.md "The variant matrix", one row per option.
@@ -45,8 +45,9 @@ def test_presets_follow_the_variant_matrix(index: int) -> None:
 
 
 def test_presets_in_matrix_order_and_classic_is_the_default() -> None:
-    """ "``classic`` is the default ruleset"; presets are found by name."""
-    assert tuple(c.PRESETS) == PRESET_NAMES
+    """ "``classic`` is the default ruleset"; presets are found by name; the presets of the
+    packs and table rules come last."""
+    assert tuple(c.PRESETS) == (*PRESET_NAMES, "tarot", "bobcrapette")
     assert Ruleset() == Ruleset.preset("classic") == c.PRESETS["classic"]
     assert c.new_game(seed=1).rules == Ruleset()
     assert str(Ruleset()) == "classic"
@@ -79,9 +80,13 @@ def test_every_single_option_change_of_every_preset(name: str, option: str) -> N
     for value in OPTION_VALUES[option]:
         try:
             rules = base.replace(**{option: value})
-        except InvalidRulesError:
-            # The only impossible single change: a match with neither target nor deals.
-            assert option in ("match_target", "match_deals") and value is None
+        except InvalidRulesError as error:
+            # The impossible single changes: a combination the rules refuse (a match with
+            # neither target nor deals, flip without the waste, lose_draw with discards, a
+            # reserve above the pack), named with the other option.
+            refused = [k for k in _spec.COMBINATIONS if option in (k.first[0], k.second[0])]
+            assert refused or option == "reserve_size", error
+            assert option in str(error)
             continue
         assert getattr(rules, option) == value
         others = {k: getattr(base, k) for k in OPTION_VALUES if k != option}

@@ -22,6 +22,8 @@ from crapette.state import make_state, to_python
 from positions import mv, play, position, quiet
 
 PAGAT = c.Ruleset.preset("pagat")
+FLIP = c.Ruleset().replace(turn_end="flip", own_waste_playable=True)
+TURN_START = c.Ruleset().replace(stop="undo", call_window="turn_start")
 
 
 def _won() -> c.GameState:
@@ -54,7 +56,7 @@ def _not_a_run() -> c.GameState:
     return make_state(
         state.rules, state.to_act, state.foundations, houses, state.reserves,
         state.reserve_up, hands, state.wastes, state.turned, None, state.emptied,
-        state.passes, state.moves_made, houses_key(houses), None, 0,
+        state.passes, state.moves_made, None, False, (0, 0), houses_key(houses), None, 0,
     )  # fmt: skip
 
 
@@ -187,6 +189,81 @@ CASES: list[tuple[str, Callable[[], c.GameState], str, dict[str, Any]]] = [
         {"house": 3},
     ),
     ("cycle", _cycle, "H2-H1", {}),
+    ("flip_rule", lambda: position(houses=quiet(), rules=FLIP), "draw", {}),
+    ("flip_discard", lambda: position(houses=quiet()), "flip", {}),
+    (
+        "flip_empty",
+        lambda: position(houses=quiet(), reserve0="5D", rest="hand1", rules=FLIP),
+        "flip",
+        {},
+    ),
+    ("end_flip", lambda: position(houses=quiet(), rules=FLIP), "end", {}),
+    (
+        "sterile",
+        lambda: position(
+            houses=quiet({0: "9S", 1: "", 2: "TH"}),
+            hand0="3C",
+            rules=c.Ruleset().replace(sterile_moves="forbidden"),
+        ),
+        "H1-H2",
+        {"house": 1},
+    ),
+    (
+        "obligation_reserve",
+        lambda: position(
+            houses=quiet(),
+            foundations={0: "AH"},
+            reserve0="9C 2H",
+            hand0="3C",
+            rules=FLIP.replace(priority="bobcrapette", house_filling="none"),
+        ),
+        "flip",
+        {"card": "2H"},
+    ),
+    (
+        "obligation_starter",
+        lambda: position(
+            houses=quiet({0: "AH"}), hand0="3C", rules=FLIP.replace(priority="bobcrapette")
+        ),
+        "flip",
+        {"card": "AH"},
+    ),
+    (
+        "stop_window",
+        lambda: position(houses=quiet(), rules=TURN_START, window=False),
+        "stop",
+        {},
+    ),
+    (
+        "stop_rationed",
+        lambda: position(
+            houses=quiet(),
+            rules=TURN_START.replace(false_call="rationed"),
+            window=True,
+            false_calls=(3, 0),
+        ),
+        "stop",
+        {},
+    ),
+    (
+        "load_colour",
+        lambda: position(
+            houses=quiet(), turned="9C", waste1="5C", rules="classic(load_match=colour)"
+        ),
+        "T-OW",
+        {"card": "9C", "onto": "5C"},
+    ),
+    (
+        "load_colour_wrap",
+        lambda: position(
+            houses=quiet(),
+            turned="9C",
+            waste1="5C",
+            rules="classic(load_match=colour,load_wrap=true)",
+        ),
+        "T-OW",
+        {"card": "9C", "onto": "5C"},
+    ),
 ]
 
 

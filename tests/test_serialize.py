@@ -10,7 +10,7 @@ import pytest
 import crapette as c
 from crapette.deal import Rng
 from crapette.records import GameRecord
-from crapette.serialize import JSON_VERSION, state_from_dict, state_to_dict
+from crapette.serialize import JSON_VERSION, format_version, state_from_dict, state_to_dict
 
 PRESETS = list(c.PRESETS)
 
@@ -35,7 +35,7 @@ def test_state_round_trip(name: str) -> None:
         assert c.from_json(text) == state
         doc = json.loads(text)
         assert doc["format"] == "crapette"
-        assert doc["version"] == JSON_VERSION
+        assert doc["version"] == format_version(state.rules) <= JSON_VERSION
         assert doc["behaviour"] == c.BEHAVIOUR_VERSION
         assert doc["type"] == "state"
     for state in states(name):
@@ -102,7 +102,7 @@ def _doc(state: c.GameState) -> dict[str, object]:
         ("[1, 2]", "not a crapette JSON document"),
         ('{"format": "chess"}', "not a crapette JSON document"),
         ('{"format": "crapette"}', "unsupported crapette JSON version None"),
-        ('{"format": "crapette", "version": 3, "type": "state"}', "unsupported"),
+        ('{"format": "crapette", "version": 4, "type": "state"}', "unsupported"),
         ('{"format": "crapette", "version": true, "type": "state"}', "unsupported"),
         ('{"format": "crapette", "version": 1, "type": "game"}', "unknown document type"),
         ('{"format": "crapette", "version": 1, "type": "rules", "rules": "nope"}', "preset"),
@@ -169,3 +169,18 @@ def test_rules_options_must_agree() -> None:
 def test_to_json_rejects_other_objects() -> None:
     with pytest.raises(TypeError):
         c.to_json(3)  # type: ignore[arg-type]
+
+
+def test_a_value_new_in_version_3_writes_version_3() -> None:
+    """``priority="bobcrapette"`` and ``stop="lose_draw"`` are values of older options that
+    version 3 added: a version 2 reader could not read them, so their documents are version
+    3; today's rulesets stay version 2 (docs/rules.md, decision 27)."""
+    from crapette.serialize import format_version
+
+    assert format_version(c.Ruleset()) == 2
+    assert format_version(c.Ruleset.preset("serbian")) == 2
+    assert format_version(c.Ruleset().replace(priority="bobcrapette")) == 3
+    flip = c.Ruleset().replace(turn_end="flip", own_waste_playable=True, stop="lose_draw")
+    assert format_version(flip) == 3
+    assert format_version(c.Ruleset.preset("pagat").replace(stop="card")) == 2
+    assert '"version": 3' in c.to_json(c.new_game(c.Ruleset().replace(priority="bobcrapette")))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import pathlib
 
 import pytest
 
@@ -219,3 +220,31 @@ def test_piped_compare_is_not_wrapped_and_its_help_agrees(
         main(["compare", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "default: every preset" in text and "default: classic" not in text
+
+
+def test_cli_compare_classic_tarot_bobcrapette(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``crapette compare --rules classic --rules tarot --rules bobcrapette``: every deal of
+    each ruleset is played to its end, with the pack's cards, and compared shuffle by
+    shuffle; a fallible pair makes and calls faults at the start of turns under
+    bobcrapette."""
+    out = tmp_path / "compare.json"
+    argv = ["compare", "--rules", "classic", "--rules", "tarot", "--rules", "bobcrapette"]
+    assert main([*argv, "--bots", "greedy,greedy", "--games", "4", "--json", str(out)]) == 0
+    shown = capsys.readouterr().out
+    assert "tarot - classic" in shown and "bobcrapette - classic" in shown
+    data = json.loads(out.read_text())
+    labels = [r["label"] for r in data["results"]]
+    assert labels == ["classic", "tarot", "bobcrapette"]
+    for result in data["results"]:
+        records = result["records"]
+        assert len(records) == 4
+        assert all(r["reason"] in ("win", "stalemate") for r in records)
+    assert set(data["differences"]) == {"tarot", "bobcrapette"}
+    results = sim.compare(
+        ["classic", "tarot", "bobcrapette"], "greedy:miss=0.5:false_call=0.1,greedy:call=0.5", 2, 1
+    )
+    assert [r.label for r in results] == ["classic", "tarot", "bobcrapette"]
+    assert all(len(r.records) == 2 for r in results)
+    assert results[0].stats()["stop_calls"].value == 0  # no call under stop=enforced

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import crapette as c
 from crapette.deal import Rng
 from crapette.moves import ALL_MOVES, Action, Move
-from crapette.state import position_problems, to_python
+from crapette.state import FIELDS, position_problems, to_python
 from crapette.testing import reference_legal_moves
 from strategies import states, synthetic_states
 
@@ -96,11 +96,7 @@ def test_replace_of_houses_recomputes_the_layout_key() -> None:
 
 
 def _fields(state: c.GameState) -> dict[str, object]:
-    names = (
-        "rules to_act foundations houses reserves reserve_up hands wastes turned stop"
-        " emptied seen passes moves_made"
-    )
-    return {name: getattr(state, name) for name in names.split()}
+    return {name: getattr(state, name) for name in FIELDS}
 
 
 @settings(max_examples=40, deadline=None)

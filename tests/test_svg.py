@@ -331,3 +331,20 @@ def test_doc_pictures_are_current() -> None:
         stale = (DOCS / "pictures" / name).read_text("utf-8") != text
         assert not stale, f"docs/pictures/{name} is stale: run python docs/gen_pictures.py"
         assert f"(pictures/{name})" in pages, f"docs/pictures/{name} is shown on no page"
+
+
+def test_tarot_faces_are_drawn_not_only_lettered() -> None:
+    knight = svg.card("NH")
+    assert 'class="figure"' in knight and 'data-card="NH"' in knight  # the horse's head
+    trump = svg.card("17M")
+    assert 'class="emblem"' in trump and ">17<" in trump  # the star and the large number
+    assert 'class="emblem"' in svg.card("0M")  # the Excuse is trump 0
+    assert 'class="figure"' not in svg.card("KD") and 'class="emblem"' not in svg.card("KD")
+
+
+def test_a_tarot_table_has_ten_foundations() -> None:
+    state = c.new_game(c.Ruleset.preset("tarot"), seed=2)
+    picture = svg.board(state, interactive=True)
+    assert 'data-pile="F9"' in picture and 'data-pile="F10"' in picture
+    plain = svg.board(c.new_game(seed=2), interactive=True)
+    assert 'data-pile="F8"' in plain and 'data-pile="F9"' not in plain

@@ -1,6 +1,7 @@
 """The serverless page's backend (``src/crapette/web/static/local.js``, issue 21) against the
 core session ``crapette.session.Session`` (the game server's ``Game`` is one): the same
-game, action by action.
+game, action by action, over today's presets and the tarot packs with Bobcrapette's table
+rules (flips, calls at the start of a turn, the Knight and the trumps).
 
 ``tests/web_local_driver.mjs`` plays a game on the local backend in Node (a seeded policy
 picks moves, the hint's move, undo, the next deal of a match, resigning) and writes out each
@@ -70,6 +71,17 @@ SCENARIOS = [
         "policy": 9,
         "match": {"target": 40, "deals": None},
     },
+    # the tarot packs and Bobcrapette's table rules: flips, calls at turn start (false calls
+    # included), the Knight and the trumps on the table
+    {"rules": "bobcrapette", "seed": "61", "opponent": "greedy", "seat": 0, "policy": 10},
+    {
+        "rules": "bobcrapette(pack=tarot78,false_call=rationed)",
+        "seed": "62",
+        "opponent": "greedy",
+        "seat": 1,
+        "policy": 11,
+    },
+    {"rules": "tarot(stop=undo)", "seed": "63", "opponent": "greedy", "seat": 0, "policy": 12},
 ]
 
 
@@ -215,15 +227,18 @@ def test_the_scenarios_reach_every_kind_of_action() -> None:
     in the scenarios above (else their comparison would test nothing)."""
     seen: set[str] = set()
     statuses: set[str] = set()
+    turn_start_calls = 0
     for scenario in SCENARIOS:
+        turn_start = Ruleset.from_string(scenario["rules"]).call_window == "turn_start"
         for step in drive(scenario)["steps"]:
             action = step["action"]
-            seen.add(
-                action[1] if action[0] == "move" and action[1] in ("stop", "pass") else action[0]
-            )
+            special = action[0] == "move" and action[1] in ("stop", "pass", "flip")
+            seen.add(action[1] if special else action[0])
+            turn_start_calls += turn_start and action[:2] == ["move", "stop"]
             statuses.add(step["payload"]["status"])
-    assert {"create", "move", "undo", "next", "resign"} <= seen
+    assert {"create", "move", "undo", "next", "resign", "flip"} <= seen
     assert seen & {"stop", "pass"}
+    assert turn_start_calls  # a call at the start of a turn (call_window=turn_start)
     assert {"playing", "deal_over", "over"} <= statuses
 
 

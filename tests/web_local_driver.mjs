@@ -75,7 +75,11 @@ for (let i = 0; i < spec.steps && payload.status !== "over"; i++) {
   updates.length = 0;
   if (action[0] === "next") payload = await backend.nextDeal(action[1]);
   else if (action[0] === "undo") payload = await backend.undo(action[1]);
-  else if (action[1] === "stop" || action[1] === "pass") payload = await backend.stop(action[1] === "stop", action[2]);
+  // a Stop! decision on a pending violation goes to its own endpoint; a call at the start of
+  // a turn (call_window=turn_start) is a move like any other
+  else if ((action[1] === "stop" || action[1] === "pass") && payload.view.stop !== null) {
+    payload = await backend.stop(action[1] === "stop", action[2]);
+  }
   else payload = await backend.move(action[1], action[2]);
   const step = { action, hint, payload, updates: [...updates] };
   if (payload.status !== "playing") step.record = await backend.record(payload.match.deal);

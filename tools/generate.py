@@ -190,6 +190,8 @@ def spec_js(*, words: bool = True) -> str:
             "values": [list(v) for v in o.values],
             "range": list(o.range) if o.range else None,
             "engine": o.engine,
+            "since": o.since,
+            "value_since": dict(o.value_since),
             "source": o.source,
         }
         for o in _spec.OPTIONS
@@ -209,7 +211,14 @@ def spec_js(*, words: bool = True) -> str:
     ]
     kinds = [{"name": k.name, "doc": k.doc} for k in _spec.VIOLATION_KINDS]
     packs = [
-        {"name": p.name, "cards": p.cards, "foundations": p.foundations, "doc": p.doc}
+        {
+            "name": p.name,
+            "cards": p.cards,
+            "ranks": p.ranks,
+            "trumps": p.trumps,
+            "foundations": p.foundations,
+            "doc": p.doc,
+        }
         for p in _spec.PACKS
     ]
     if not words:

@@ -461,6 +461,130 @@ def house_filling(games: int, workers: int, out: Path) -> str:
     return "\n".join(text)
 
 
+PACK_RULES = (
+    "classic",
+    "classic(pack=tarot56)",
+    "tarot",
+    "tarot(pack=tarot78)",
+    "bobcrapette(pack=standard)",
+    "bobcrapette",
+)
+"""Study 5's rulesets: the standard pack and each tarot pack under classic's table rules, then
+Bobcrapette's table rules with the standard pack and with its own tarot77 pack."""
+
+
+def tarot_pack(games: int, workers: int, out: Path) -> str:
+    """Study 5: does the tarot pack lengthen deals or change the first player's advantage?"""
+    bots = "greedy,greedy"
+    rs = run(PACK_RULES, bots, games, workers)
+    cmd = command(PACK_RULES, bots, games)
+    analysed = [r.stats() for r in rs]
+    diffs = [stats.paired_differences(rs[0].records, r.records) for r in rs]
+    bob_pack = stats.paired_differences(rs[4].records, rs[5].records)
+
+    fig = Figure(figsize=(10, 4.8), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    labels = [r.split("(")[-1].rstrip(")") if "(" in r else r for r in PACK_RULES]
+    labels = [
+        f"{r.split('(')[0]}: {lab}" if "(" in r else lab
+        for r, lab in zip(PACK_RULES, labels, strict=True)
+    ]
+    ended = [[r.moves for r in res.records if r.reason != "move_cap"] or [0] for res in rs]
+    left.boxplot(ended, showmeans=True)
+    left.set_xticks(range(1, len(labels) + 1))
+    left.set_xticklabels(labels, fontsize=7, rotation=20, ha="right")
+    left.set_title("moves per deal (greedy players)", fontsize=10)
+    errorbars(right, labels, [("greedy players", [s["first_player"] for s in analysed])])
+    right.axhline(50, color="grey", lw=0.8, ls="--")
+    right.set_ylabel("first player's share of decided deals, % (95% interval)", fontsize=8)
+    right.set_title("the first player's advantage", fontsize=10)
+    fig.suptitle("Study 5: the tarot packs and Bobcrapette's table rules", fontsize=10)
+    fig5 = save(fig, out, "tarot_pack.png", [cmd])
+
+    rows = []
+    for res, s, d in zip(rs, analysed, diffs, strict=True):
+        first = res is rs[0]
+        rows.append(
+            [
+                f"`{res.label}`",
+                num(s["moves"]),
+                num(d["moves"], True) if not first else "",
+                num(s["turns"]),
+                pct(s["first_player"]),
+                pct(d["first_player"], True) if not first else "",
+                pct(s["stalemate"]),
+            ]
+        )
+    words = {
+        "above": "longer",
+        "within": "no longer nor shorter by a difference this many deals can detect",
+        "below": "shorter",
+    }
+    edge: dict[str, list[str]] = {"above": [], "within": [], "below": []}
+    for rules, s in zip(PACK_RULES, analysed, strict=True):
+        edge[verdict(s["first_player"], 0.5)].append(rules)
+    moved = [
+        PACK_RULES[i]
+        for i in range(1, len(rs))
+        if verdict(diffs[i]["first_player"], 0.0) != "within"
+    ]
+    answer = [
+        "**Answer.** Against `classic` (same shuffles, seat for seat), classic's table rules"
+        f" with the 56-card pack play {num(diffs[1]['moves'], True)} moves"
+        f" ({words[verdict(diffs[1]['moves'], 0.0)]}), with the 77-card pack (`tarot`)"
+        f" {num(diffs[2]['moves'], True)} ({words[verdict(diffs[2]['moves'], 0.0)]}) and with"
+        f" the 78-card pack {num(diffs[3]['moves'], True)}"
+        f" ({words[verdict(diffs[3]['moves'], 0.0)]}).",
+        "Bobcrapette's table rules with the standard pack change the length by"
+        f" {num(diffs[4]['moves'], True)} moves ({words[verdict(diffs[4]['moves'], 0.0)]}),"
+        " and its 77-card pack under the same table rules by"
+        f" {num(bob_pack['moves'], True)} more ({words[verdict(bob_pack['moves'], 0.0)]}).",
+    ]
+    if edge["above"]:
+        answer.append(f"The first player has a real advantage under {names(edge['above'])}.")
+    if edge["within"]:
+        answer.append(f"No first-player advantage is detectable under {names(edge['within'])}.")
+    if edge["below"]:
+        answer.append(f"The second player has the edge under {names(edge['below'])}.")
+    if moved:
+        answer.append(
+            "Against `classic`, the first player's share changes beyond doubt under"
+            f" {names(moved)}."
+        )
+    else:
+        answer.append(
+            "No pack or table rule changes the first player's share against `classic` by a"
+            " difference this many deals can detect (every paired interval includes 0)."
+        )
+    answer.append(
+        "Under `blocked=draw` (`bobcrapette`) a stalled deal is a draw, left out of the"
+        " decided deals; the last column shows how often deals stall."
+    )
+    text = [
+        "## 5. Does the tarot pack lengthen deals or change the first player's advantage?\n",
+        "The same greedy players on the same shuffles under the standard pack and each tarot"
+        " pack (`tarot56`, `tarot77` as the `tarot` preset, `tarot78` with the Excuse as"
+        " trump 0), all with classic's table rules, then under Bobcrapette's table rules with"
+        f" the standard pack and with its own 77-card pack. {games} deals per ruleset"
+        " (seat-swapped pairs); paired differences against `classic`.\n",
+        table(
+            [
+                "rules",
+                "moves (mean)",
+                "moves - classic",
+                "turns (mean)",
+                "first player's share",
+                "share - classic",
+                "stalemates",
+            ],
+            rows,
+        ),
+        "\n" + " ".join(answer) + "\n",
+        fig5,
+    ]
+    return "\n".join(text)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run every study and write the page and its figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -482,6 +606,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         stop_rule(args.games, args.workers, args.out),
         house_filling(args.games, args.workers, args.out),
         stalls,
+        tarot_pack(args.games, args.workers, args.out),
     ]
     minutes = (time.monotonic() - started) / 60
     cpu = (time.process_time() - cpu_started) / 60

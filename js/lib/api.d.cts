@@ -79,42 +79,95 @@ export class InvalidPositionError extends NotationError {}
 
 // --- cards --------------------------------------------------------------------------------
 
+/** Rank characters of the standard pack ("A23456789TJQK"). */
 export const RANK_CHARS: string;
+/** Rank characters of a tarot pack's suits ("A23456789TJNQK", N the Knight). */
+export const TAROT_RANK_CHARS: string;
 export const SUIT_CHARS: string;
-/** The text of every card ("7H" of pack 0, "7h" of pack 1), by index. */
+/** The family of the trumps (cardSuit of a trump). */
+export const TRUMPS: 4;
+/** A kind of pack (the pack option) and its cards' tables, indexed by card code. */
+export interface PackKind {
+  readonly name: Pack;
+  /** Cards in one player's pack (52, 56, 77 or 78). */
+  readonly size: number;
+  /** Ranks of each suit (13, or 14 with the Knight). */
+  readonly ranks: number;
+  /** Trump cards (0, 21, or 22 with the Excuse). */
+  readonly trumps: number;
+  /** Foundation piles (8, or 10 with the trumps). */
+  readonly foundations: number;
+  /** Cards of both packs (the card codes are 0..count - 1). */
+  readonly count: number;
+  readonly rankChars: string;
+  readonly text: readonly string[];
+  readonly symbol: readonly string[];
+  readonly owner: readonly Player[];
+  readonly suit: readonly number[];
+  readonly rank: readonly number[];
+  readonly red: readonly boolean[];
+  readonly face: readonly number[];
+  readonly starter: readonly boolean[];
+  readonly top: readonly boolean[];
+  isCard(card: unknown): boolean;
+  format(card: Card): string;
+  parse(text: string): Card;
+}
+/** Every kind of pack, by the value of the pack option. */
+export const PACKS: Readonly<Record<Pack, PackKind>>;
+/** A pack kind: its name (default 'standard') or PACKS[name]. */
+export type PackLike = Pack | PackKind | null | undefined;
+/** The text of every card of the standard pack ("7H" of pack 0, "7h" of pack 1), by index. */
 export const CARD_TEXT: readonly string[];
-export function cardPack(card: Card): Player;
-/** 0 spades, 1 hearts, 2 diamonds, 3 clubs. */
-export function cardSuit(card: Card): number;
-/** 1 (Ace) to 13 (King). */
-export function cardRank(card: Card): number;
-export function cardRed(card: Card): boolean;
-/** Parse a card's short text ("7H", "Td", "10h"). */
-export function parseCard(text: string): Card;
-export function formatCard(card: Card): string;
+export function cardPack(card: Card, pack?: PackLike): Player;
+/** 0 spades, 1 hearts, 2 diamonds, 3 clubs, 4 trumps. */
+export function cardSuit(card: Card, pack?: PackLike): number;
+/** 1 (Ace) to 13 (King; 14 with the Knight); a trump's number. */
+export function cardRank(card: Card, pack?: PackLike): number;
+export function cardRed(card: Card, pack?: PackLike): boolean;
+/** Parse a card's short text ("7H", "Td", "10h"; "NH", "17M" with a tarot pack). */
+export function parseCard(text: string, pack?: PackLike): Card;
+/** The short text of a card ("7H", "17m"), or with symbol its text for people ("7♥", "17★"). */
+export function formatCard(card: Card, pack?: PackLike, options?: { symbol?: boolean }): string;
 
 // --- rules --------------------------------------------------------------------------------
 
 // BEGIN GENERATED OPTIONS (python tools/generate.py)
+/** The pack each player deals from. */
+export type Pack = 'standard' | 'tarot56' | 'tarot77' | 'tarot78';
 /** Who starts a deal. */
 export type FirstPlayer = 'reserve' | 'reserve_first_house' | 'cut';
 /** Who starts the later deals of a match. */
 export type MatchStarter = 'rule' | 'alternate';
+/** How a turn ends. */
+export type TurnEnd = 'discard' | 'flip';
 /** Which cards may load the opponent. */
 export type LoadFrom = 'any' | 'own';
+/** Which card loads on the opponent's top. */
+export type LoadMatch = 'suit' | 'colour';
 /** House-to-house sequences. */
 export type GroupMoves = 'single' | 'supermove' | 'whole';
+/** Moving a whole house onto an empty house. */
+export type SterileMoves = 'allowed' | 'forbidden';
 /** Filling empty houses from your reserve. */
 export type HouseFilling = 'before_hand' | 'immediate' | 'none';
 /** The compulsory order of moves. */
-export type Priority = 'pagat' | 'serbian';
+export type Priority = 'pagat' | 'serbian' | 'bobcrapette';
 /** Priority violations. */
-export type Stop = 'enforced' | 'undo' | 'card';
+export type Stop = 'enforced' | 'undo' | 'card' | 'lose_draw';
+/** When Stop! is called. */
+export type CallWindow = 'after_move' | 'turn_start';
+/** A wrong Stop! call at the start of a turn. */
+export type FalseCall = 'lose_turn' | 'none' | 'rationed';
+/** A blocked deal (stalemate or move cap). */
+export type Blocked = 'scored' | 'draw';
 /** The name of a preset. */
-export type PresetName = 'classic' | 'pagat' | 'g4a' | 'belarusian' | 'serbian';
+export type PresetName = 'classic' | 'pagat' | 'g4a' | 'belarusian' | 'serbian' | 'tarot' | 'bobcrapette';
 
 /** Every option of a ruleset, named as in the rules strings. */
 export interface RuleOptions {
+  /** The pack each player deals from. */
+  pack: Pack;
   /** Cards dealt to each reserve; the hand gets the rest of the pack but the 4 houses. */
   reserve_size: number;
   /** The dealt reserve top is face up (false: its owner turns it in play with reveal). */
@@ -125,18 +178,30 @@ export interface RuleOptions {
   match_starter: MatchStarter;
   /** Your own waste top is an available card. */
   own_waste_playable: boolean;
+  /** How a turn ends. */
+  turn_end: TurnEnd;
   /** Which cards may load the opponent. */
   load_from: LoadFrom;
-  /** Loading wraps between King and Ace. */
+  /** Which card loads on the opponent's top. */
+  load_match: LoadMatch;
+  /** Loading wraps between each family's top and starter (King and Ace, trump 21 and 1). */
   load_wrap: boolean;
   /** House-to-house sequences. */
   group_moves: GroupMoves;
+  /** Moving a whole house onto an empty house. */
+  sterile_moves: SterileMoves;
   /** Filling empty houses from your reserve. */
   house_filling: HouseFilling;
   /** The compulsory order of moves. */
   priority: Priority;
   /** Priority violations. */
   stop: Stop;
+  /** When Stop! is called. */
+  call_window: CallWindow;
+  /** A wrong Stop! call at the start of a turn. */
+  false_call: FalseCall;
+  /** A blocked deal (stalemate or move cap). */
+  blocked: Blocked;
   /** A deal ends as a stalemate after this many moves. */
   move_cap: number;
   /** Points for winning a deal. */
@@ -182,7 +247,18 @@ export type ReasonCode =
   | 'priority_order'
   | 'filling_before'
   | 'filling_immediate'
-  | 'cycle';
+  | 'cycle'
+  | 'flip_rule'
+  | 'flip_discard'
+  | 'flip_empty'
+  | 'end_flip'
+  | 'sterile'
+  | 'obligation_reserve'
+  | 'obligation_starter'
+  | 'stop_window'
+  | 'stop_rationed'
+  | 'load_colour'
+  | 'load_colour_wrap';
 /** The parameters of each refusal reason, by code. */
 export interface ReasonParams {
   /** the deal is over */
@@ -245,6 +321,28 @@ export interface ReasonParams {
   filling_immediate: { house: number };
   /** it recreates a layout already seen this turn (no cycles within a turn) */
   cycle: {};
+  /** no hand card is turned under these rules: end your turn with flip */
+  flip_rule: {};
+  /** a turn ends by a discard under these rules, not by flip */
+  flip_discard: {};
+  /** your hand and waste are both empty (end your turn instead) */
+  flip_empty: {};
+  /** your turn ends only by flip while your hand or waste has cards */
+  end_flip: {};
+  /** moving every card of house {house} onto an empty house changes nothing (sterile_moves=forbidden) */
+  sterile: { house: number };
+  /** your reserve top {card} can go to a foundation: that comes before your turn ends */
+  obligation_reserve: { card: string };
+  /** {card} can start a foundation: that comes before your turn ends */
+  obligation_starter: { card: string };
+  /** Stop! is called only at the start of your turn, before your first move */
+  stop_window: {};
+  /** you have made your 3 false calls of this deal: no more calls */
+  stop_rationed: {};
+  /** {card} does not load on {onto}: the other colour, one rank apart */
+  load_colour: { card: string; onto: string };
+  /** {card} does not load on {onto}: the other colour, one rank apart (K and A adjacent) */
+  load_colour_wrap: { card: string; onto: string };
 }
 // END GENERATED OPTIONS
 
@@ -253,8 +351,10 @@ export interface Ruleset extends Readonly<RuleOptions> {}
 export class Ruleset {
   /** The classic preset with these options changed. */
   constructor(options?: Partial<RuleOptions>);
-  /** 48 - reserve_size. */
+  /** Cards dealt to each hand: the pack's cards but the reserve and the 4 houses. */
   readonly hand_size: number;
+  /** How many moves of ALL_MOVES these rules can make (a prefix: 791 for the standard pack). */
+  readonly action_count: number;
   /** Whether priority violations are legal and the opponent may call "Stop!". */
   readonly callable_stop: boolean;
   static preset(name: PresetName | string): Ruleset;
@@ -274,6 +374,8 @@ export const PRESETS: Readonly<{
   g4a: Ruleset;
   belarusian: Ruleset;
   serbian: Ruleset;
+  tarot: Ruleset;
+  bobcrapette: Ruleset;
 }>;
 export const MAX_RULES_TEXT: number;
 export function parseRules(text: string): Ruleset;
@@ -283,7 +385,7 @@ export type RulesLike = Ruleset | string | null | undefined;
 
 // --- moves --------------------------------------------------------------------------------
 
-export type Action = 'play' | 'reveal' | 'draw' | 'discard' | 'end' | 'stop' | 'pass';
+export type Action = 'play' | 'reveal' | 'draw' | 'discard' | 'end' | 'stop' | 'pass' | 'flip';
 
 /** One move of the fixed table (compare with ===); its string is the move notation. */
 export class Move {
@@ -315,6 +417,8 @@ export const DISCARD: Move;
 export const END_TURN: Move;
 export const CALL_STOP: Move;
 export const LET_STAND: Move;
+/** Turn your hand's top card onto your waste, ending your turn (turn_end=flip). */
+export const FLIP: Move;
 export function moveAt(index: number): Move;
 /** A move in its relative form (R-OR, H2-H5x3, draw), with no position needed. */
 export function moveFromText(text: string): Move;
@@ -347,6 +451,12 @@ export class GameState {
   readonly passes: [number, number];
   readonly movesMade: number;
   readonly stop: PendingStop | null;
+  /** Under call_window=turn_start: the faulty turn end a call at this turn's start punishes. */
+  readonly fault: PendingStop | null;
+  /** Under call_window=turn_start: whether the player to act may still call "Stop!". */
+  readonly window: boolean;
+  /** Under false_call=rationed: each player's wrong calls in this deal (0..3). */
+  readonly falseCalls: [number, number];
   readonly turnPlayer: Player;
   /** The layout key of the houses. */
   readonly housesKey: bigint;
@@ -371,6 +481,10 @@ export interface StateFields {
   passes?: number[];
   movesMade?: number;
   seen?: Iterable<bigint> | null;
+  /** Under call_window=turn_start: the call window of this turn is open. */
+  window?: boolean;
+  /** Under false_call=rationed: each player's wrong calls. */
+  falseCalls?: number[];
 }
 /** A checked state from its fields. */
 export function makeState(fields: StateFields, text?: string): GameState;
@@ -429,7 +543,10 @@ export function checkMoveText(text: string, offset?: number): void;
 export function formatPosition(state: GameState): string;
 export function formatPublicPosition(state: GameState, player: Player): string;
 export function parsePosition(text: string): GameState;
-export const JSON_VERSION: 2;
+export const JSON_VERSION: 3;
+/** The JSON format version of a document of these rules: 2 unless a version 3 option differs
+ *  from its default. */
+export function formatVersion(rules: Ruleset): 2 | 3;
 export const BEHAVIOUR_VERSION: number;
 /** The JSON document of a state or a ruleset, as the Python library writes it. */
 export function toJson(obj: GameState | Ruleset, options?: { indent?: number | string | null }): string;

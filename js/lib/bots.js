@@ -8,7 +8,7 @@
  */
 import * as engine from './engine.js';
 import { InvalidArgumentError } from './errors.js';
-import { ALL_MOVES, Move } from './moves.js';
+import { ALL_MOVES, CALL_STOP, Move } from './moves.js';
 import { toSeed } from './play.js';
 import { illegalMoveError } from './refusals.js';
 import { show } from './quote.js';
@@ -90,8 +90,14 @@ export class GreedyBot {
 
   /** The best-ranked legal move of the position a view (or a state) shows. */
   choose(subject) {
-    const { state, moves } = position('GreedyBot', subject);
-    if (!moves.length) throw noMove('GreedyBot');
+    const { state, moves: legal } = position('GreedyBot', subject);
+    if (!legal.length) throw noMove('GreedyBot');
+    let moves = legal;
+    if (subject instanceof PlayerView && subject.stop === null && legal.includes(CALL_STOP.index)) {
+      // at the start of a turn (call_window=turn_start): call exactly on a fault
+      if (subject.fault !== null) return CALL_STOP;
+      moves = legal.filter((i) => i !== CALL_STOP.index);
+    }
     const chosen = engine.greedyMoveOf(state, moves, this._rng);
     if (chosen.illegal !== undefined) {
       const move = ALL_MOVES[moves[chosen.illegal]];

@@ -5,7 +5,7 @@
  *
  * The module's exchange area holds one ruleset, one state (with the state before a pending
  * Stop! decision and the layout keys seen this turn) and the results of the last call. A
- * state is 140 bytes (the C struct cr_state), copied in before a call and out after it.
+ * state is 196 bytes (the C struct cr_state), copied in before a call and out after it.
  * @module
  */
 
@@ -30,15 +30,17 @@ const { instance } = await WebAssembly.instantiate(await wasmBytes(), {});
 const x = instance.exports;
 
 /** The size of a state in bytes, and the offsets of its fields (cr_state). */
-export const STATE_BYTES = 140;
-export const OFF_LEN = 104;
-export const OFF_TURNED = 126;
-export const OFF_TO_ACT = 127;
-export const OFF_RESERVE_UP = 128;
-export const OFF_PASSES = 130;
-export const OFF_EMPTIED = 132;
-export const OFF_STOP = 134;
-export const OFF_MOVES_MADE = 136;
+export const STATE_BYTES = 196;
+export const OFF_LEN = 156;
+export const OFF_TURNED = 180;
+export const OFF_TO_ACT = 181;
+export const OFF_RESERVE_UP = 182;
+export const OFF_PASSES = 184;
+export const OFF_EMPTIED = 186;
+export const OFF_CALLS = 187;
+export const OFF_STOP = 188;
+export const OFF_FAULT = 190;
+export const OFF_MOVES_MADE = 192;
 export const NO_CARD = 0xff;
 export const NMOVES = x.wa_nmoves();
 
@@ -243,13 +245,13 @@ export function newGameBytes(rules, seed) {
 export function dealBytes(rules, pack0, pack1, starter) {
   unload();
   setRules(rules);
-  if (pack0.length !== 52 || pack1.length !== 52) {
-    throw new InvalidPositionError('crapette: each pack must hold its player\'s 52 cards once');
+  if (pack0.length !== pack1.length || 2 * pack0.length > OFF_LEN) {
+    throw new InvalidPositionError('crapette: each pack must hold its player\'s cards once');
   }
   u8.set(pack0, P_PACKS);
-  u8.set(pack1, P_PACKS + 52);
+  u8.set(pack1, P_PACKS + pack0.length);
   if (x.wa_deal(starter) !== 0) {
-    throw new InvalidPositionError('crapette: each pack must hold its player\'s 52 cards once');
+    throw new InvalidPositionError('crapette: each pack must hold its player\'s cards once');
   }
   return u8.slice(P_STATE, P_STATE + STATE_BYTES);
 }

@@ -8,8 +8,8 @@
  * await), so every function below is synchronous.
  * @module crapette
  */
-export { ALL_MOVES, CALL_STOP, DISCARD, DRAW, END_TURN, FOUNDATION, HAND, LET_STAND, Move, OPP_RESERVE, OPP_WASTE, RESERVE, REVEAL, WASTE, moveAt, moveFromText } from './moves.js';
-export { CARD_TEXT, RANK_CHARS, SUIT_CHARS, cardPack, cardRank, cardRed, cardSuit, formatCard, parseCard } from './cards.js';
+export { ALL_MOVES, CALL_STOP, DISCARD, DRAW, END_TURN, FLIP, FOUNDATION, HAND, LET_STAND, Move, OPP_RESERVE, OPP_WASTE, RESERVE, REVEAL, WASTE, moveAt, moveFromText } from './moves.js';
+export { CARD_TEXT, PACKS, RANK_CHARS, SUIT_CHARS, TAROT_RANK_CHARS, TRUMPS, cardPack, cardRank, cardRed, cardSuit, formatCard, parseCard } from './cards.js';
 export { CrapetteError, IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidPositionError, InvalidRulesError, NotationError } from './errors.js';
 export { MAX_RULES_TEXT, OPTIONS, PRESETS, RANGES, Ruleset, formatRules, parseRules } from './rules.js';
 export { GameState, makeState, positionProblems } from './state.js';
@@ -17,7 +17,7 @@ export { apply, applyUnchecked, counts, deal, isLegal, isOver, legalMoves, newGa
 export { describeIllegal, refusal, renderReason, whyIllegal } from './refusals.js';
 export { REASONS } from './spec.js';
 export { UNKNOWN_CARD, checkMoveText, formatMove, formatPosition, formatPublicPosition, parseMove, parsePosition } from './notation.js';
-export { BEHAVIOUR_VERSION, JSON_VERSION, fromJson, toJson } from './json.js';
+export { BEHAVIOUR_VERSION, JSON_VERSION, formatVersion, fromJson, toJson } from './json.js';
 export { PlayerView, VIEW_FORMAT, observe } from './views.js';
 export { GreedyBot, RandomBot, Rng, greedyScores, playDeals, playRandomDeals } from './bots.js';
 

@@ -11,18 +11,34 @@
  * read here.
  * @module
  */
-import { CARD_TEXT, parseCard } from './cards.js';
-import { InvalidRulesError, NotationError } from './errors.js';
+import { PACKS, STANDARD } from './cards.js';
+import { InvalidPositionError, InvalidRulesError, NotationError } from './errors.js';
 import { moveFromText } from './moves.js';
-import { extraSeen, MAX_HOUSE, playViolation } from './notation.js';
+import { extraSeen, playViolation } from './notation.js';
 import { show } from './quote.js';
-import { OPTIONS, Ruleset } from './rules.js';
-import { GameState, makeState } from './state.js';
+import { Ruleset } from './rules.js';
+import { OPTIONS as SPEC } from './spec.js';
+import { GameState, makeState, positionProblems } from './state.js';
 
-/** The version of the JSON layout written by toJson (crapette.serialize.JSON_VERSION);
- *  fromJson reads READ_VERSIONS. */
-export const JSON_VERSION = 2;
-const READ_VERSIONS = [1n, 2n];
+/** The newest version of the JSON layout written by toJson (crapette.serialize.JSON_VERSION):
+ *  version 3 adds the options of the tarot packs and the table rules and, under
+ *  call_window=turn_start, a state's call window (window, false_calls, fault); a document
+ *  whose ruleset leaves every version 3 option at its default is still written as version
+ *  2 (formatVersion). fromJson reads versions 1, 2 and 3. */
+export const JSON_VERSION = 3;
+const READ_VERSIONS = [1n, 2n, 3n];
+
+/** The JSON format version a document of `rules` is written in: 2 while every option that
+ *  version 3 added is at its default and no older option has a value version 3 added, else
+ *  3 (crapette.serialize.format_version). */
+export function formatVersion(rules) {
+  for (const option of SPEC) {
+    const value = rules[option.name];
+    if (option.since > 2 && value !== option.default) return JSON_VERSION;
+    if ((option.value_since?.[value] ?? 2) > 2) return JSON_VERSION;
+  }
+  return 2;
+}
 /** The behaviour version of the engine (crapette.BEHAVIOUR_VERSION), written in every
  *  document. */
 export const BEHAVIOUR_VERSION = 2;
@@ -72,10 +88,10 @@ function dumps(value, indent = null) {
   return write(value, 0);
 }
 
-const pile = (cards) => cards.map((c) => CARD_TEXT[c]);
-
 /** The JSON-ready object of a state (the "state" member of a document). */
 export function stateToDict(state) {
+  const text = PACKS[state.rules.pack].text;
+  const pile = (cards) => cards.map((c) => text[c]);
   const out = {
     rules: String(state.rules),
     to_act: state.toAct,
@@ -85,7 +101,7 @@ export function stateToDict(state) {
     reserve_up: state.reserveUp,
     hands: state.hands.map(pile),
     wastes: state.wastes.map(pile),
-    turned: state.turned !== null ? CARD_TEXT[state.turned] : null,
+    turned: state.turned !== null ? text[state.turned] : null,
     emptied: [0, 1, 2, 3, 4, 5, 6, 7].filter((h) => (state.emptied >> h) & 1).map((h) => h + 1),
     passes: state.passes,
     moves_made: state.movesMade,
@@ -101,6 +117,15 @@ export function stateToDict(state) {
       resume: stop.resume,
     };
   }
+  const rules = state.rules;
+  if (rules.stop !== 'enforced' && rules.call_window === 'turn_start') {
+    // version 3: the call window of call_window=turn_start (absent: closed)
+    out.window = state.window;
+    out.false_calls = state.falseCalls;
+    out.fault = null;
+    const fault = state.fault;
+    if (fault !== null) out.fault = { prior: stateToDict(fault.prior), move: String(fault.move) };
+  }
   return out;
 }
 
@@ -111,14 +136,19 @@ export function stateToDict(state) {
  * @param {{indent?: number|string|null}} [options] indentation (null: one line)
  */
 export function toJson(obj, { indent = null } = {}) {
-  const head = { format: FORMAT, version: JSON_VERSION, behaviour: BEHAVIOUR_VERSION };
+  let version = 2;
+  if (obj instanceof GameState) version = formatVersion(obj.rules);
+  else if (obj instanceof Ruleset) version = formatVersion(obj);
+  const head = { format: FORMAT, version, behaviour: BEHAVIOUR_VERSION };
   if (obj instanceof GameState) {
     head.type = 'state';
     head.state = stateToDict(obj);
   } else if (obj instanceof Ruleset) {
     head.type = 'rules';
     head.rules = String(obj);
-    head.options = Object.fromEntries(Object.keys(OPTIONS).map((name) => [name, obj[name]]));
+    head.options = Object.fromEntries(
+      SPEC.filter((o) => o.since <= version).map((o) => [o.name, obj[o.name]]),
+    );
   } else {
     throw new TypeError(`toJson() writes a GameState or a Ruleset, not ${show(obj)}`);
   }
@@ -308,23 +338,24 @@ function int(value, path, low, high) {
   return Number(value);
 }
 
-function card(value, path) {
-  if (typeof value !== 'string' || Array.from(value).length !== 2) {
+function card(value, path, deck = STANDARD) {
+  const length = typeof value === 'string' ? Array.from(value).length : 0;
+  if (length < 2 || length > 3) {
     throw field(path, `expected a card like "7H" or "7h", not ${show(value)}`);
   }
   try {
-    return parseCard(value);
+    return deck.parse(value);
   } catch (error) {
     if (!(error instanceof NotationError)) throw error;
     throw field(path, error.message);
   }
 }
 
-function piles(value, n, path) {
+function piles(value, n, path, deck) {
   if (!Array.isArray(value) || value.length !== n) throw field(path, `expected an array of ${n} piles`);
   return value.map((p, i) => {
     if (!Array.isArray(p)) throw field(`${path}[${i}]`, 'expected an array of cards');
-    return p.map((c, j) => card(c, `${path}[${i}][${j}]`));
+    return p.map((c, j) => card(c, `${path}[${i}][${j}]`, deck));
   });
 }
 
@@ -348,21 +379,23 @@ const HEX_KEY = /^[0-9a-fA-F]{1,16}$/;
 
 function fieldsFromDict(data, path) {
   const rules = rulesField(data, path);
-  const houses = piles(get(data, 'houses', path), 8, `${path}.houses`);
+  const deck = PACKS[rules.pack];
+  const most = Math.max(deck.ranks, deck.trumps);
+  const houses = piles(get(data, 'houses', path), 8, `${path}.houses`, deck);
   houses.forEach((p, i) => {
-    if (p.length > MAX_HOUSE) {
+    if (p.length > most) {
       throw field(
         `${path}.houses[${i}]`,
-        `house H${i + 1} holds ${p.length} cards; a house is a run from a King down to an Ace,` +
-          ` at most ${MAX_HOUSE} cards`,
+        `house H${i + 1} holds ${p.length} cards; a house is a run down from a King (or trump 21),` +
+          ` at most ${most} cards`,
       );
     }
   });
-  const reserves = piles(get(data, 'reserves', path), 2, `${path}.reserves`);
-  const hands = piles(get(data, 'hands', path), 2, `${path}.hands`);
-  const wastes = piles(get(data, 'wastes', path), 2, `${path}.wastes`);
+  const reserves = piles(get(data, 'reserves', path), 2, `${path}.reserves`, deck);
+  const hands = piles(get(data, 'hands', path), 2, `${path}.hands`, deck);
+  const wastes = piles(get(data, 'wastes', path), 2, `${path}.wastes`, deck);
   const turnedValue = get(data, 'turned', path);
-  const turned = turnedValue === null ? null : card(turnedValue, `${path}.turned`);
+  const turned = turnedValue === null ? null : card(turnedValue, `${path}.turned`, deck);
   const emptiedValue = get(data, 'emptied', path);
   if (!Array.isArray(emptiedValue)) throw field(`${path}.emptied`, 'expected an array of house numbers 1..8');
   let emptied = 0;
@@ -378,18 +411,43 @@ function fieldsFromDict(data, path) {
     }
     seen.add(BigInt('0x' + item));
   });
+  const window = data.has('window') ? data.get('window') : false;
+  if (typeof window !== 'boolean') throw field(`${path}.window`, `expected true or false, not ${show(window)}`);
+  const calls = data.has('false_calls') ? data.get('false_calls') : [0n, 0n];
+  const fault = data.has('fault') ? data.get('fault') : null;
   const toAct = int(get(data, 'to_act', path), `${path}.to_act`, 0, 1);
-  const foundations = piles(get(data, 'foundations', path), 8, `${path}.foundations`);
-  const reserveUp = pair(get(data, 'reserve_up', path), `${path}.reserve_up`, 104);
+  const foundations = piles(get(data, 'foundations', path), deck.foundations, `${path}.foundations`, deck);
+  const reserveUp = pair(get(data, 'reserve_up', path), `${path}.reserve_up`, deck.count);
   const passes = pair(get(data, 'passes', path), `${path}.passes`, 2);
   const movesMade = int(get(data, 'moves_made', path), `${path}.moves_made`, 0, 10 ** 12);
-  return { rules, toAct, foundations, houses, reserves, reserveUp, hands, wastes, turned, emptied, seen, passes, movesMade };
+  const falseCalls = pair(calls, `${path}.false_calls`, 3);
+  return {
+    fields: {
+      rules,
+      toAct,
+      foundations,
+      houses,
+      reserves,
+      reserveUp,
+      hands,
+      wastes,
+      turned,
+      emptied,
+      seen,
+      passes,
+      movesMade,
+      window: window && fault === null,
+      falseCalls,
+    },
+    fault,
+  };
 }
 
 /** Rebuild a state from stateToDict's object (a parsed Map), checking it completely. */
 function stateFromDict(data, path, allowStop = true) {
   if (!isDict(data)) throw field(path, 'expected an object');
-  const fields = fieldsFromDict(data, path);
+  const { fields, fault } = fieldsFromDict(data, path);
+  if (fault !== null) return withFault(fields, fault, `${path}.fault`);
   const pending = get(data, 'stop', path);
   if (pending === null) return makeState(fields);
   if (!allowStop) {
@@ -420,7 +478,9 @@ function sameFields(fields, state) {
     fields.emptied === state.emptied &&
     fields.passes[0] === state.passes[0] &&
     fields.passes[1] === state.passes[1] &&
-    fields.movesMade === state.movesMade;
+    fields.movesMade === state.movesMade &&
+    fields.falseCalls[0] === state.falseCalls[0] &&
+    fields.falseCalls[1] === state.falseCalls[1];
   if (!same) return false;
   const written = new Set(fields.seen);
   written.add(state.housesKey); // the houses are the same: so is their layout key
@@ -447,6 +507,33 @@ function withStop(fields, stop, path) {
     same = offender === pending.offender && resume === pending.resume;
   }
   if (!same) throw field(path, `${text} from ${path}.prior is not this pending violation`);
+  if (!sameFields(fields, rebuilt)) {
+    throw field(path, `the state's fields are not the result of ${text} played from ${path}.prior`);
+  }
+  return rebuilt;
+}
+
+/** The state after the faulty turn end of `fault` (call_window=turn_start): the written
+ *  fields must be its result. */
+function withFault(fields, fault, path) {
+  if (!isDict(fault)) throw field(path, 'expected null or an object');
+  const prior = stateFromDict(get(fault, 'prior', path), `${path}.prior`, false);
+  const text = get(fault, 'move', path);
+  if (typeof text !== 'string') throw field(`${path}.move`, 'expected a move like "flip"');
+  const move = moveFromText(text);
+  const played = playViolation(prior, move);
+  if (played.error !== undefined) {
+    throw field(`${path}.move`, `not playable in ${path}.prior: ${played.error}`);
+  }
+  const rebuilt = played.state;
+  if (rebuilt === null || rebuilt.fault === null) {
+    throw field(path, `${text} from ${path}.prior is not a faulty turn end`);
+  }
+  // the written fields must make a state (its call window open) before they are compared
+  const problems = positionProblems({ ...fields, window: true });
+  if (problems.length) {
+    throw new InvalidPositionError(`impossible position: ${problems.join('; ')}`, { text: '' });
+  }
   if (!sameFields(fields, rebuilt)) {
     throw field(path, `the state's fields are not the result of ${text} played from ${path}.prior`);
   }

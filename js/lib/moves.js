@@ -25,7 +25,14 @@ export const OPP_RESERVE = 12;
 export const OPP_WASTE = 13;
 
 /** The kinds of move, in table order (crapette.moves.Action values). */
-export const ACTIONS = Object.freeze(['play', 'reveal', 'draw', 'discard', 'end', 'stop', 'pass']);
+export const ACTIONS = Object.freeze(['play', 'reveal', 'draw', 'discard', 'end', 'stop', 'pass', 'flip']);
+
+/** The longest group of the standard pack (a King down to an Ace). */
+export const STANDARD_GROUP = 13;
+/** The longest group of any pack (tarot78's trumps 21 down to the Excuse). */
+export const MAX_GROUP = 22;
+/** The moves of the standard pack without turn_end=flip: ALL_MOVES.slice(0, 791). */
+export const STANDARD_MOVES = 791;
 
 const HOUSES = [0, 1, 2, 3, 4, 5, 6, 7];
 const SOURCES = [RESERVE, HAND, WASTE, ...HOUSES];
@@ -40,7 +47,7 @@ for (const h of HOUSES) {
 let tableReady = false;
 
 /**
- * One move: `action` ('play', 'reveal', 'draw', 'discard', 'end', 'stop', 'pass'),
+ * One move: `action` ('play', 'reveal', 'draw', 'discard', 'end', 'stop', 'pass', 'flip'),
  * `source` and `target` (pile codes; -1 for a move that is not a play), `count` (cards
  * moved, more than one only from house to house) and `index` (its place in ALL_MOVES).
  * Every move is one object of the table: compare moves with ===. Its text (toString()) is
@@ -94,16 +101,27 @@ function buildTable() {
     for (const target of TARGETS) {
       if (source === target) continue;
       const group = source < 8 && target < 8;
-      for (let count = 1; count <= (group ? 13 : 1); count++) {
+      for (let count = 1; count <= (group ? STANDARD_GROUP : 1); count++) {
         moves.push(new Move('play', source, target, count, moves.length));
       }
     }
   }
   for (const action of ACTIONS.slice(1)) moves.push(new Move(action, -1, -1, 1, moves.length));
+  // the groups of 14 to 22 cards that only tarot packs make, by count, source and target
+  for (let count = STANDARD_GROUP + 1; count <= MAX_GROUP; count++) {
+    for (const source of HOUSES) {
+      for (const target of HOUSES) {
+        if (target !== source) moves.push(new Move('play', source, target, count, moves.length));
+      }
+    }
+  }
   return Object.freeze(moves);
 }
 
-/** Every possible move, in the fixed order of legalMoves (crapette.moves.ALL_MOVES). */
+/** Every possible move, in the fixed order of legalMoves (crapette.moves.ALL_MOVES): card
+ *  moves by source, target and count (groups of up to 13 cards), then reveal, draw,
+ *  discard, end, stop, pass, then flip (turn_end=flip), then the groups of 14 to 22 cards
+ *  of the tarot packs. A ruleset's moves are a prefix (Ruleset.action_count). */
 export const ALL_MOVES = buildTable();
 tableReady = true;
 
@@ -120,6 +138,8 @@ export const DRAW = byAction('draw');
 export const DISCARD = byAction('discard');
 /** End your turn (only with hand and waste both empty). */
 export const END_TURN = byAction('end');
+/** Turn your hand's top card face up onto your waste, ending your turn (turn_end=flip). */
+export const FLIP = byAction('flip');
 /** Call "Stop!" on the opponent's violation. */
 export const CALL_STOP = byAction('stop');
 /** Let the opponent's violation stand. */
@@ -132,7 +152,16 @@ export const KEYWORDS = Object.freeze({
   reveal: REVEAL,
   stop: CALL_STOP,
   pass: LET_STAND,
+  flip: FLIP,
 });
+
+/** How many moves of ALL_MOVES a ruleset can make (a prefix of the table): 791 for the
+ *  standard pack with discards, one more with flip or a tarot pack, and 56 more for each
+ *  group size above 13 the pack's runs reach (`most`: 13, 14, 21 or 22). */
+export function actionCount(most, flip) {
+  if (most <= STANDARD_GROUP && !flip) return STANDARD_MOVES;
+  return STANDARD_MOVES + 1 + 56 * (most - STANDARD_GROUP);
+}
 
 const BY_TEXT = new Map(ALL_MOVES.map((m) => [m.text, m]));
 
@@ -159,7 +188,7 @@ export function moveFromText(text) {
       (Object.hasOwn(KEYWORDS, word) ? KEYWORDS[word] : undefined);
   }
   if (move === undefined) {
-    throw new NotationError(`${quote(text)} is not a move in relative form (R-F, T-H3, H2-H5x3, R-OR, draw, ...)`, {
+    throw new NotationError(`${quote(text)} is not a move in relative form (R-F, T-H3, H2-H5x3, R-OR, draw, flip, ...)`, {
       code: 'bad_move',
       text,
       position: 0,

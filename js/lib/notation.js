@@ -6,13 +6,14 @@
  * @module
  */
 import * as engine from './engine.js';
-import { CARD_TEXT, parseCard } from './cards.js';
+import { PACKS, STANDARD } from './cards.js';
 import { IllegalMoveError, InvalidArgumentError, InvalidMoveError, InvalidRulesError, NotationError } from './errors.js';
 import { illegalMoveError } from './refusals.js';
 import {
   FOUNDATION,
   HAND,
   KEYWORDS,
+  MAX_GROUP,
   Move,
   OPP_RESERVE,
   OPP_WASTE,
@@ -27,8 +28,23 @@ import { GameState, makeState, stateAfter } from './state.js';
 
 /** How a public position writes a card its reader cannot see. */
 export const UNKNOWN_CARD = '??';
-/** The most cards a house can hold: a run from a King down to an Ace. */
+/** The most cards a house of the standard pack can hold: a run from a King down to an Ace
+ *  (14 with the Knight of a tarot pack, 21 or 22 with the trumps). */
 export const MAX_HOUSE = 13;
+
+/** The card of `text` in the standard pack or else in tarot78 (whose texts hold every other
+ *  pack's), as its text, or null: a move names a card of any pack kind, which the
+ *  position's pack kind reads when the move is resolved. */
+function anyCardText(text) {
+  for (const deck of [STANDARD, PACKS.tarot78]) {
+    try {
+      return deck.text[deck.parse(text)];
+    } catch (error) {
+      if (!(error instanceof NotationError)) throw error;
+    }
+  }
+  return null;
+}
 
 const SOURCE_WORDS = 'R, T, W, R0, R1, W0, W1, H1..H8 or a card such as 7H';
 const TARGET_WORDS = 'F, H1..H8, R0, R1, W0, W1, OR or OW';
@@ -44,13 +60,7 @@ function isAsciiAlnumOrDash(ch) {
 
 function isSource(token) {
   if (OWN_WORDS.includes(token.toUpperCase()) || HOUSE_RE.test(token)) return true;
-  try {
-    parseCard(token);
-  } catch (error) {
-    if (error instanceof NotationError) return false;
-    throw error;
-  }
-  return true;
+  return anyCardText(token) !== null;
 }
 
 function tokenEnd(body) {
@@ -70,7 +80,7 @@ function scanMove(text, offset = 0) {
   const bodyChars = chars.slice(a, b);
   if (!bodyChars.length) {
     throw new NotationError(
-      `expected a move (draw, discard, end, reveal, stop, pass or SOURCE-TARGET) at ${base}, found nothing`,
+      `expected a move (draw, discard, end, reveal, stop, pass, flip or SOURCE-TARGET) at ${base}, found nothing`,
       { code: 'bad_move', text, position: base },
     );
   }
@@ -95,7 +105,7 @@ function scanMove(text, offset = 0) {
     }
     if (/^[A-Za-z]+$/.test(body)) {
       throw new NotationError(
-        `unknown move ${quote(body)} at ${base}: expected draw, discard, end, reveal, stop, pass or SOURCE-TARGET`,
+        `unknown move ${quote(body)} at ${base}: expected draw, discard, end, reveal, stop, pass, flip or SOURCE-TARGET`,
         { code: 'bad_move', text, position: base },
       );
     }
@@ -112,16 +122,14 @@ function scanMove(text, offset = 0) {
   if (OWN_WORDS.includes(upper) || HOUSE_RE.test(src)) {
     source = upper;
   } else {
-    try {
-      card = parseCard(src);
-    } catch (error) {
-      if (!(error instanceof NotationError)) throw error;
+    card = anyCardText(src);
+    if (card === null) {
       throw new NotationError(
         `expected a source (${SOURCE_WORDS}) at ${base} in move ${quote(text)}`,
         { code: 'bad_move', text, position: base },
       );
     }
-    source = CARD_TEXT[card];
+    source = card;
   }
   const rest = body.slice(dash + 1);
   const at = base + dash + 1;
@@ -143,10 +151,10 @@ function scanMove(text, offset = 0) {
   let count = null;
   if (tail) {
     const match = /^[xX]([0-9]{1,2})$/.exec(tail);
-    if (match === null || !(Number(match[1]) >= 1 && Number(match[1]) <= 13)) {
+    if (match === null || !(Number(match[1]) >= 1 && Number(match[1]) <= MAX_GROUP)) {
       const xed = 'xX'.includes(tail[0]);
       const pos = at + size + (xed ? 1 : 0);
-      const what = xed ? 'a count from 1 to 13' : "the end of the move or 'x'";
+      const what = xed ? `a count from 1 to ${MAX_GROUP}` : "the end of the move or 'x'";
       throw new NotationError(
         `expected ${what} at ${pos} in move ${quote(text)}`,
         { code: 'bad_move', text, position: pos },
@@ -188,7 +196,7 @@ function locate(state, card) {
     if (at >= 0) return [h, houses[h].length - at];
   }
   throw new IllegalMoveError(
-    `${CARD_TEXT[card]} is not available to player ${state.toAct}: it is not the top of` +
+    `${PACKS[state.rules.pack].text[card]} is not available to player ${state.toAct}: it is not the top of` +
       ' their reserve, their turned card, a playable waste top or in a house',
   );
 }
@@ -199,10 +207,18 @@ function resolve(state, parsed, text) {
   let count = parsed.count;
   let source;
   if (parsed.card !== null) {
-    const [where, depth] = locate(state, parsed.card);
+    const deck = PACKS[state.rules.pack];
+    let card;
+    try {
+      card = deck.parse(parsed.card);
+    } catch (error) {
+      if (!(error instanceof NotationError)) throw error;
+      throw new IllegalMoveError(`move ${quote(text)}: there is no ${parsed.card} in the ${state.rules.pack} pack`);
+    }
+    const [where, depth] = locate(state, card);
     if (count !== null && count !== depth) {
       throw new IllegalMoveError(
-        `move ${quote(text)}: ${CARD_TEXT[parsed.card]} would move ${depth} card(s), not ${count}`,
+        `move ${quote(text)}: ${deck.text[card]} would move ${depth} card(s), not ${count}`,
       );
     }
     source = where;
@@ -286,8 +302,8 @@ export function formatMove(move) {
 
 // --- positions ----------------------------------------------------------------------------
 
-const pileString = (cards) => cards.map((c) => CARD_TEXT[c]).join('') || '-';
-const pilesString = (piles) => piles.map(pileString).join('/');
+const pileString = (cards, text) => cards.map((c) => text[c]).join('') || '-';
+const pilesString = (piles, text) => piles.map((p) => pileString(p, text)).join('/');
 const hex16 = (key) => key.toString(16).padStart(16, '0');
 
 function compareBig(a, b) {
@@ -302,9 +318,19 @@ export function extraSeen(state) {
 
 function format(state, isPublic) {
   let tail = '-';
+  const rules = state.rules;
+  const text = PACKS[rules.pack].text;
+  let call = '';
+  if (rules.stop !== 'enforced' && rules.call_window === 'turn_start') {
+    const mark = state.fault !== null ? 'f' : state.window ? 'w' : '-';
+    call = `${mark}${state.falseCalls[0]}${state.falseCalls[1]}`;
+  }
   if (state.stop !== null) {
     tail = String(state.stop.move);
     state = state.stop.prior;
+  } else if (state.fault !== null) {
+    tail = String(state.fault.move);
+    state = state.fault.prior;
   }
   let reserves;
   let hands;
@@ -312,31 +338,32 @@ function format(state, isPublic) {
     reserves = state.reserves
       .map((r, p) => {
         const up = state.reserveUp[p];
-        return UNKNOWN_CARD.repeat(r.length - up) + r.slice(r.length - up).map((c) => CARD_TEXT[c]).join('') || '-';
+        return UNKNOWN_CARD.repeat(r.length - up) + r.slice(r.length - up).map((c) => text[c]).join('') || '-';
       })
       .join('/');
     hands = state.hands.map((h) => UNKNOWN_CARD.repeat(h.length) || '-').join('/');
   } else {
-    reserves = pilesString(state.reserves);
-    hands = pilesString(state.hands);
+    reserves = pilesString(state.reserves, text);
+    hands = pilesString(state.hands, text);
   }
   const emptied = [0, 1, 2, 3, 4, 5, 6, 7].filter((h) => (state.emptied >> h) & 1).map((h) => h + 1).join('');
   const fields = [
     String(state.rules).replaceAll(' ', ''),
     String(state.toAct),
-    pilesString(state.foundations),
-    pilesString(state.houses),
+    pilesString(state.foundations, text),
+    pilesString(state.houses, text),
     reserves,
     `${state.reserveUp[0]}/${state.reserveUp[1]}`,
     hands,
-    pilesString(state.wastes),
-    state.turned !== null ? CARD_TEXT[state.turned] : '-',
+    pilesString(state.wastes, text),
+    state.turned !== null ? text[state.turned] : '-',
     emptied || '-',
     `${state.passes[0]}/${state.passes[1]}`,
     String(state.movesMade),
     extraSeen(state).map(hex16).join(',') || '-',
     tail,
   ];
+  if (call) fields.push(call);
   return fields.join(' ');
 }
 
@@ -344,8 +371,8 @@ function checkState(state) {
   if (!(state instanceof GameState)) throw new TypeError(`a GameState is needed, not ${show(state)}`);
 }
 
-/** The whole state as one line of 14 space-separated fields (docs/notation.md);
- *  parsePosition reads it back. */
+/** The whole state as one line of 14 space-separated fields (docs/notation.md), 15 under
+ *  call_window=turn_start (the call window); parsePosition reads it back. */
 export function formatPosition(state) {
   checkState(state);
   return format(state, false);
@@ -376,6 +403,9 @@ const FIELD_NAMES = [
   'the seen layout keys (16 hex digits, comma-separated, or -)',
   'the pending Stop! move (a move like R-H3 or -)',
 ];
+const CALL_FIELD =
+  'the call window: -, w (open) or f (open, field 14 the faulty turn end), then each' +
+  " player's false calls (like w00)";
 
 // The Unicode white space that the Python library's reader strips from the end of a
 // position (where a missing field is reported)
@@ -410,6 +440,7 @@ export function parsePosition(text) {
   if (typeof text !== 'string') throw new TypeError(`a position must be a string, not ${typeof text}`);
   const chars = Array.from(text);
   const fields = splitFields(chars);
+  const callF = fields.length === FIELD_NAMES.length + 1 ? fields.pop() : null;
   if (fields.length < FIELD_NAMES.length) {
     let end = chars.length;
     while (end > 0 && PY_SPACE.has(chars[end - 1])) end--;
@@ -438,27 +469,37 @@ export function parsePosition(text) {
       { code: 'bad_position', text, position: rulesF.start },
     );
   }
+  const deck = PACKS[rules.pack];
+  const calls = rules.stop !== 'enforced' && rules.call_window === 'turn_start';
+  if (callF !== null && !calls) {
+    throw new NotationError(
+      `expected the end of the position at ${callF.start}, found ${quote(callF.text)}` +
+        ' (a 15th field, the call window, is for call_window=turn_start)',
+      { code: 'bad_position', text, position: callF.start },
+    );
+  }
   const toAct = smallInt(text, actF, 1);
-  const foundations = parsePiles(text, foundF, 8, 'foundation');
-  const houses = parsePiles(text, housesF, 8, 'house');
+  const foundations = parsePiles(text, foundF, deck.foundations, 'foundation', deck);
+  const houses = parsePiles(text, housesF, 8, 'house', deck);
+  const most = Math.max(deck.ranks, deck.trumps);
   let pos = housesF.start;
   houses.forEach((pile, h) => {
-    if (pile.length > MAX_HOUSE) {
+    if (pile.length > most) {
       throw new NotationError(
-        `house H${h + 1} at ${pos} holds ${pile.length} cards; a house is a run from a King` +
-          ` down to an Ace, at most ${MAX_HOUSE} cards`,
+        `house H${h + 1} at ${pos} holds ${pile.length} cards; a house is a run down from` +
+          ` a King (or trump 21), at most ${most} cards`,
         { code: 'bad_position', text, position: pos },
       );
     }
-    pos += Math.max(2 * pile.length, 1) + 1;
+    pos += Math.max(pileString(pile, deck.text).length, 1) + 1;
   });
-  const reserves = parsePiles(text, resF, 2, 'reserve');
+  const reserves = parsePiles(text, resF, 2, 'reserve', deck);
   const reserveUp = intPair(text, upF, null);
-  const hands = parsePiles(text, handsF, 2, 'hand');
-  const wastes = parsePiles(text, wastesF, 2, 'waste');
+  const hands = parsePiles(text, handsF, 2, 'hand', deck);
+  const wastes = parsePiles(text, wastesF, 2, 'waste', deck);
   let turned = null;
   if (turnedF.text !== '-') {
-    const cards = parseCards(text, turnedF.chars, turnedF.start);
+    const cards = parseCards(text, turnedF.chars, turnedF.start, deck);
     if (cards.length !== 1) {
       throw new NotationError(
         `expected one turned card or - at ${turnedF.start}`,
@@ -471,6 +512,7 @@ export function parsePosition(text) {
   const passes = intPair(text, passesF, 2);
   const movesMade = natural(text, movesF);
   const seen = parseSeen(text, seenF);
+  const [window, fault, falseCalls] = parseCall(text, callF);
   let stopMove = null;
   if (stopF.text !== '-') {
     try {
@@ -484,10 +526,67 @@ export function parsePosition(text) {
     }
   }
   const state = makeState(
-    { rules, toAct, foundations, houses, reserves, reserveUp, hands, wastes, turned, emptied, seen, passes, movesMade },
+    {
+      rules,
+      toAct,
+      foundations,
+      houses,
+      reserves,
+      reserveUp,
+      hands,
+      wastes,
+      turned,
+      emptied,
+      seen,
+      passes,
+      movesMade,
+      window: window && !fault,
+      falseCalls,
+    },
     text,
   );
+  if (fault) {
+    if (stopMove === null) {
+      throw new NotationError(
+        `expected the faulty turn end at ${stopF.start} (field 15 is f)`,
+        { code: 'bad_position', text, position: stopF.start },
+      );
+    }
+    return rebuildFault(state, stopMove, text, stopF.start);
+  }
   return stopMove === null ? state : rebuildStop(state, stopMove, text, stopF.start);
+}
+
+/** Field 15: the call window (-, w, f) and each player's false calls. */
+function parseCall(text, field) {
+  if (field === null) return [false, false, [0, 0]];
+  const body = field.text;
+  if (field.chars.length !== 3 || !'-wf'.includes(body[0]) || ![...body.slice(1)].every((c) => '0123'.includes(c))) {
+    throw new NotationError(`expected ${CALL_FIELD} at ${field.start}, found ${quote(body)}`, {
+      code: 'bad_position',
+      text,
+      position: field.start,
+    });
+  }
+  return [body[0] !== '-', body[0] === 'f', [Number(body[1]), Number(body[2])]];
+}
+
+/** The state after the faulty turn end `move` (call window f). */
+function rebuildFault(prior, move, text, at) {
+  const played = playViolation(prior, move);
+  if (played.error !== undefined) {
+    throw new NotationError(
+      `the faulty turn end at ${at} cannot be played in the written position: ${played.error}`,
+      { code: 'bad_position', text, position: at },
+    );
+  }
+  if (played.state === null || played.state.fault === null) {
+    throw new NotationError(
+      `the move ${move} at ${at} is not a priority violation ending the turn in the written position`,
+      { code: 'bad_position', text, position: at },
+    );
+  }
+  return played.state;
 }
 
 /** The state after the violating move `move` of `prior` (a pending Stop! decision), for
@@ -595,7 +694,7 @@ function parseSeen(text, field) {
   return keys;
 }
 
-function parsePiles(text, field, n, what) {
+function parsePiles(text, field, n, what, deck) {
   const parts = field.text.split('/');
   if (parts.length !== n) {
     let pos = field.start;
@@ -610,36 +709,59 @@ function parsePiles(text, field, n, what) {
   let pos = field.start;
   for (const part of parts) {
     const partChars = Array.from(part);
-    out.push(part === '-' ? [] : parseCards(text, partChars, pos));
+    out.push(part === '-' ? [] : parseCards(text, partChars, pos, deck));
     pos += partChars.length + 1;
   }
   return out;
 }
 
-function parseCards(text, part, start) {
+function parseCards(text, part, start, deck) {
   if (!part.length) {
     throw new NotationError(`expected cards or - at ${start}`, { code: 'bad_position', text, position: start });
   }
   const cards = [];
-  for (let i = 0; i < part.length; i += 2) {
-    const chunk = part.slice(i, i + 2);
+  const chars = deck.rankChars;
+  let i = 0;
+  while (i < part.length) {
     const pos = start + i;
+    if (deck.trumps && /[0-9]/.test(part[i])) {
+      let j = i;
+      while (j < part.length && /[0-9]/.test(part[j])) j++;
+      if (j < part.length && 'Mm'.includes(part[j])) {
+        const chunk = part.slice(i, j + 1).join('');
+        try {
+          cards.push(deck.parse(chunk));
+        } catch (error) {
+          if (!(error instanceof NotationError)) throw error;
+          throw new NotationError(`${error.message.replace(/ at 0$/, '')} at ${pos}`, {
+            code: 'bad_position',
+            text,
+            position: pos,
+          });
+        }
+        i = j + 1;
+        continue;
+      }
+    }
+    const chunk = part.slice(i, i + 2);
     if (chunk.join('') === UNKNOWN_CARD) {
       throw new NotationError(
         `unknown card ?? at ${pos}: a public position (with hidden cards) cannot be loaded as a state`,
         { code: 'bad_position', text, position: pos },
       );
     }
-    const rankOk = chunk.length >= 1 && 'A23456789TJQK'.includes(chunk[0]);
+    const rankOk = chunk.length >= 1 && chars.includes(chunk[0]);
     if (!rankOk || chunk.length < 2 || !'SHDCshdc'.includes(chunk[1])) {
       const bad = rankOk ? pos + 1 : pos;
-      const expected = rankOk ? 'a suit (SHDC or shdc)' : 'a rank (A23456789TJQK)';
+      let expected = rankOk ? 'a suit (SHDC or shdc)' : `a rank (${chars})`;
+      if (!rankOk && deck.trumps) expected += ' or a trump (like 17M)';
       throw new NotationError(
         `expected ${expected} at ${bad} (cards are written like 7H or Td)`,
         { code: 'bad_position', text, position: bad },
       );
     }
-    cards.push(parseCard(chunk.join('')));
+    cards.push(deck.parse(chunk.join('')));
+    i += 2;
   }
   return cards;
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import * as engine from './engine.js';
-import { CARD_TEXT, cardPack, parseCard } from './cards.js';
+import { PACKS } from './cards.js';
 import { CrapetteError, InvalidArgumentError, InvalidPositionError } from './errors.js';
 import { illegalMoveError } from './refusals.js';
 import { ALL_MOVES, Move } from './moves.js';
@@ -57,15 +57,15 @@ export function newGame(rules = null, seed = undefined) {
   return stateOfBytes(r, engine.newGameBytes(r, s));
 }
 
-function packCard(value, owner, index) {
+function packCard(value, owner, index, deck) {
   try {
-    if (typeof value === 'string') return parseCard(value);
+    if (typeof value === 'string') return deck.parse(value);
     if (typeof value !== 'number' || !Number.isInteger(value)) {
-      throw new TypeError(`a card is an integer from 0 to 103 or a text like "7H", not ${show(value)}`);
+      throw new TypeError(
+        `a card is an integer from 0 to ${deck.count - 1} or a text like "7H", not ${show(value)}`,
+      );
     }
-    if (value < 0 || value >= 104) {
-      throw new InvalidArgumentError(`no card has the index ${show(value)}: a card index is 0..103`);
-    }
+    deck.format(value); // throws on a code outside the pack
     return value;
   } catch (error) {
     if (!(error instanceof CrapetteError || error instanceof TypeError)) throw error;
@@ -73,24 +73,25 @@ function packCard(value, owner, index) {
   }
 }
 
-function checkPack(pack, owner) {
+function checkPack(pack, owner, deck) {
+  const size = deck.size;
   if (!Array.isArray(pack)) {
-    throw new InvalidPositionError(`pack${owner} must be an array of 52 cards, not ${show(pack)}`);
+    throw new InvalidPositionError(`pack${owner} must be an array of ${size} cards, not ${show(pack)}`);
   }
-  const cards = pack.map((c, i) => packCard(c, owner, i));
+  const cards = pack.map((c, i) => packCard(c, owner, i, deck));
   const counts = new Map();
   for (const c of cards) counts.set(c, (counts.get(c) ?? 0) + 1);
-  const own = Array.from({ length: 52 }, (_, i) => owner * 52 + i);
+  const own = Array.from({ length: size }, (_, i) => owner * size + i);
   const problems = [];
-  const missing = own.filter((c) => !counts.has(c)).map((c) => CARD_TEXT[c]);
-  const doubled = [...counts].filter(([, k]) => k > 1).map(([c]) => CARD_TEXT[c]);
-  const foreign = [...counts.keys()].filter((c) => cardPack(c) !== owner).map((c) => CARD_TEXT[c]);
+  const missing = own.filter((c) => !counts.has(c)).map((c) => deck.text[c]);
+  const doubled = [...counts].filter(([, k]) => k > 1).map(([c]) => deck.text[c]);
+  const foreign = [...counts.keys()].filter((c) => deck.owner[c] !== owner).map((c) => deck.text[c]);
   if (missing.length) problems.push('missing ' + missing.join(' '));
   if (doubled.length) problems.push('doubled ' + doubled.join(' '));
   if (foreign.length) problems.push(`not of pack ${owner}: ` + foreign.join(' '));
-  if (problems.length || cards.length !== 52) {
+  if (problems.length || cards.length !== size) {
     throw new InvalidPositionError(
-      `pack${owner} must hold the 52 cards of player ${owner}'s pack once each` +
+      `pack${owner} must hold the ${size} cards of player ${owner}'s ${deck.name} pack once each` +
         ` (${cards.length} given): ` +
         (problems.length ? problems : ['wrong length']).join('; '),
     );
@@ -102,13 +103,15 @@ function checkPack(pack, owner) {
  * Deal from two explicit pack orders (crapette.deal): the first card of each order is
  * dealt first (the reserve, then the 4 houses, then the hand).
  * @param {Ruleset|string|null} rules
- * @param {Array<number|string>} pack0 the 52 cards of player 0's pack, in dealing order
- * @param {Array<number|string>} pack1 the 52 cards of player 1's pack
+ * @param {Array<number|string>} pack0 the cards of player 0's pack (52 with the standard
+ *   pack, 56, 77 or 78 with a tarot pack: PACKS[rules.pack].size), in dealing order
+ * @param {Array<number|string>} pack1 the cards of player 1's pack
  * @param {{starter?: number|null}} [options] who starts (default: the first-player rule)
  */
 export function deal(rules, pack0, pack1, { starter = null } = {}) {
   const r = asRuleset(rules);
-  const packs = [checkPack(pack0, 0), checkPack(pack1, 1)];
+  const deck = PACKS[r.pack];
+  const packs = [checkPack(pack0, 0, deck), checkPack(pack1, 1, deck)];
   if (starter !== null && starter !== 0 && starter !== 1) {
     throw new InvalidArgumentError(`starter must be 0 or 1, not ${show(starter)}`);
   }

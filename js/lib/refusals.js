@@ -6,7 +6,7 @@
  * @module
  */
 import * as engine from './engine.js';
-import { CARD_TEXT } from './cards.js';
+import { PACKS } from './cards.js';
 import { CrapetteError, IllegalMoveError } from './errors.js';
 import { ALL_MOVES, FOUNDATION, HAND, Move, OPP_RESERVE, OPP_WASTE, RESERVE, WASTE } from './moves.js';
 import { parseMove, sourceCard } from './notation.js';
@@ -31,16 +31,17 @@ const pileToken = (pile) => PILE_TOKENS[pile] ?? `H${pile + 1}`;
  *  as `{code, params}`, each parameter as the spec's type writes it in data: a card as its
  *  text, cards as an array of texts, a house as its number 1..8, a pile as its notation
  *  token ('R', 'OW', 'H3'), a move as its text, a number as itself. */
-function fromCore({ code, raw }) {
+function fromCore({ code, raw }, deck) {
   if (code <= 0) return null;
+  const text = deck.text;
   const reason = REASONS[code - 1];
   const params = {};
   let at = 0;
   for (const [name, kind] of reason.params) {
     const value = raw[at++];
-    if (kind === 'card') params[name] = CARD_TEXT[value];
+    if (kind === 'card') params[name] = text[value];
     else if (kind === 'cards') {
-      params[name] = raw.slice(at, at + value).map((card) => CARD_TEXT[card]);
+      params[name] = raw.slice(at, at + value).map((card) => text[card]);
       at += value;
     } else if (kind === 'house') params[name] = value + 1;
     else if (kind === 'pile') params[name] = pileToken(value);
@@ -80,12 +81,12 @@ function check(state, move, what) {
  */
 export function refusal(state, move) {
   check(state, move, 'refusal');
-  return fromCore(engine.whyIllegalIndex(state, move.index, false));
+  return fromCore(engine.whyIllegalIndex(state, move.index, false), PACKS[state.rules.pack]);
 }
 
 /** The priority rule a move breaks as a refusal (whatever the Stop! rule), or null. */
 export function violationRefusal(state, move) {
-  return fromCore(engine.whyIllegalIndex(state, move.index, true));
+  return fromCore(engine.whyIllegalIndex(state, move.index, true), PACKS[state.rules.pack]);
 }
 
 /**
@@ -114,7 +115,7 @@ function label(state, move) {
       const house = state.houses[move.source];
       if (move.count <= house.length) card = house[house.length - move.count];
     }
-    if (card !== null) return `${move} (${CARD_TEXT[card]})`;
+    if (card !== null) return `${move} (${PACKS[state.rules.pack].text[card]})`;
   }
   return String(move);
 }

@@ -34,8 +34,9 @@ export const RANGES = Object.freeze(
   Object.fromEntries(SPEC.filter((o) => o.range).map((o) => [o.name, o.range])),
 );
 
-/** The cards of one player's pack (the only pack until the pack option exists). */
-const PACK_CARDS = PACKS[0].cards;
+/** The cards of one player's pack, by pack kind; the largest pack's. */
+const PACK_CARDS = Object.fromEntries(PACKS.map((p) => [p.name, p.cards]));
+const LARGEST = Math.max(...PACKS.map((p) => p.cards));
 
 /** The longest rules string Ruleset.fromString reads. */
 export const MAX_RULES_TEXT = 1000;
@@ -85,8 +86,8 @@ function validate(name, value) {
     if (v < BigInt(low) || v > BigInt(high)) {
       if (name === 'reserve_size') {
         throw new InvalidRulesError(
-          `option reserve_size=${short(value)} is impossible: a pack of ${PACK_CARDS} cards` +
-            ` deals 4 houses, so the reserve holds 1 to ${PACK_CARDS - 4} cards`,
+          `option reserve_size=${short(value)} is impossible: the largest pack, of ${LARGEST} cards,` +
+            ` deals 4 houses, so the reserve holds 1 to ${LARGEST - 4} cards`,
           { code: 'bad_value' },
         );
       }
@@ -117,6 +118,14 @@ export class Ruleset {
 
   static _make(values) {
     for (const name of NAMES) validate(name, values[name]);
+    const cards = PACK_CARDS[values.pack];
+    if (Number(values.reserve_size) > cards - 4) {
+      throw new InvalidRulesError(
+        `option reserve_size=${values.reserve_size} is impossible with pack=${values.pack}:` +
+          ` a pack of ${cards} cards deals 4 houses, so the reserve holds 1 to ${cards - 4} cards`,
+        { code: 'bad_value' },
+      );
+    }
     for (const { first, second, why } of COMBINATIONS) {
       const [one, other] = [values[first[0]], values[second[0]]];
       if (first[1].includes(one) && second[1].includes(other)) {
@@ -155,9 +164,22 @@ export class Ruleset {
     return codes;
   }
 
-  /** Cards dealt to each hand: 48 - reserve_size. */
+  /** Cards dealt to each hand: the pack's cards but the reserve and the 4 houses
+   *  (48 - reserve_size with the standard pack). */
   get hand_size() {
-    return 48 - this.reserve_size;
+    return PACK_CARDS[this.pack] - this.reserve_size - 4;
+  }
+
+  /** How many moves of ALL_MOVES these rules can make (a prefix of the table,
+   *  crapette.moves.action_count): 791 for the standard pack with discards, one more with
+   *  turn_end=flip or a tarot pack, and 56 more for each group size above 13 (runs of 14
+   *  cards with the Knight, 21 or 22 with the trumps). */
+  get action_count() {
+    const cards = PACK_CARDS[this.pack];
+    const ranks = cards === 52 ? 13 : 14;
+    const most = Math.max(ranks, cards - 4 * ranks);
+    if (most <= 13 && this.turn_end !== 'flip') return 791;
+    return 792 + 56 * (most - 13);
   }
 
   /** Whether priority violations are legal and the opponent may call "Stop!". */

@@ -17,6 +17,35 @@ const deepFreeze = (value) => {
 /** Every rule option, in field order. */
 export const OPTIONS = deepFreeze([
   {
+    "name": "pack",
+    "kind": "choice",
+    "default": "standard",
+    "doc": "the pack each player deals from",
+    "values": [
+      [
+        "standard",
+        "52 cards: 4 suits of A 2..10 J Q K, 8 foundations"
+      ],
+      [
+        "tarot56",
+        "56 cards: 4 suits of A 2..10 J N Q K (N: the Knight), 8 foundations"
+      ],
+      [
+        "tarot77",
+        "77 cards: tarot56 and trumps 1..21, a fifth family; 10 foundations"
+      ],
+      [
+        "tarot78",
+        "78 cards: tarot77 and the Excuse as trump 0; 10 foundations"
+      ]
+    ],
+    "range": null,
+    "engine": true,
+    "since": 3,
+    "value_since": {},
+    "source": "[all] standard, [BOB] tarot56 and tarot77, [BIT] tarot78"
+  },
+  {
     "name": "reserve_size",
     "kind": "int",
     "default": 13,
@@ -24,10 +53,12 @@ export const OPTIONS = deepFreeze([
     "values": [],
     "range": [
       1,
-      48
+      74
     ],
     "engine": true,
-    "source": "[P, BY, G4A] 13, [SR] 12"
+    "since": 2,
+    "value_since": {},
+    "source": "[P, BY, G4A] 13, [SR] 12, [BOB] 13 or 19"
   },
   {
     "name": "reserve_face_up",
@@ -37,6 +68,8 @@ export const OPTIONS = deepFreeze([
     "values": [],
     "range": null,
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[P, BY, G4A] true, [SR] false"
   },
   {
@@ -60,6 +93,8 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[P, BY, G4A] reserve, [SR] cut"
   },
   {
@@ -79,6 +114,8 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": false,
+    "since": 2,
+    "value_since": {},
     "source": "decision"
   },
   {
@@ -89,7 +126,30 @@ export const OPTIONS = deepFreeze([
     "values": [],
     "range": null,
     "engine": true,
-    "source": "[P, BY, G4A] false, [SR] true"
+    "since": 2,
+    "value_since": {},
+    "source": "[P, BY, G4A] false, [SR, BOB] true"
+  },
+  {
+    "name": "turn_end",
+    "kind": "choice",
+    "default": "discard",
+    "doc": "how a turn ends",
+    "values": [
+      [
+        "discard",
+        "you turn hand cards one at a time and end by discarding one"
+      ],
+      [
+        "flip",
+        "no hand card is turned: you end with flip, your hand's top to your waste"
+      ]
+    ],
+    "range": null,
+    "engine": true,
+    "since": 3,
+    "value_since": {},
+    "source": "[P, BY, G4A, SR] discard, [BOB] flip"
   },
   {
     "name": "load_from",
@@ -108,16 +168,41 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[P, G4A] any, [SR] own"
+  },
+  {
+    "name": "load_match",
+    "kind": "choice",
+    "default": "suit",
+    "doc": "which card loads on the opponent's top",
+    "values": [
+      [
+        "suit",
+        "the same family, one rank up or down"
+      ],
+      [
+        "colour",
+        "a suit card of the other colour or a trump on a trump, one rank apart"
+      ]
+    ],
+    "range": null,
+    "engine": true,
+    "since": 3,
+    "value_since": {},
+    "source": "[P, BOB] suit, [BIT] colour"
   },
   {
     "name": "load_wrap",
     "kind": "bool",
     "default": false,
-    "doc": "loading wraps between King and Ace",
+    "doc": "loading wraps between each family's top and starter (King and Ace, trump 21 and 1)",
     "values": [],
     "range": null,
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[P] an option"
   },
   {
@@ -141,7 +226,30 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
-    "source": "[P, G4A] supermove, [BY, SR] single, [P] Crossley's whole"
+    "since": 2,
+    "value_since": {},
+    "source": "[P, G4A] supermove, [BY, SR, BOB] single, [P] Crossley's whole"
+  },
+  {
+    "name": "sterile_moves",
+    "kind": "choice",
+    "default": "allowed",
+    "doc": "moving a whole house onto an empty house",
+    "values": [
+      [
+        "allowed",
+        "allowed"
+      ],
+      [
+        "forbidden",
+        "illegal: it changes nothing"
+      ]
+    ],
+    "range": null,
+    "engine": true,
+    "since": 3,
+    "value_since": {},
+    "source": "[BOB] forbidden"
   },
   {
     "name": "house_filling",
@@ -164,6 +272,8 @@ export const OPTIONS = deepFreeze([
     ],
     "range": null,
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[P, G4A] before_hand, [BY] immediate, [SR] none"
   },
   {
@@ -179,11 +289,19 @@ export const OPTIONS = deepFreeze([
       [
         "serbian",
         "foundation, then building on the tableau, then loading the opponent"
+      ],
+      [
+        "bobcrapette",
+        "a starter or your reserve top that can go to a foundation must, before your turn ends"
       ]
     ],
     "range": null,
     "engine": true,
-    "source": "[P, G4A, BY] pagat, [SR] serbian"
+    "since": 2,
+    "value_since": {
+      "bobcrapette": 3
+    },
+    "source": "[P, G4A, BY] pagat, [SR] serbian, [BOB] bobcrapette"
   },
   {
     "name": "stop",
@@ -202,11 +320,86 @@ export const OPTIONS = deepFreeze([
       [
         "card",
         "legal; the opponent may call Stop!: the caller gives a penalty card"
+      ],
+      [
+        "lose_draw",
+        "legal; the opponent may call Stop!: the offender loses the flip that ended their turn"
       ]
     ],
     "range": null,
     "engine": true,
-    "source": "[G4A] enforced, [P] undo, [SR] card"
+    "since": 2,
+    "value_since": {
+      "lose_draw": 3
+    },
+    "source": "[G4A] enforced, [P] undo, [SR] card, [BOB] lose_draw"
+  },
+  {
+    "name": "call_window",
+    "kind": "choice",
+    "default": "after_move",
+    "doc": "when Stop! is called",
+    "values": [
+      [
+        "after_move",
+        "right after the violating move, by calling or letting it stand"
+      ],
+      [
+        "turn_start",
+        "at the start of your own turn, before your first move"
+      ]
+    ],
+    "range": null,
+    "engine": true,
+    "since": 3,
+    "value_since": {},
+    "source": "[P, SR] after_move, [BOB] turn_start"
+  },
+  {
+    "name": "false_call",
+    "kind": "choice",
+    "default": "lose_turn",
+    "doc": "a wrong Stop! call at the start of a turn",
+    "values": [
+      [
+        "lose_turn",
+        "your turn ends at once"
+      ],
+      [
+        "none",
+        "nothing happens"
+      ],
+      [
+        "rationed",
+        "nothing happens, but after 3 in a deal you may not call again"
+      ]
+    ],
+    "range": null,
+    "engine": true,
+    "since": 3,
+    "value_since": {},
+    "source": "[BOB]"
+  },
+  {
+    "name": "blocked",
+    "kind": "choice",
+    "default": "scored",
+    "doc": "a blocked deal (stalemate or move cap)",
+    "values": [
+      [
+        "scored",
+        "the lower count scores the difference"
+      ],
+      [
+        "draw",
+        "a draw: no winner, no points"
+      ]
+    ],
+    "range": null,
+    "engine": true,
+    "since": 3,
+    "value_since": {},
+    "source": "[BY, G4A, P] scored, [BOB] draw"
   },
   {
     "name": "move_cap",
@@ -219,6 +412,8 @@ export const OPTIONS = deepFreeze([
       1000000000
     ],
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "decision"
   },
   {
@@ -232,6 +427,8 @@ export const OPTIONS = deepFreeze([
       1000000
     ],
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[all]"
   },
   {
@@ -245,6 +442,8 @@ export const OPTIONS = deepFreeze([
       1000000
     ],
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[all]"
   },
   {
@@ -258,6 +457,8 @@ export const OPTIONS = deepFreeze([
       1000000
     ],
     "engine": true,
+    "since": 2,
+    "value_since": {},
     "source": "[all]"
   },
   {
@@ -271,6 +472,8 @@ export const OPTIONS = deepFreeze([
       1000000000
     ],
     "engine": false,
+    "since": 2,
+    "value_since": {},
     "source": "[BY, P] 300, [G4A] 150"
   },
   {
@@ -284,6 +487,8 @@ export const OPTIONS = deepFreeze([
       1000000
     ],
     "engine": false,
+    "since": 2,
+    "value_since": {},
     "source": "[SR] 5"
   }
 ]);
@@ -333,11 +538,64 @@ export const PRESETS = deepFreeze([
       "match_target": null,
       "match_deals": 5
     }
+  },
+  {
+    "name": "tarot",
+    "doc": "the classic game with the 77-card tarot pack",
+    "changes": {
+      "pack": "tarot77"
+    }
+  },
+  {
+    "name": "bobcrapette",
+    "doc": "the Bobcrapette app: the tarot pack and the French table rules",
+    "changes": {
+      "pack": "tarot77",
+      "own_waste_playable": true,
+      "turn_end": "flip",
+      "group_moves": "single",
+      "sterile_moves": "forbidden",
+      "house_filling": "none",
+      "priority": "bobcrapette",
+      "stop": "lose_draw",
+      "call_window": "turn_start",
+      "blocked": "draw"
+    }
   }
 ]);
 
 /** Option values that cannot go together. */
 export const COMBINATIONS = deepFreeze([
+  {
+    "first": [
+      "turn_end",
+      [
+        "flip"
+      ]
+    ],
+    "second": [
+      "own_waste_playable",
+      [
+        false
+      ]
+    ],
+    "why": "hand cards go to your waste unturned, so they could never be played"
+  },
+  {
+    "first": [
+      "stop",
+      [
+        "lose_draw"
+      ]
+    ],
+    "second": [
+      "turn_end",
+      [
+        "discard"
+      ]
+    ],
+    "why": "there is no draw to lose (a discard taken back would be a gift)"
+  },
   {
     "first": [
       "match_target",
@@ -626,6 +884,94 @@ export const REASONS = deepFreeze([
     "code": "cycle",
     "template": "it recreates a layout already seen this turn (no cycles within a turn)",
     "params": []
+  },
+  {
+    "code": "flip_rule",
+    "template": "no hand card is turned under these rules: end your turn with flip",
+    "params": []
+  },
+  {
+    "code": "flip_discard",
+    "template": "a turn ends by a discard under these rules, not by flip",
+    "params": []
+  },
+  {
+    "code": "flip_empty",
+    "template": "your hand and waste are both empty (end your turn instead)",
+    "params": []
+  },
+  {
+    "code": "end_flip",
+    "template": "your turn ends only by flip while your hand or waste has cards",
+    "params": []
+  },
+  {
+    "code": "sterile",
+    "template": "moving every card of house {house} onto an empty house changes nothing (sterile_moves=forbidden)",
+    "params": [
+      [
+        "house",
+        "house"
+      ]
+    ]
+  },
+  {
+    "code": "obligation_reserve",
+    "template": "your reserve top {card} can go to a foundation: that comes before your turn ends",
+    "params": [
+      [
+        "card",
+        "card"
+      ]
+    ]
+  },
+  {
+    "code": "obligation_starter",
+    "template": "{card} can start a foundation: that comes before your turn ends",
+    "params": [
+      [
+        "card",
+        "card"
+      ]
+    ]
+  },
+  {
+    "code": "stop_window",
+    "template": "Stop! is called only at the start of your turn, before your first move",
+    "params": []
+  },
+  {
+    "code": "stop_rationed",
+    "template": "you have made your 3 false calls of this deal: no more calls",
+    "params": []
+  },
+  {
+    "code": "load_colour",
+    "template": "{card} does not load on {onto}: the other colour, one rank apart",
+    "params": [
+      [
+        "card",
+        "card"
+      ],
+      [
+        "onto",
+        "card"
+      ]
+    ]
+  },
+  {
+    "code": "load_colour_wrap",
+    "template": "{card} does not load on {onto}: the other colour, one rank apart (K and A adjacent)",
+    "params": [
+      [
+        "card",
+        "card"
+      ],
+      [
+        "onto",
+        "card"
+      ]
+    ]
   }
 ]);
 
@@ -654,7 +1000,33 @@ export const PACKS = deepFreeze([
   {
     "name": "standard",
     "cards": 52,
+    "ranks": 13,
+    "trumps": 0,
     "foundations": 8,
     "doc": "4 suits of A 2..10 J Q K"
+  },
+  {
+    "name": "tarot56",
+    "cards": 56,
+    "ranks": 14,
+    "trumps": 0,
+    "foundations": 8,
+    "doc": "4 suits of A 2..10 J N Q K (N: the Knight)"
+  },
+  {
+    "name": "tarot77",
+    "cards": 77,
+    "ranks": 14,
+    "trumps": 21,
+    "foundations": 10,
+    "doc": "tarot56 and trumps 1..21, a fifth family"
+  },
+  {
+    "name": "tarot78",
+    "cards": 78,
+    "ranks": 14,
+    "trumps": 22,
+    "foundations": 10,
+    "doc": "tarot77 and the Excuse as trump 0"
   }
 ]);

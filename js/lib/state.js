@@ -4,13 +4,13 @@
  * building rules as card predicates (where a card may go), which the refusal reasons and
  * the checks read.
  *
- * A state holds the 140 bytes of the C core's cr_state, its ruleset, the layout keys seen
+ * A state holds the 196 bytes of the C core's cr_state, its ruleset, the layout keys seen
  * this turn (the no-cycle rule) and, while a Stop! decision is open, the state before the
  * violation. Its fields are read from the bytes.
  * @module
  */
 import * as engine from './engine.js';
-import { CARD_TEXT, cardPack, cardRank, cardRed } from './cards.js';
+import { PACKS, STANDARD, TRUMPS } from './cards.js';
 import { InvalidPositionError } from './errors.js';
 import { ALL_MOVES } from './moves.js';
 import { quote, show } from './quote.js';
@@ -24,29 +24,43 @@ const {
   OFF_RESERVE_UP,
   OFF_PASSES,
   OFF_EMPTIED,
+  OFF_CALLS,
   OFF_STOP,
+  OFF_FAULT,
   OFF_MOVES_MADE,
   NO_CARD,
 } = engine;
 
+/** The number of piles in a state's bytes (cr_state.len): foundations 0..7, houses 8..15,
+ *  reserves 16-17, hands 18-19, wastes 20-21, foundations 9 and 10 of a pack with trumps
+ *  22-23. */
+const NPILES = 24;
+/** The pile number of foundation i. */
+const foundationPile = (i) => (i < 8 ? i : 22 + i - 8);
+
 // --- the shape of piles, for positionProblems (crapette._fits) ---------------------------
 
-/** Whether a house showing `top` takes `card`: one rank lower, the other colour. */
-export function buildsOn(top, card) {
-  return cardRank(top) > 1 && cardRank(card) === cardRank(top) - 1 && cardRed(card) !== cardRed(top);
+/** Whether a house showing `top` takes `card`: a suit card one rank lower of the other
+ *  colour, a trump one rank lower (`deck`: the pack kind, PACKS[rules.pack]). */
+export function buildsOn(top, card, deck = STANDARD) {
+  const { suit, rank, red } = deck;
+  if ((suit[top] === TRUMPS) !== (suit[card] === TRUMPS)) return false;
+  if (suit[top] === TRUMPS) return rank[card] === rank[top] - 1;
+  return rank[top] > 1 && rank[card] === rank[top] - 1 && red[card] !== red[top];
 }
 
-/** Whether cards (bottom first) descend one rank at a time in alternating colours. */
-export function isRun(cards) {
-  for (let i = 0; i + 1 < cards.length; i++) if (!buildsOn(cards[i], cards[i + 1])) return false;
+/** Whether cards (bottom first) descend one rank at a time, each building on the one below. */
+export function isRun(cards, deck = STANDARD) {
+  for (let i = 0; i + 1 < cards.length; i++) if (!buildsOn(cards[i], cards[i + 1], deck)) return false;
   return true;
 }
 
-/** Whether a foundation pile is its Ace and the next ranks in suit. */
-export function isFoundationRun(pile) {
-  if (!pile.length || cardRank(pile[0]) !== 1) return false;
+/** Whether a foundation pile is a starter and the next ranks of its family. */
+export function isFoundationRun(pile, deck = STANDARD) {
+  const { starter, face } = deck;
+  if (!pile.length || !starter[pile[0]]) return false;
   for (let i = 1; i < pile.length; i++) {
-    if (cardRank(pile[i]) === 1 || pile[i] % 52 !== (pile[i - 1] % 52) + 1) return false;
+    if (starter[pile[i]] || face[pile[i]] !== face[pile[i - 1]] + 1) return false;
   }
   return true;
 }
@@ -55,11 +69,11 @@ export function isFoundationRun(pile) {
 
 let internal = false;
 
-function piles(bytes, first, count) {
-  let off = 0;
-  for (let i = 0; i < first; i++) off += bytes[OFF_LEN + i];
+/** Every pile of a state's bytes, by pile number (bottom first). */
+function allPiles(bytes) {
   const out = [];
-  for (let i = first; i < first + count; i++) {
+  let off = 0;
+  for (let i = 0; i < NPILES; i++) {
     const n = bytes[OFF_LEN + i];
     out.push(Array.from(bytes.subarray(off, off + n)));
     off += n;
@@ -111,17 +125,25 @@ export class GameState {
   get toAct() {
     return this._bytes[OFF_TO_ACT];
   }
-  /** The 8 foundation piles, left to right. */
+  _piles(first, count) {
+    const all = this._get('piles', () => allPiles(this._bytes));
+    return all.slice(first, first + count);
+  }
+  /** The foundation piles, left to right: 8, or 10 with a pack of trumps (tarot77, tarot78). */
   get foundations() {
-    return this._get('foundations', () => piles(this._bytes, 0, 8));
+    return this._get('foundations', () => {
+      const n = PACKS[this.rules.pack].foundations;
+      const all = this._get('piles', () => allPiles(this._bytes));
+      return Array.from({ length: n }, (_, i) => all[foundationPile(i)]);
+    });
   }
   /** The 8 houses: 0..3 player 0's column, 4..7 player 1's. */
   get houses() {
-    return this._get('houses', () => piles(this._bytes, 8, 8));
+    return this._get('houses', () => this._piles(8, 8));
   }
   /** Each player's reserve. */
   get reserves() {
-    return this._get('reserves', () => piles(this._bytes, 16, 2));
+    return this._get('reserves', () => this._piles(16, 2));
   }
   /** How many cards at the top of each reserve are face up. */
   get reserveUp() {
@@ -129,11 +151,11 @@ export class GameState {
   }
   /** Each player's face-down hand (the last card is the next one turned). */
   get hands() {
-    return this._get('hands', () => piles(this._bytes, 18, 2));
+    return this._get('hands', () => this._piles(18, 2));
   }
   /** Each player's face-up waste. */
   get wastes() {
-    return this._get('wastes', () => piles(this._bytes, 20, 2));
+    return this._get('wastes', () => this._piles(20, 2));
   }
   /** The turned hand card of the player whose turn it is, or null. */
   get turned() {
@@ -155,6 +177,33 @@ export class GameState {
       b[OFF_MOVES_MADE] + b[OFF_MOVES_MADE + 1] * 2 ** 8 + b[OFF_MOVES_MADE + 2] * 2 ** 16 +
       b[OFF_MOVES_MADE + 3] * 2 ** 24
     );
+  }
+  /** Under call_window=turn_start, whether the player to act may still call "Stop!" this
+   *  turn (before their first move). */
+  get window() {
+    return (this._bytes[OFF_CALLS] & 1) === 1;
+  }
+  /** Under false_call=rationed, each player's wrong "Stop!" calls in this deal (0..3). */
+  get falseCalls() {
+    const c = this._bytes[OFF_CALLS];
+    return [(c >> 1) & 3, (c >> 3) & 3];
+  }
+  get _faultBits() {
+    return this._bytes[OFF_FAULT] | (this._bytes[OFF_FAULT + 1] << 8);
+  }
+  /** Under call_window=turn_start, the priority violation that ended the other player's
+   *  turn, which a call at the start of this turn punishes, or null: `{prior, move,
+   *  offender, resume}` (the state before the faulty turn end, that move, who made it, who
+   *  acts after it). */
+  get fault() {
+    const bits = this._faultBits;
+    if (!bits || !this._prior) return null;
+    return {
+      prior: this._prior,
+      move: ALL_MOVES[(bits & 0x0fff) - 1],
+      offender: (bits >> 12) & 1,
+      resume: (bits >> 13) & 1,
+    };
   }
   get _stopBits() {
     return this._bytes[OFF_STOP] | (this._bytes[OFF_STOP + 1] << 8);
@@ -190,7 +239,7 @@ export class GameState {
 
   /** Every card on the table, pile by pile, the turned card last. */
   cards() {
-    const total = this._bytes.subarray(OFF_LEN, OFF_LEN + 22).reduce((a, b) => a + b, 0);
+    const total = this._bytes.subarray(OFF_LEN, OFF_LEN + NPILES).reduce((a, b) => a + b, 0);
     const out = Array.from(this._bytes.subarray(0, total));
     if (this.turned !== null) out.push(this.turned);
     return out;
@@ -250,19 +299,32 @@ export function stateAfter(state, result) {
     }
   }
   const stopNow = bytes[OFF_STOP] | bytes[OFF_STOP + 1];
-  const prior = stopNow && !state._stopBits ? state : null;
+  const faultNow = bytes[OFF_FAULT] | bytes[OFF_FAULT + 1];
+  let prior = null;
+  if (stopNow && !state._stopBits) {
+    prior = state;
+  } else if (faultNow) {
+    // the position before the faulty turn end, its own call window closed
+    if (!(state._bytes[OFF_CALLS] & 1) && !state._faultBits) {
+      prior = state;
+    } else {
+      const before = state._bytes.slice();
+      before[OFF_CALLS] &= ~1;
+      before[OFF_FAULT] = 0;
+      before[OFF_FAULT + 1] = 0;
+      prior = GameState._make(state.rules, before, state._keys, state._current, null);
+    }
+  }
   return GameState._make(state.rules, bytes, keys, current, prior);
 }
 
 // --- building a state from its fields ----------------------------------------------------
 
-function pileText(cards) {
-  return cards.map((c) => CARD_TEXT[c]).join('') || '-';
+function pileText(cards, deck) {
+  return cards.map((c) => deck.text[c]).join('') || '-';
 }
 
-const isCard = (v) => Number.isInteger(v) && v >= 0 && v < 104;
-
-function pilesProblem(value, n, what) {
+function pilesProblem(value, n, what, deck) {
   if (!Array.isArray(value) || value.length !== n) {
     return `${what} must be an array of ${n} piles, not ${show(value)}`;
   }
@@ -270,7 +332,7 @@ function pilesProblem(value, n, what) {
     const pile = value[i];
     if (!Array.isArray(pile)) return `${what}[${i}] must be an array of cards, not ${show(pile)}`;
     for (let j = 0; j < pile.length; j++) {
-      if (!isCard(pile[j])) return `${what}[${i}][${j}] is not a card: ${show(pile[j])}`;
+      if (!deck.isCard(pile[j])) return `${what}[${i}][${j}] is not a card: ${show(pile[j])}`;
     }
   }
   return null;
@@ -293,29 +355,36 @@ const FIELD_DEFAULTS = {
   passes: [1, 1],
   movesMade: 0,
   seen: null,
+  window: false,
+  falseCalls: [0, 0],
 };
 
 /**
  * Every reason a state made of these fields could not occur in a deal, as readable
  * sentences (the problems of crapette.state.position_problems):
- * the type and range of every field, every card once, foundations built up in suit from
- * their Ace, houses descending in alternating colours, possible counts.
+ * the type and range of every field, every card of both packs once, foundations built up
+ * in their family from a starter, houses descending one rank at a time (alternating
+ * colours for suits), possible counts, the call window of call_window=turn_start.
  */
 export function positionProblems(fields) {
   const f = { ...FIELD_DEFAULTS, ...fields };
   const problems = [];
-  if (!(f.rules instanceof Ruleset)) problems.push(`rules must be a Ruleset, not ${show(f.rules)}`);
+  const ok = f.rules instanceof Ruleset;
+  if (!ok) problems.push(`rules must be a Ruleset, not ${show(f.rules)}`);
+  const deck = ok ? PACKS[f.rules.pack] : STANDARD;
+  const count = deck.count;
   if (f.toAct !== 0 && f.toAct !== 1) problems.push(`to_act must be 0 or 1, not ${show(f.toAct)}`);
   const shape = [
-    pilesProblem(f.foundations, 8, 'foundations'),
-    pilesProblem(f.houses, 8, 'houses'),
-    pilesProblem(f.reserves, 2, 'reserves'),
-    pilesProblem(f.hands, 2, 'hands'),
-    pilesProblem(f.wastes, 2, 'wastes'),
-    pairProblem(f.reserveUp, 104, 'reserve_up'),
+    pilesProblem(f.foundations, deck.foundations, 'foundations', deck),
+    pilesProblem(f.houses, 8, 'houses', deck),
+    pilesProblem(f.reserves, 2, 'reserves', deck),
+    pilesProblem(f.hands, 2, 'hands', deck),
+    pilesProblem(f.wastes, 2, 'wastes', deck),
+    pairProblem(f.reserveUp, count, 'reserve_up'),
     pairProblem(f.passes, 2, 'passes'),
+    pairProblem(f.falseCalls, 3, 'false_calls'),
   ];
-  if (f.turned !== null && !isCard(f.turned)) {
+  if (f.turned !== null && !deck.isCard(f.turned)) {
     shape.push(`turned must be a card or null, not ${show(f.turned)}`);
   }
   if (!Number.isInteger(f.emptied) || f.emptied < 0 || f.emptied > 255) {
@@ -330,29 +399,34 @@ export function positionProblems(fields) {
   ) {
     shape.push('seen must hold layout keys, integers from 0 to 2**64 - 1');
   }
+  if (typeof f.window !== 'boolean') shape.push(`window must be a boolean, not ${show(f.window)}`);
   problems.push(...shape.filter((p) => p !== null));
   if (problems.length) return problems;
-  const tall = f.houses.map((p, h) => (p.length > 13 ? `H${h + 1}` : null)).filter(Boolean);
+  const rules = f.rules;
+  const most = Math.max(deck.ranks, deck.trumps);
+  const tall = f.houses.map((p, h) => (p.length > most ? `H${h + 1}` : null)).filter(Boolean);
   if (tall.length) {
-    problems.push(`houses hold at most 13 cards (a run from King to Ace): ${tall.join(' ')}`);
+    problems.push(`houses hold at most ${most} cards (a run of the ${rules.pack} pack): ${tall.join(' ')}`);
   }
-  const counts = new Array(104).fill(0);
+  const counts = new Array(count).fill(0);
   const all = [...f.foundations, ...f.houses, ...f.reserves, ...f.hands, ...f.wastes].flat();
   if (f.turned !== null) all.push(f.turned);
   for (const c of all) counts[c]++;
-  const missing = CARD_TEXT.filter((_, c) => counts[c] === 0);
-  const doubled = CARD_TEXT.filter((_, c) => counts[c] > 1);
+  const missing = deck.text.filter((_, c) => counts[c] === 0);
+  const doubled = deck.text.filter((_, c) => counts[c] > 1);
   if (missing.length) problems.push('missing cards: ' + missing.join(' '));
   if (doubled.length) problems.push('cards written more than once: ' + doubled.join(' '));
   f.foundations.forEach((pile, i) => {
-    if (pile.length && !isFoundationRun(pile)) {
-      problems.push(`foundation ${i + 1} (${pileText(pile)}) is not a run up in suit from its Ace`);
+    if (pile.length && !isFoundationRun(pile, deck)) {
+      problems.push(
+        `foundation ${i + 1} (${pileText(pile, deck)}) is not a run up in its family from its starter`,
+      );
     }
   });
   f.houses.forEach((pile, i) => {
-    if (!isRun(pile)) {
+    if (!isRun(pile, deck)) {
       problems.push(
-        `house H${i + 1} (${pileText(pile)}) does not descend one rank at a time in alternating colours`,
+        `house H${i + 1} (${pileText(pile, deck)}) does not descend one rank at a time in alternating colours`,
       );
     }
   });
@@ -363,13 +437,13 @@ export function positionProblems(fields) {
       problems.push(
         `player ${p}'s reserve has ${reserve.length} cards, fewer than its ${up} face-up cards (reserve_up)`,
       );
-    } else if (reserve.length && up === 0 && f.rules.reserve_face_up) {
+    } else if (reserve.length && up === 0 && rules.reserve_face_up) {
       problems.push(`player ${p}'s reserve top is face down, but these rules deal it face up`);
     }
     const foreign = reserve
       .slice(0, Math.max(reserve.length - up, 0))
-      .filter((c) => cardPack(c) !== p)
-      .map((c) => CARD_TEXT[c]);
+      .filter((c) => deck.owner[c] !== p)
+      .map((c) => deck.text[c]);
     if (foreign.length) {
       problems.push(
         `face-down cards of player ${p}'s reserve come from the other pack: ${foreign.join(' ')}`,
@@ -381,8 +455,18 @@ export function positionProblems(fields) {
       problems.push(`house H${h + 1} is marked emptied this turn but holds cards`);
     }
   }
-  if (f.movesMade > f.rules.move_cap) {
-    problems.push(`${f.movesMade} moves made is beyond the rules' move cap of ${f.rules.move_cap}`);
+  if (f.movesMade > rules.move_cap) {
+    problems.push(`${f.movesMade} moves made is beyond the rules' move cap of ${rules.move_cap}`);
+  }
+  if (rules.turn_end === 'flip' && f.turned !== null) {
+    problems.push('turned must be null: no hand card is turned under turn_end=flip');
+  }
+  const calls = rules.stop !== 'enforced' && rules.call_window === 'turn_start';
+  if (!calls && f.window) {
+    problems.push('window belongs to call_window=turn_start with a callable stop: it must be false under these rules');
+  }
+  if ((rules.false_call !== 'rationed' || !calls) && (f.falseCalls[0] || f.falseCalls[1])) {
+    problems.push('false_calls must be [0, 0] unless false_call=rationed');
   }
   return problems;
 }
@@ -390,9 +474,12 @@ export function positionProblems(fields) {
 /**
  * A state from its fields, checked (crapette.state.validate_position): `{rules, toAct,
  * foundations, houses, reserves, reserveUp, hands, wastes}` and optionally `turned`,
- * `emptied`, `passes` ([1, 1] by default), `movesMade` and `seen` (the layout keys seen
- * this turn, BigInts; the current layout is always added). No pending Stop! decision:
- * play the violating move from the state before it (apply) to get one.
+ * `emptied`, `passes` ([1, 1] by default), `movesMade`, `seen` (the layout keys seen this
+ * turn, BigInts; the current layout is always added), and under call_window=turn_start
+ * `window` (the player to act may still call "Stop!" this turn) and `falseCalls` (under
+ * false_call=rationed). Cards are codes of the rules' pack kind; `foundations` has
+ * PACKS[rules.pack].foundations piles. No pending Stop! decision and no fault: play the
+ * violating move (or the faulty turn end) from the state before it (apply) to get one.
  * `text` is the text the fields were read from, quoted in the error.
  * @throws {InvalidPositionError} naming every problem found.
  */
@@ -424,14 +511,22 @@ export function stateOfFields(rules, bytes, seen) {
 }
 
 /**
- * The 140 bytes of a state of these fields, unchecked (a pending Stop! given as `stop`, its
- * raw bits), or null when they do not fit (more than 104 cards). Internal: makeState
- * checks the fields first; the bots' sketches of a view hold placeholder cards.
+ * The 196 bytes of a state of these fields, unchecked (a pending Stop! given as `stop`, its
+ * raw bits), or null when they do not fit (more cards than the core holds). Internal:
+ * makeState checks the fields first; the bots' sketches of a view hold placeholder cards.
  */
 export function packFields(f) {
-  const order = [...f.foundations, ...f.houses, ...f.reserves, ...f.hands, ...f.wastes];
+  const foundations = f.foundations;
+  const order = [
+    ...foundations.slice(0, 8),
+    ...f.houses,
+    ...f.reserves,
+    ...f.hands,
+    ...f.wastes,
+    ...foundations.slice(8),
+  ];
   const total = order.reduce((n, pile) => n + pile.length, 0) + (f.turned === null ? 0 : 1);
-  if (total > 104) return null;
+  if (total > OFF_LEN || foundations.length > 10) return null;
   const bytes = new Uint8Array(STATE_BYTES);
   let o = 0;
   order.forEach((pile, i) => {
@@ -446,8 +541,11 @@ export function packFields(f) {
   bytes[OFF_PASSES] = f.passes[0];
   bytes[OFF_PASSES + 1] = f.passes[1];
   bytes[OFF_EMPTIED] = f.emptied;
+  const falseCalls = f.falseCalls ?? [0, 0];
+  bytes[OFF_CALLS] = (f.window ? 1 : 0) | (falseCalls[0] << 1) | (falseCalls[1] << 3);
   const view = new DataView(bytes.buffer);
   view.setUint16(OFF_STOP, f.stop ?? 0, true);
+  view.setUint16(OFF_FAULT, f.fault ?? 0, true);
   view.setUint32(OFF_MOVES_MADE, f.movesMade, true);
   return bytes;
 }

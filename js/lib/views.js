@@ -7,17 +7,37 @@
  * @module
  */
 import * as engine from './engine.js';
-import { CARD_TEXT } from './cards.js';
+import { PACKS } from './cards.js';
 import { IllegalMoveError, InvalidArgumentError } from './errors.js';
 import { renderReason, violationRefusal } from './refusals.js';
 import { ALL_MOVES, Move } from './moves.js';
 import { show } from './quote.js';
 import { GameState, packFields, stateOfFields } from './state.js';
 
-/** The first word of PlayerView.toString(). */
-export const VIEW_FORMAT = 'view/1';
+/** The first word of PlayerView.toString() for rules with a call at the start of a turn
+ *  (view/2 adds window, false_calls and fault); every other view is written view/1. */
+export const VIEW_FORMAT = 'view/2';
+const VIEW_FORMAT_1 = 'view/1';
 
-const pileText = (pile) => (pile.length ? pile.map((c) => CARD_TEXT[c]).join('') : '-');
+/** Whether the rules call "Stop!" at the start of a turn (the view's window and fault). */
+const calls = (rules) => rules.stop !== 'enforced' && rules.call_window === 'turn_start';
+
+/** A Stop! decision or a fault in a view's string form ('-' for none). */
+const pendingText = (s) =>
+  s === null ? '-' : `${s.move} by ${s.offender} resume ${s.resume} prior [${s.prior.toString()}]`;
+
+/** A Stop! decision or a fault of a state, as a view of player's shows it. */
+function pendingView(pending, player) {
+  if (pending === null) return null;
+  return Object.freeze({
+    move: pending.move,
+    offender: pending.offender,
+    resume: pending.resume,
+    prior: observeState(pending.prior, player, null),
+  });
+}
+
+const pileText = (pile, text) => (pile.length ? pile.map((c) => text[c]).join('') : '-');
 const hex16 = (key) => key.toString(16).padStart(16, '0');
 const byValue = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -28,7 +48,8 @@ let internal = false;
  * foundations, houses, reservesUp (the face-up cards at the top of each reserve),
  * reservesDown (the number of face-down cards below them), handSizes, wastes, turned,
  * stop (null or {move, offender, resume, prior: the view before the violation}), emptied,
- * seen (a Set of layout keys), passes, movesMade, housesKey.
+ * seen (a Set of layout keys), passes, movesMade, housesKey, and the call window's window,
+ * falseCalls and fault (the faulty turn end, in the form of stop, or null).
  */
 export class PlayerView {
   constructor(fields, legal) {
@@ -55,10 +76,12 @@ export class PlayerView {
     return out;
   }
 
-  /** The cards this view does not show, in index order. */
+  /** The cards this view does not show, in index order (the cards of the rules' pack, 104
+   *  with the standard pack, less the visible ones). */
   hiddenCards() {
     const visible = new Set(this.visibleCards());
-    return Array.from({ length: 104 }, (_, c) => c).filter((c) => !visible.has(c));
+    const count = PACKS[this.rules.pack].count;
+    return Array.from({ length: count }, (_, c) => c).filter((c) => !visible.has(c));
   }
 
   /** The legal moves of the player to act: those of any state this view was observed from
@@ -76,44 +99,41 @@ export class PlayerView {
 
   /** The stable one-line text form (crapette.views.PlayerView.to_string). */
   toString() {
-    let stop = '-';
-    if (this.stop !== null) {
-      const s = this.stop;
-      stop = `${s.move} by ${s.offender} resume ${s.resume} prior [${s.prior.toString()}]`;
-    }
-    return [
-      VIEW_FORMAT,
+    const text = PACKS[this.rules.pack].text;
+    const pile = (cards) => pileText(cards, text);
+    const withCalls = calls(this.rules);
+    const fields = [
+      withCalls ? VIEW_FORMAT : VIEW_FORMAT_1,
       this.rules.toString(),
       `player ${this.player}`,
       `to_act ${this.toAct}`,
-      'F ' + this.foundations.map(pileText).join(' '),
-      'H ' + this.houses.map(pileText).join(' '),
-      `R0 ${this.reservesDown[0]}:${pileText(this.reservesUp[0])}`,
-      `R1 ${this.reservesDown[1]}:${pileText(this.reservesUp[1])}`,
+      'F ' + this.foundations.map(pile).join(' '),
+      'H ' + this.houses.map(pile).join(' '),
+      `R0 ${this.reservesDown[0]}:${pile(this.reservesUp[0])}`,
+      `R1 ${this.reservesDown[1]}:${pile(this.reservesUp[1])}`,
       `hands ${this.handSizes[0]} ${this.handSizes[1]}`,
-      `W0 ${pileText(this.wastes[0])}`,
-      `W1 ${pileText(this.wastes[1])}`,
-      `T ${this.turned !== null ? CARD_TEXT[this.turned] : '-'}`,
-      `stop ${stop}`,
+      `W0 ${pile(this.wastes[0])}`,
+      `W1 ${pile(this.wastes[1])}`,
+      `T ${this.turned !== null ? text[this.turned] : '-'}`,
+      `stop ${pendingText(this.stop)}`,
       `moves ${this.movesMade}`,
       `passes ${this.passes[0]}${this.passes[1]}`,
       `emptied ${this.emptied.toString(16).padStart(2, '0')}`,
       'seen ' + [...this.seen].sort(byValue).map(hex16).join(','),
-    ].join(' | ');
+    ];
+    if (withCalls) {
+      fields.push(
+        `window ${this.window ? 1 : 0}`,
+        `false_calls ${this.falseCalls[0]}${this.falseCalls[1]}`,
+        `fault ${pendingText(this.fault)}`,
+      );
+    }
+    return fields.join(' | ');
   }
 }
 
 function observeState(state, player, legal) {
-  let stop = null;
-  const pending = state.stop;
-  if (pending !== null) {
-    stop = Object.freeze({
-      move: pending.move,
-      offender: pending.offender,
-      resume: pending.resume,
-      prior: observeState(pending.prior, player, null),
-    });
-  }
+  const stop = pendingView(state.stop, player);
   const [up0, up1] = state.reserveUp;
   const [r0, r1] = state.reserves;
   const fields = {
@@ -133,6 +153,9 @@ function observeState(state, player, legal) {
     passes: state.passes,
     movesMade: state.movesMade,
     housesKey: state.housesKey,
+    window: state.window,
+    falseCalls: state.falseCalls,
+    fault: pendingView(state.fault, player),
   };
   internal = true;
   try {
@@ -181,6 +204,8 @@ export function sketch(view) {
     passes: view.passes,
     movesMade: view.movesMade,
     stop: stop === null ? 0 : (stop.move.index + 1) | (stop.offender << 12) | (stop.resume << 13),
+    window: view.window,
+    falseCalls: view.falseCalls,
   });
   if (bytes === null) throw new IllegalMoveError('this view cannot be sketched');
   return stateOfFields(view.rules, bytes, view.seen);

@@ -2,6 +2,7 @@
 // 64-bit values, immutability, the views' and bots' methods).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import * as lib from '../lib/index.js';
 
 import {
   ALL_MOVES,
@@ -195,4 +196,49 @@ test('the TypeScript declarations declare every export, and nothing else', async
   const declared = new Set([...dts.matchAll(/^export (?:const|function|class) (\w+)/gm)].map((m) => m[1]));
   const runtime = new Set(Object.keys(await import('../lib/index.js')));
   assert.deepEqual([...declared].sort(), [...runtime].sort());
+});
+
+test('cards of the tarot packs: the Knight, the trumps, the Excuse, by pack kind', () => {
+  const { PACKS, formatCard, parseCard, NotationError, InvalidArgumentError } = lib;
+  assert.equal(PACKS.standard.count, 104);
+  assert.deepEqual(
+    ['tarot56', 'tarot77', 'tarot78'].map((k) => [PACKS[k].count, PACKS[k].foundations]),
+    [[112, 8], [154, 10], [156, 10]],
+  );
+  const t77 = PACKS.tarot77;
+  assert.equal(parseCard('NH', 'tarot77'), 14 + 11); // hearts: 14 ranks, the Knight is rank 12
+  assert.equal(formatCard(25, 'tarot77', { symbol: true }), 'N♥');
+  assert.equal(parseCard('1M', 'tarot77'), 56);
+  assert.equal(parseCard('21m', 'tarot77'), 77 + 76);
+  assert.equal(t77.symbol[parseCard('17M', 'tarot77')], '17★');
+  assert.equal(parseCard('0M', 'tarot78'), 56);
+  assert.ok(PACKS.tarot78.starter[56] && PACKS.tarot77.starter[56] && PACKS.tarot77.top[76]);
+  assert.equal(parseCard('10h', 'tarot56'), 56 + 14 + 9);
+  assert.throws(() => parseCard('0M', 'tarot77'), (e) => e instanceof NotationError && e.position === 0);
+  assert.throws(() => parseCard('NH'), (e) => e instanceof NotationError && e.position === 0);
+  assert.throws(() => parseCard('NX', 'tarot56'), (e) => e instanceof NotationError && e.position === 1);
+  assert.throws(() => formatCard(104), InvalidArgumentError);
+  assert.equal(formatCard(155, 'tarot78'), '21m');
+  assert.throws(() => formatCard(0, 'tarot79'), InvalidArgumentError);
+});
+
+test('the flip move, the call window and the moves a ruleset can make', () => {
+  const { ALL_MOVES, FLIP, PRESETS, Ruleset, newGame, legalMoves, formatPosition, parsePosition, toJson, fromJson } = lib;
+  assert.equal(ALL_MOVES.length, 1296);
+  assert.equal(FLIP.index, 791);
+  assert.equal(String(FLIP), 'flip');
+  assert.equal(PRESETS.classic.action_count, 791);
+  assert.equal(Ruleset.fromString('classic(turn_end=flip, own_waste_playable=true)').action_count, 792);
+  assert.equal(PRESETS.tarot.action_count, 792 + 56 * 8);
+  const state = newGame('bobcrapette', 5n);
+  assert.equal(state.foundations.length, 10);
+  assert.ok(legalMoves(state).includes(FLIP));
+  assert.ok(legalMoves(state).every((m) => m.index < state.rules.action_count));
+  const line = formatPosition(state);
+  assert.equal(line.split(' ').length, 15);
+  assert.ok(parsePosition(line).equals(state));
+  const doc = toJson(state);
+  assert.match(doc, /"version": 3/);
+  assert.ok(fromJson(doc).equals(state));
+  assert.match(toJson(newGame('classic', 5n)), /"version": 2/);
 });

@@ -70,7 +70,11 @@ function checkpoint(state, cp, where) {
   if (cp.greedy) {
     const view = observe(state, state.toAct);
     assert.equal(new GreedyBot(cp.greedy.seed).choose(view).index, cp.greedy.move, `${where}: greedy move`);
-    assert.equal(new GreedyBot(cp.greedy.seed).choose(state).index, cp.greedy.move, `${where}: greedy on the state`);
+    // A view does not show the call window of call_window=turn_start (crapette.views), so
+    // the bot reads a state with an open window differently from its view there.
+    if (!state.window) {
+      assert.equal(new GreedyBot(cp.greedy.seed).choose(state).index, cp.greedy.move, `${where}: greedy on the state`);
+    }
     assert.deepEqual(greedyScores(state, legalMoves(state)), cp.greedy.scores, `${where}: greedy scores`);
   }
 }

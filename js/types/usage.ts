@@ -24,6 +24,7 @@ import {
   toJson,
 } from '../lib/index.js';
 import type { Refusal } from '../lib/index.js';
+import { FLIP, PACKS, formatCard, formatVersion } from '../lib/index.js';
 
 const rules: Ruleset = Ruleset.fromString('serbian(house_filling=immediate)');
 const cap: number = rules.move_cap;
@@ -60,4 +61,10 @@ if (found !== null && found.code === 'house') {
 }
 const [deal] = playDeals('classic', [{ seed: 1n, bots: ['greedy', 'random'], botSeeds: [1, 2] }], { record: true });
 const recorded: Move[] | undefined = deal.record;
-export const used = [cap, result, key, read, below, big, recorded];
+const tarot: GameState = newGame('bobcrapette', 7n);
+const knight: string = formatCard(PACKS.tarot77.parse('NH'), tarot.rules.pack, { symbol: true });
+const calls: [number, number] = tarot.falseCalls;
+const faulty: boolean = tarot.fault !== null || tarot.window;
+const table: number = tarot.rules.action_count;
+const version: 2 | 3 = formatVersion(tarot.rules);
+export const used = [cap, result, key, read, below, big, recorded, knight, calls, faulty, table, version, FLIP];

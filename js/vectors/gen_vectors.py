@@ -63,12 +63,14 @@ from crapette import (
     parse_position,
     to_json,
 )
+from crapette._tables import PACK_TABLES
 from crapette.bots import GreedyBot, RandomBot, play_deal
 from crapette.bots.greedy import ranked_scores
+from crapette.cards import PACKS
 from crapette.deal import Rng, shuffled
-from crapette.moves import ALL_MOVES
+from crapette.moves import ALL_MOVES, action_count
 from crapette.notation import format_public_position
-from crapette.serialize import JSON_VERSION
+from crapette.serialize import JSON_VERSION, format_version
 from crapette.testing import option_samples
 
 HERE = Path(__file__).resolve().parent
@@ -110,22 +112,79 @@ def outcome_dict(state: GameState) -> dict[str, Any] | None:
     return {"winner": o.winner, "scores": list(o.scores), "reason": o.reason}
 
 
-def random_rules(rng: Rng) -> Ruleset:
+def table(rules: Ruleset) -> tuple[Move, ...]:
+    """The moves of the table a ruleset can make (a prefix of ``ALL_MOVES``: the first 791
+    for the standard pack with discards), so that the vectors of today's rulesets do not
+    change with the moves only tarot packs and flips make."""
+    return ALL_MOVES[: action_count(PACK_TABLES[rules.pack].most, rules.turn_end == "flip")]
+
+
+# The values that the tarot packs and the table rules (issue 31) added to options that
+# existed before them, and the largest reserve of the standard pack: the random rulesets of
+# today's options are drawn without them, as they were, so that their vectors stay the same;
+# the rulesets of the new options are drawn apart (``random_rules(rng, new=True)``).
+NEW_VALUES: dict[str, tuple[object, ...]] = {"priority": ("bobcrapette",), "stop": ("lose_draw",)}
+STANDARD_RESERVE = 48
+
+
+def old_samples() -> dict[str, tuple[object, ...]]:
+    """``option_samples`` as it was before the tarot packs and table rules: the options of
+    JSON version 2, without the values they added."""
+    since = {o.name: o.since for o in crapette._spec.OPTIONS}
+    out: dict[str, tuple[object, ...]] = {}
+    for name, values in option_samples().items():
+        if since[name] > 2:
+            continue
+        kept = tuple(v for v in values if v not in NEW_VALUES.get(name, ()))
+        if name == "reserve_size":
+            kept = tuple(sorted({min(v, STANDARD_RESERVE) for v in kept}))  # type: ignore[type-var]
+        out[name] = kept
+    return out
+
+
+OLD_PRESETS = tuple(name for name, r in PRESETS.items() if format_version(r) == 2)
+NEW_PRESETS = tuple(name for name in PRESETS if name not in OLD_PRESETS)
+
+
+def random_rules(rng: Rng, new: bool = False) -> Ruleset:
     """A random ruleset: a preset, then each option, one time in two, drawn from the values
     worth trying (``crapette.testing.option_samples``, from the rule spec), in field order; a
-    value that cannot go with those drawn before it is skipped."""
-    rules = Ruleset.preset(tuple(PRESETS)[rng.below(len(PRESETS))])
-    for name, values in option_samples().items():
+    value that cannot go with those drawn before it is skipped. Without ``new``, the presets
+    and values of today's rules only (``old_samples``); with it, any preset and value."""
+    presets = tuple(PRESETS) if new else OLD_PRESETS
+    rules = Ruleset.preset(presets[rng.below(len(presets))])
+    for name, values in (option_samples() if new else old_samples()).items():
         if rng.below(2):
             with contextlib.suppress(InvalidRulesError):
                 rules = rules.replace(**{name: values[rng.below(len(values))]})
     return rules
 
 
+# Rulesets that put each new option to work in the games (flips, calls at turn start, false
+# calls of every kind, lost draws, the sterile ban, blocked deals as draws, every pack).
+FEATURE_RULES = (
+    "bobcrapette(false_call=none)",
+    "bobcrapette(false_call=rationed, pack=tarot78)",
+    "bobcrapette(stop=card, pack=standard)",
+    "tarot(pack=tarot56, turn_end=flip, own_waste_playable=true, sterile_moves=forbidden,"
+    " blocked=draw)",
+    "tarot(pack=tarot78, load_match=colour, load_wrap=true, group_moves=whole)",
+    "pagat(turn_end=flip, own_waste_playable=true, stop=lose_draw, call_window=turn_start,"
+    " false_call=rationed, move_cap=300)",
+    "classic(turn_end=flip, own_waste_playable=true, priority=bobcrapette, blocked=draw,"
+    " move_cap=250)",
+)
+
+
 def rulesets() -> list[Ruleset]:
-    """Every preset and 20 random rulesets (the rulesets of the games)."""
+    """The rulesets of the games: today's presets and 20 random rulesets of today's options
+    (their vectors as before the tarot packs), then the new presets, the rulesets of
+    ``FEATURE_RULES`` and 12 random rulesets of every option."""
     rng = Rng(2024)
-    return list(PRESETS.values()) + [random_rules(rng) for _ in range(20)]
+    old = [PRESETS[name] for name in OLD_PRESETS] + [random_rules(rng) for _ in range(20)]
+    rng = Rng(3031)
+    new = [PRESETS[name] for name in NEW_PRESETS] + [Ruleset.from_string(t) for t in FEATURE_RULES]
+    return old + new + [random_rules(rng, new=True) for _ in range(12)]
 
 
 # --------------------------------------------------------------------------------------
@@ -220,6 +279,27 @@ GOOD_RULES = [
 ]
 
 
+# rules strings of the tarot packs and table rules (after today's, whose vectors stay)
+NEW_RULES = [
+    "tarot",
+    "bobcrapette",
+    "classic(pack=tarot78, reserve_size=74)",
+    "tarot(reserve_size=74)",
+    "classic(pack=tarot56, reserve_size=53)",
+    "classic(reserve_size=49)",
+    "bobcrapette(pack=standard)",
+    "bobcrapette(turn_end=discard)",
+    "classic(stop=lose_draw)",
+    "classic(turn_end=flip)",
+    "classic(turn_end=flip, own_waste_playable=true)",
+    "pagat(call_window=turn_start, false_call=rationed)",
+    "classic(stop=enforced, call_window=turn_start)",
+    "classic(pack=tarot79)",
+    "classic(load_match=color)",
+    "bobcrapette(priority=bobcrapette, sterile_moves=allowed, blocked=scored)",
+]
+
+
 def gen_rules() -> dict[str, Any]:
     presets = {name: {"string": str(r), "json": to_json(r)} for name, r in PRESETS.items()}
     rng = Rng(7)
@@ -228,8 +308,13 @@ def gen_rules() -> dict[str, Any]:
         r = random_rules(rng)
         text = str(r)
         random_sets.append({"string": text, "json": to_json(r), "json2": to_json(r, indent=2)})
+    rng = Rng(3107)
+    for _ in range(40):
+        r = random_rules(rng, new=True)
+        text = str(r)
+        random_sets.append({"string": text, "json": to_json(r), "json2": to_json(r, indent=2)})
     strings = []
-    for text in GOOD_RULES + BAD_RULES:
+    for text in GOOD_RULES + BAD_RULES + NEW_RULES:
         err = error_of(lambda text=text: Ruleset.from_string(text))
         if err is None:
             strings.append({"text": text, "canonical": str(Ruleset.from_string(text))})
@@ -313,6 +398,24 @@ def gen_deals() -> dict[str, Any]:
                 "position": format_position(state),
             }
         )
+    # deals of the tarot packs (the Knight, the trumps, the Excuse) from explicit orders
+    rng = Rng(131)
+    for text in ("tarot(pack=tarot56)", "tarot", "tarot(pack=tarot78)", "bobcrapette"):
+        r = Ruleset.from_string(text)
+        deck = PACKS[r.pack]
+        for starter in (None, 0, 1):
+            order0 = list(shuffled(deck.player_cards(0), rng))
+            order1 = list(shuffled(deck.player_cards(1), rng))
+            state = crapette.deal(r, order0, order1, starter=starter)
+            packs.append(
+                {
+                    "rules": str(r),
+                    "pack0": [c.text for c in order0],
+                    "pack1": [c.text for c in order1],
+                    "starter": starter,
+                    "position": format_position(state),
+                }
+            )
     bad_packs = []
     cases: list[tuple[list[Any], list[Any], Any]] = [
         (full0[:51], full1, None),
@@ -477,7 +580,7 @@ def refusals(
     a move refused by the no-cycle rule with the position ``apply_unchecked`` gives."""
     legal_set = set(legal)
     by_reason: dict[str, list[Move]] = {}
-    for m in ALL_MOVES:
+    for m in table(state.rules):
         if m in legal_set:
             continue
         reason = crapette.why_illegal(state, m)
@@ -507,7 +610,7 @@ def all_reasons(state: GameState) -> list[dict[str, Any]]:
     """The refusal of every move of the table (``crapette.refusal``), grouped: its code,
     parameters and English (all ``None`` for the legal moves) and the moves."""
     groups: dict[str, dict[str, Any]] = {}
-    for m in ALL_MOVES:
+    for m in table(state.rules):
         found = crapette.refusal(state, m)
         entry = (
             {"code": None, "params": None, "reason": None}
@@ -972,9 +1075,109 @@ def corrupt_json() -> list[str]:
     return out
 
 
+def faulty_state(rules: str, seed: int) -> GameState:
+    """A state of ``rules`` (call_window=turn_start) whose turn starts with a fault to call:
+    random bots play until a turn ends with a priority violation."""
+    state = new_game(rules, seed=seed)
+    bots = [RandomBot(seed), RandomBot(seed + 1)]
+    for _ in range(2000):
+        if state.fault is not None:
+            return state
+        legal = legal_moves(state)
+        if not legal:
+            break
+        state = apply(state, bots[state.to_act].choose(observe(state, state.to_act)))
+    raise AssertionError(f"no fault in {rules} seed {seed}")
+
+
+def played(rules: str, seed: int, plies: int) -> GameState:
+    """The state after ``plies`` moves of two random bots from the deal of ``seed``."""
+    state = new_game(rules, seed=seed)
+    bots = [RandomBot(seed), RandomBot(seed + 1)]
+    for _ in range(plies):
+        if not legal_moves(state):
+            break
+        state = apply(state, bots[state.to_act].choose(observe(state, state.to_act)))
+    return state
+
+
+def new_corrupt_positions() -> list[str]:
+    """Positions of the tarot packs and the call window, written right and wrong."""
+    out = []
+    fault = faulty_state("bobcrapette(false_call=rationed)", 3)
+    tarot = played("tarot(pack=tarot78)", 4, 60)
+    for state in (fault, tarot, played("tarot(pack=tarot56)", 5, 40)):
+        out.append(format_position(state))
+    line = format_position(fault)
+    fields = line.split(" ")
+    head = " ".join(fields[:14])
+    for call in ("w00", "-00", "w31", "f", "x00", "w40", "w000", "f00"):
+        out.append(f"{head} {call}")
+    out.append(" ".join([*fields[:13], "-", fields[14]]))  # f without its move
+    out.append(" ".join([*fields[:13], "flip", "w00"]))  # a move, but the window is w
+    classic = format_position(new_game("classic", seed=5))
+    out.append(classic + " w00")
+    out.append(classic + " ")
+    text = format_position(tarot)
+    for old, new in (("M", "m"), ("1M", "22M"), ("0M", "00M"), ("N", "Q"), ("2M", "2X")):
+        if old in text:
+            out.append(text.replace(old, new, 1))
+    standard = format_position(new_game("classic", seed=6))
+    out.append(standard.replace("Q", "N", 1))
+    out.append(standard.replace("/", "/1M", 1))
+    found = format_position(new_game("tarot", seed=7)).split(" ")
+    out.append(" ".join([*found[:2], "/".join(["-"] * 8), *found[3:]]))  # 8 foundations, not 10
+    return out
+
+
+def new_corrupt_json() -> list[str]:
+    """JSON documents of version 3 (the tarot packs, the call window), right and wrong."""
+    fault = faulty_state("bobcrapette(false_call=rationed)", 3)
+    doc = json.loads(to_json(fault))
+
+    def edit(path: list[Any], value: Any, delete: bool = False) -> str:
+        data = json.loads(json.dumps(doc))
+        target = data
+        for key in path[:-1]:
+            target = target[key]
+        if delete:
+            del target[path[-1]]
+        else:
+            target[path[-1]] = value
+        return json.dumps(data)
+
+    tarot = to_json(played("tarot(pack=tarot78)", 4, 60))
+    out = [
+        to_json(fault),
+        to_json(fault, indent=2),
+        tarot,
+        tarot.replace('"version": 3', '"version": 2'),
+        tarot.replace('"version": 3', '"version": 4'),
+        edit(["state", "window"], 1),
+        edit(["state", "window"], False),
+        edit(["state", "false_calls"], [4, 0]),
+        edit(["state", "false_calls"], [1]),
+        edit(["state", "fault"], None),
+        edit(["state", "fault", "move"], "draw"),
+        edit(["state", "fault", "move"], 7),
+        edit(["state", "fault", "prior"], None),
+        edit(["state", "fault"], "flip"),
+        edit(["state", "fault", "prior", "to_act"], 1 - fault.to_act),
+        edit(["state", "moves_made"], fault.moves_made + 1),
+        edit(["state", "foundations"], [[]] * 8),
+        edit(["state", "turned"], "22M"),
+        edit(["state", "turned"], "10c"),
+        edit(["state", "turned"], "100M"),
+        to_json(Ruleset.preset("bobcrapette")),
+        to_json(Ruleset.preset("tarot"), indent=2),
+        to_json(Ruleset.preset("tarot")).replace('"version": 3', '"version": 2'),
+    ]
+    return out
+
+
 def gen_errors() -> dict[str, Any]:
     positions = []
-    for text in corrupt_positions():
+    for text in corrupt_positions() + new_corrupt_positions():
         err = error_of(lambda text=text: parse_position(text))
         entry: dict[str, Any] = {"text": text}
         if err is None:
@@ -983,7 +1186,7 @@ def gen_errors() -> dict[str, Any]:
             entry.update(err)
         positions.append(entry)
     documents = []
-    for text in corrupt_json():
+    for text in corrupt_json() + new_corrupt_json():
         err = error_of(lambda text=text: from_json(text))
         entry = {"text": text}
         if err is None:

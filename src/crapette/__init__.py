@@ -48,6 +48,7 @@ from crapette.moves import (
     DISCARD,
     DRAW,
     END_TURN,
+    FLIP,
     FOUNDATION,
     HAND,
     LET_STAND,
@@ -77,11 +78,11 @@ __all__ = [
     "ALL_CARDS",
     "BEHAVIOUR_VERSION",
     "CALL_STOP",
-    "COMPILED",
     "DISCARD",
     "DRAW",
     "END_TURN",
     "ENGINE",
+    "FLIP",
     "FOUNDATION",
     "HAND",
     "LET_STAND",
@@ -135,10 +136,6 @@ __all__ = [
     "validate_position",
     "why_illegal",
 ]
-
-COMPILED: bool = ENGINE == "native"
-"""True when the native engine runs (``ENGINE == "native"``; the name of the mypyc-compiled
-build before the native core replaced it)."""
 
 
 def _svg_board(obj: _Any) -> str:

@@ -11,10 +11,14 @@ against move for move."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from crapette import _hooks
 from crapette._build import argument_type_error
+from crapette._fits import tables
 from crapette._laws import (
+    FALSE_CALLS,
+    ends_turn,
     foundation_pile,
     illegal_move_error,
     is_legal,
@@ -26,7 +30,16 @@ from crapette._tables import house_key, layout_key_after
 from crapette.errors import IllegalMoveError
 from crapette.moves import FOUNDATION, HAND, OPP_RESERVE, RESERVE, Action, Move, listed
 from crapette.outcome import python_winner
-from crapette.state import _NATIVE, GameState, PendingStop, Pile, PythonState, SeenLog, make_state
+from crapette.state import (
+    _FIELDS,
+    _NATIVE,
+    GameState,
+    PendingStop,
+    Pile,
+    PythonState,
+    SeenLog,
+    make_state,
+)
 
 __all__ = ["apply", "apply_unchecked", "python_apply", "python_apply_unchecked"]
 
@@ -82,7 +95,10 @@ def python_apply_unchecked(state: GameState, move: Move) -> GameState:
     try:
         if state.stop is not None:
             return _decide_stop(state, move)
-        if state.rules.stop != "enforced" and violation(state, move) is not None:
+        rules = state.rules
+        if rules.stop != "enforced" and rules.call_window == "turn_start":
+            return _turn_start_rules(state, move)
+        if rules.stop != "enforced" and violation(state, move) is not None:
             after = _play(state, move)
             if python_winner(after) is not None:
                 return after
@@ -126,6 +142,7 @@ def _play(state: GameState, move: Move) -> GameState:
     seen_size = 0
     key = state.houses_key
 
+    t = tables(state.rules)
     if action is Action.PLAY:
         source, target, count = move.source, move.target, move.count
         if source < 8:
@@ -134,7 +151,7 @@ def _play(state: GameState, move: Move) -> GameState:
                 raise _Unmakeable
             cards = pile[-count:]
             houses = _set(houses, source, pile[:-count])
-            key ^= _key_delta(source, len(pile) - count, cards)
+            key ^= _key_delta(source, len(pile) - count, cards, t.ncards)
             if count == len(pile):
                 emptied |= 1 << source
         elif source == RESERVE:
@@ -158,12 +175,12 @@ def _play(state: GameState, move: Move) -> GameState:
             cards = pile[-1:]
             wastes = _pair(wastes, p, pile[:-1])
         if target == FOUNDATION:
-            i = foundation_pile(foundations, cards[0])
+            i = foundation_pile(foundations, cards[0], t)
             if i is None:
                 raise _Unmakeable
             foundations = _set(foundations, i, foundations[i] + cards)
         elif target < 8:
-            key ^= _key_delta(target, len(houses[target]), cards)
+            key ^= _key_delta(target, len(houses[target]), cards, t.ncards)
             houses = _set(houses, target, houses[target] + cards)
             emptied &= ~(1 << target)
         elif target == OPP_RESERVE:
@@ -200,6 +217,16 @@ def _play(state: GameState, move: Move) -> GameState:
         wastes = _pair(wastes, p, wastes[p] + (turned,))
         turned = None
         to_act = 1 - p
+    elif action is Action.FLIP:
+        hand = hands[p]
+        waste = wastes[p]
+        if not hand:
+            hand = waste[::-1]
+            waste = ()
+            passes = _pass_done(passes, p)
+        hands = _pair(hands, p, hand[:-1])
+        wastes = _pair(wastes, p, (*waste, hand[-1]))
+        to_act = 1 - p
     elif action is Action.END_TURN:
         passes = _pass_done(passes, p)
         to_act = 1 - p
@@ -224,6 +251,9 @@ def _play(state: GameState, move: Move) -> GameState:
         emptied,  # emptied
         passes,  # passes
         state.moves_made + 1,  # moves_made
+        None,  # fault
+        False,  # window
+        state.false_calls,  # false_calls
         key,  # houses_key
         seen_log,  # seen_log
         seen_size,  # seen_size
@@ -253,7 +283,9 @@ def _house_to_house(state: GameState, source: int, target: int, count: int) -> G
     items = list(houses)
     items[source] = pile[:depth]
     items[target] = dest + cards
-    key = layout_key_after(state.houses_key, houses, source, target, count)
+    key = layout_key_after(
+        state.houses_key, houses, source, target, count, tables(state.rules).ncards
+    )
     emptied = state.emptied & ~(1 << target)
     seen_log, seen_size = _extend(state, key)
     if not depth:
@@ -273,18 +305,21 @@ def _house_to_house(state: GameState, source: int, target: int, count: int) -> G
         emptied,  # emptied
         state.passes,  # passes
         state.moves_made + 1,  # moves_made
+        None,  # fault
+        False,  # window
+        state.false_calls,  # false_calls
         key,  # houses_key
         seen_log,  # seen_log
         seen_size,  # seen_size
     )
 
 
-def _key_delta(house: int, depth: int, cards: Pile) -> int:
-    """The XOR of the Zobrist keys of ``cards`` lying in ``house`` from ``depth`` up (a
-    house's part of the layout key: ``_tables.house_key``)."""
+def _key_delta(house: int, depth: int, cards: Pile, count: int) -> int:
+    """The XOR of the Zobrist keys of ``cards`` lying in ``house`` from ``depth`` up in a
+    game of ``count`` cards (a house's part of the layout key: ``_tables.house_key``)."""
     delta = 0
     for i, card in enumerate(cards):
-        delta ^= house_key(house, depth + i, card)
+        delta ^= house_key(house, depth + i, card, count)
     return delta
 
 
@@ -313,15 +348,144 @@ def _decide_stop(state: GameState, move: Move) -> GameState:
         for remedy in broken.remedy:
             after = _play(after, remedy)
         return _pass_turn(after, offender, caller, moves_made, after.hands, after.wastes)
-    hands, wastes = state.hands, state.wastes
+    if state.rules.stop == "lose_draw":
+        return _lose_draw(state, pending, caller, moves_made)
+    hands, wastes = _penalty_card(state.hands, state.wastes, caller, offender)
+    return _pass_turn(state, offender, caller, moves_made, hands, wastes)
+
+
+def _lose_draw(state: GameState, pending: PendingStop, caller: int, moves_made: int) -> GameState:
+    """The ``lose_draw`` penalty: a violating ``flip`` is taken back (the offender's hand,
+    waste and pass marks as before it) and nothing else, so the missed move still waits; any
+    other violation stands and the offender's turn ends at once; the caller plays on."""
+    offender = pending.offender
+    if pending.move.action is not Action.FLIP:
+        return _pass_turn(state, offender, caller, moves_made, state.hands, state.wastes)
+    prior = pending.prior
+    taken_back = make_state(
+        state.rules,
+        state.to_act,
+        state.foundations,
+        state.houses,
+        state.reserves,
+        state.reserve_up,
+        prior.hands,
+        prior.wastes,
+        state.turned,
+        None,
+        state.emptied,
+        prior.passes,
+        state.moves_made,
+        None,
+        False,
+        state.false_calls,
+        state.houses_key,
+        state.seen_log,
+        state.seen_size,
+    )
+    return _pass_turn(taken_back, offender, caller, moves_made, prior.hands, prior.wastes)
+
+
+def _turn_start_rules(state: GameState, move: Move) -> GameState:
+    """A move under ``call_window="turn_start"`` (with a callable Stop!): a Stop! call at
+    the start of a turn (``_call``); any other move closes the turn's call window, and a move
+    that ends the turn opens the next player's, keeping the move as the fault a call then
+    punishes when it broke a priority rule."""
+    if move.action is Action.CALL_STOP:
+        return _call(state)
+    broken = violation(state, move) if ends_turn(move) else None
+    after = _play(state, move)
+    if after.to_act == state.to_act:
+        return after
+    if broken is None:
+        return _new_turn(after, after.to_act, None)
+    # The prior is kept with its own call window closed: a call answers only the last turn.
+    prior = state
+    if state.window or state.fault is not None:
+        prior = _remade(state, fault=None, window=False)
+    return _new_turn(after, after.to_act, PendingStop(prior, move, state.to_act, after.to_act))
+
+
+def _new_turn(state: GameState, to_act: int, fault: PendingStop | None) -> GameState:
+    """``state`` at the start of ``to_act``'s turn under ``call_window="turn_start"``: the
+    call window open, with the fault a call would punish (or ``None``)."""
+    return make_state(
+        state.rules,
+        to_act,
+        state.foundations,
+        state.houses,
+        state.reserves,
+        state.reserve_up,
+        state.hands,
+        state.wastes,
+        None,
+        None,
+        0,
+        state.passes,
+        state.moves_made,
+        fault,
+        True,
+        state.false_calls,
+        state.houses_key,
+        None,
+        0,
+    )
+
+
+def _call(state: GameState) -> GameState:
+    """A Stop! call at the start of the caller's turn (``call_window="turn_start"``). Right
+    (the previous turn ended by a violation): the ``stop`` penalty applies to that turn end
+    and the caller plays on. Wrong: ``false_call`` says what it costs (``lose_turn``: the
+    caller's turn ends at once; ``none``: nothing; ``rationed``: one of 3 false calls of the
+    deal)."""
+    rules = state.rules
+    caller = state.to_act
+    moves_made = state.moves_made + 1
+    fault = state.fault
+    if fault is not None:
+        offender = fault.offender
+        if rules.stop == "undo":
+            after = fault.prior
+            broken = violation(after, fault.move)
+            assert broken is not None
+            for remedy in broken.remedy:
+                after = _play(after, remedy)
+            after = _pass_turn(after, offender, caller, moves_made, after.hands, after.wastes)
+        elif rules.stop == "lose_draw":
+            after = _lose_draw(state, fault, caller, moves_made)
+        else:
+            hands, wastes = _penalty_card(state.hands, state.wastes, caller, offender)
+            after = _pass_turn(state, offender, caller, moves_made, hands, wastes)
+        return _with(after, caller, None, moves_made, after.hands, after.wastes, calls=state)
+    if rules.false_call == "lose_turn":
+        after = _with(state, caller, None, moves_made, state.hands, state.wastes, calls=state)
+        return _new_turn(after, 1 - caller, None)
+    calls = state.false_calls
+    if rules.false_call == "rationed":
+        used = min(calls[caller] + 1, FALSE_CALLS)
+        calls = (used, calls[1]) if caller == 0 else (calls[0], used)
+    after = _with(state, caller, None, moves_made, state.hands, state.wastes)
+    return _remade(after, false_calls=calls)
+
+
+def _remade(state: GameState, **changes: Any) -> GameState:
+    """A Python engine's state with some fields changed, built by ``make_state`` from every
+    field in field order."""
+    return make_state(*[changes.get(name, getattr(state, name)) for name in _FIELDS])
+
+
+def _penalty_card(
+    hands: tuple[Pile, ...], wastes: tuple[Pile, ...], caller: int, offender: int
+) -> tuple[tuple[Pile, ...], tuple[Pile, ...]]:
+    """The ``card`` penalty: the bottom card of the caller's hand (else of their waste; if
+    both are empty, none) goes to the bottom of the offender's hand."""
     if hands[caller]:
         penalty, hands = hands[caller][0], _pair(hands, caller, hands[caller][1:])
     elif wastes[caller]:
         penalty, wastes = wastes[caller][0], _pair(wastes, caller, wastes[caller][1:])
     else:
-        return _pass_turn(state, offender, caller, moves_made, hands, wastes)
-    hands = _pair(hands, offender, (penalty, *hands[offender]))
-    return _pass_turn(state, offender, caller, moves_made, hands, wastes)
+        return hands, wastes
+    return _pair(hands, offender, (penalty, *hands[offender])), wastes
 
 
 def _pass_turn(
@@ -349,10 +513,12 @@ def _with(
     wastes: tuple[Pile, ...],
     *,
     turn_ends: bool = False,
+    calls: GameState | None = None,
 ) -> GameState:
     """``state`` with these fields changed, built directly (the Stop! transitions; the
     values are the engine's own, so nothing is checked); ``turn_ends`` also puts away the
-    turned card, the houses emptied and the layouts seen, which belong to a turn."""
+    turned card, the houses emptied and the layouts seen, which belong to a turn. The call
+    window closes (the false calls are ``calls``'s, by default ``state``'s)."""
     return make_state(
         state.rules,
         to_act,
@@ -367,6 +533,9 @@ def _with(
         0 if turn_ends else state.emptied,
         state.passes,
         moves_made,
+        None,
+        False,
+        (state if calls is None else calls).false_calls,
         state.houses_key,
         None if turn_ends else state.seen_log,
         0 if turn_ends else state.seen_size,

@@ -19,11 +19,12 @@ filled in by one renderer (``render_reason``). The C core answers with the same 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Literal, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias
 
 from crapette import _hooks, _spec
 from crapette._build import argument_type_error
 from crapette._fits import (
+    STANDARD,
     builds_on,
     fits_foundation,
     fits_house,
@@ -33,8 +34,9 @@ from crapette._fits import (
     is_foundation_run,
     is_run,
     most_cards,
+    tables,
 )
-from crapette._tables import BITS, TEXT
+from crapette._tables import ACE_KEY, BITS
 from crapette._tables import layout_key_after as _key_after
 from crapette.cards import Card
 from crapette.errors import CrapetteError, IllegalMoveError
@@ -56,17 +58,23 @@ from crapette.state import _NATIVE, GameState, PythonState
 
 _STATES = (GameState, PythonState)  # either engine's state class
 
+if TYPE_CHECKING:
+    from crapette.rules import Ruleset
+
 __all__ = [
+    "FALSE_CALLS",
     "VIOLATION_KINDS",
     "Refusal",
     "RefusalParam",
     "Violation",
     "ViolationKind",
     "builds_on",
+    "ends_turn",
     "fill_obligation",
     "fits_foundation",
     "fits_house",
     "fits_load",
+    "forbids_violation",
     "foundation_needs",
     "foundation_pile",
     "illegal_move_error",
@@ -87,6 +95,16 @@ __all__ = [
 
 _LOAD_TARGETS = (OPP_RESERVE, OPP_WASTE)
 _OWN_SOURCES = (RESERVE, HAND, WASTE)
+_TURN_ENDS = (Action.DISCARD, Action.END_TURN, Action.FLIP)
+
+FALSE_CALLS = 3
+"""The false calls a player may make in a deal under ``false_call="rationed"``."""
+
+
+def ends_turn(move: Move) -> bool:
+    """Whether the move ends its player's turn: a discard, ``flip`` or ``end``."""
+    return move.action in _TURN_ENDS
+
 
 # --------------------------------------------------------------------------------------
 # Refusals: a reason code of the spec and its parameters
@@ -185,12 +203,16 @@ def _refuse(code: str, **params: RefusalParam) -> Refusal:
 _CORE_REASONS: tuple[str, ...] = ("", *(reason.code for reason in _spec.REASONS))
 
 
-def refusal_from_core(code: int, raw: tuple[int, ...]) -> Refusal | None:
+def refusal_from_core(
+    code: int, raw: tuple[int, ...], rules: Ruleset | None = None
+) -> Refusal | None:
     """A refusal of the C core (``cr_why_illegal``: a reason number, 0 for a legal move, and
-    its parameters as integers: a card's index, a ``cards`` list as its length then each
-    card, a house's index 0..7, a pile's move code, a move's index) as a ``Refusal``."""
+    its parameters as integers: a card's index in the pack of ``rules`` (the standard pack
+    when ``None``), a ``cards`` list as its length then each card, a house's index 0..7, a
+    pile's move code, a move's index) as a ``Refusal``."""
     if code == 0:
         return None
+    text = (STANDARD if rules is None else tables(rules)).text
     reason = _REASONS[_CORE_REASONS[code]]
     params: dict[str, RefusalParam] = {}
     at = 0
@@ -198,9 +220,9 @@ def refusal_from_core(code: int, raw: tuple[int, ...]) -> Refusal | None:
         value = raw[at]
         at += 1
         if kind == "card":
-            params[name] = TEXT[value]
+            params[name] = text[value]
         elif kind == "cards":
-            params[name] = tuple(TEXT[card] for card in raw[at : at + value])
+            params[name] = tuple(text[card] for card in raw[at : at + value])
             at += value
         elif kind == "house":
             params[name] = value + 1
@@ -245,7 +267,8 @@ def source_card(state: GameState, source: int) -> Card | None:
 def layout_key_after(state: GameState, source: int, target: int, count: int) -> int:
     """The layout key (``houses_key``) after ``count`` cards go from house ``source`` to
     house ``target`` (``_tables.layout_key_after`` on the state's houses)."""
-    return _key_after(state.houses_key, state.houses, source, target, count)
+    cards = tables(state.rules).ncards
+    return _key_after(state.houses_key, state.houses, source, target, count, cards)
 
 
 def recreates_layout(state: GameState, move: Move) -> bool:
@@ -264,7 +287,7 @@ def _label(state: GameState, move: Move) -> str:
             if move.count <= len(house):
                 card = house[-move.count]
         if card is not None:
-            return f"{move} ({TEXT[card]})"
+            return f"{move} ({card.text})"
     return str(move)
 
 
@@ -277,28 +300,55 @@ def _building_reason(state: GameState, move: Move) -> Refusal | None:
         if state.reserve_up[p] > 0:
             return _refuse("reveal_up")
         return None
-    if action is Action.DRAW:
+    flip = state.rules.turn_end == "flip"
+    if action is Action.DRAW or action is Action.DISCARD:
+        if flip:
+            return _refuse("flip_rule")
+        if action is Action.DISCARD:
+            return None if state.turned is not None else _refuse("discard_none")
         if state.turned is not None:
-            return _refuse("draw_turned", card=TEXT[state.turned])
+            return _refuse("draw_turned", card=state.turned.text)
         if not state.hands[p] and not state.wastes[p]:
             return _refuse("draw_empty")
         return None
-    if action is Action.DISCARD:
-        return None if state.turned is not None else _refuse("discard_none")
+    if action is Action.FLIP:
+        if not flip:
+            return _refuse("flip_discard")
+        if not state.hands[p] and not state.wastes[p]:
+            return _refuse("flip_empty")
+        return None
     if action is Action.END_TURN:
         if state.turned is not None:
             return _refuse("end_turned")
         if state.hands[p] or state.wastes[p]:
-            return _refuse("end_cards")
+            return _refuse("end_flip" if flip else "end_cards")
         return None
+    if action is Action.CALL_STOP and _calls_at_turn_start(state.rules):
+        return _call_reason(state)
     if action is not Action.PLAY:
         return _refuse("stop_none")
     return _play_reason(state, move)
 
 
+def _calls_at_turn_start(rules: Ruleset) -> bool:
+    """Whether Stop! is called at the start of a turn (``call_window="turn_start"`` with a
+    callable Stop!)."""
+    return rules.stop != "enforced" and rules.call_window == "turn_start"
+
+
+def _call_reason(state: GameState) -> Refusal | None:
+    """Why ``stop`` cannot be called now under ``call_window="turn_start"``, or ``None``."""
+    if not state.window:
+        return _refuse("stop_window")
+    if state.rules.false_call == "rationed" and state.false_calls[state.to_act] >= FALSE_CALLS:
+        return _refuse("stop_rationed")
+    return None
+
+
 def _play_reason(state: GameState, move: Move) -> Refusal | None:
     p = state.to_act
     rules = state.rules
+    t = tables(rules)
     source, target, count = move.source, move.target, move.count
     if source == RESERVE and state.reserves[p] and state.reserve_up[p] == 0:
         return _refuse("reserve_down")
@@ -313,21 +363,28 @@ def _play_reason(state: GameState, move: Move) -> Refusal | None:
             return _refuse("group_single")
         if count > len(house):
             return _refuse("group_short", house=source + 1, held=len(house))
-        if not is_run(house[-count:]):
+        if not is_run(house[-count:], t):
             return _refuse("group_run", count=count, house=source + 1)
         card = house[-count]
         if rules.group_moves == "supermove":
             free = sum(1 for h, pile in enumerate(state.houses) if not pile and h != target)
-            if count > most_cards(rules, free):
+            if count > most_cards(rules, free, t):
                 return _refuse("group_space", count=count, need=count.bit_length() - 1, free=free)
     if target == FOUNDATION:
-        if not fits_foundation(state.foundations, card):
-            return _refuse("foundation", card=TEXT[card])
+        if not fits_foundation(state.foundations, card, t):
+            return _refuse("foundation", card=card.text)
         return None
     if target < 8:
         house = state.houses[target]
-        if not fits_house(house, card):
-            return _refuse("house", card=TEXT[card], onto=TEXT[house[-1]], house=target + 1)
+        if not fits_house(house, card, t):
+            return _refuse("house", card=card.text, onto=house[-1].text, house=target + 1)
+        if (
+            rules.sterile_moves == "forbidden"
+            and source < 8
+            and not house
+            and count == len(state.houses[source])
+        ):
+            return _refuse("sterile", house=source + 1)
         return None
     # Loading the opponent.
     if rules.load_from == "own" and source not in _OWN_SOURCES:
@@ -338,9 +395,10 @@ def _play_reason(state: GameState, move: Move) -> Refusal | None:
         return _refuse("load_empty", pile=_PILE_TOKENS[target])
     if target == OPP_RESERVE and state.reserve_up[opp] == 0:
         return _refuse("load_down")
-    if not fits_load(pile[-1], card, rules.load_wrap):
-        code = "load_wrap" if rules.load_wrap else "load"
-        return _refuse(code, card=TEXT[card], onto=TEXT[pile[-1]])
+    colour = rules.load_match == "colour"
+    if not fits_load(pile[-1], card, rules.load_wrap, t, colour):
+        code = ("load_colour" if colour else "load") + ("_wrap" if rules.load_wrap else "")
+        return _refuse(code, card=card.text, onto=pile[-1].text)
     return None
 
 
@@ -380,9 +438,10 @@ def _violation(refusal: Refusal, remedy: tuple[Move, ...], kind: ViolationKind) 
 def _foundation_sources(state: GameState) -> list[tuple[int, Card]]:
     """Available cards that fit a foundation, in the fixed source order."""
     out = []
+    t = tables(state.rules)
     for source in (RESERVE, HAND, WASTE, *range(8)):
         card = source_card(state, source)
-        if card is not None and fits_foundation(state.foundations, card):
+        if card is not None and fits_foundation(state.foundations, card, t):
             out.append((source, card))
     return out
 
@@ -393,9 +452,12 @@ def violation(state: GameState, move: Move) -> Violation | None:
     Pagat's priority: any move but reserve-to-foundation while that exists; any
     non-foundation move while a foundation move exists. The Serbian order: a non-foundation
     move while a foundation move exists; loading a card that could be built on a non-empty
-    house. House filling: turning a hand card while the reserve has cards and a house is
-    empty (``before_hand``); anything but a foundation move or filling an emptied house from
-    the reserve while one waits (``immediate``). Revealing a reserve top is never one.
+    house. Bobcrapette's: a move that ends the turn (``flip``, a discard, ``end``) while your
+    reserve top or a starter (an Ace, trump 1, the Excuse) can go to a foundation; nothing
+    else. House filling: turning a hand card (``draw``, or ``flip``) while the reserve has
+    cards and a house is empty (``before_hand``); anything but a foundation move or filling
+    an emptied house from the reserve while one waits (``immediate``). Revealing a reserve
+    top is never one.
     """
     action = move.action
     if action in (Action.REVEAL, Action.CALL_STOP, Action.LET_STAND):
@@ -403,31 +465,48 @@ def violation(state: GameState, move: Move) -> Violation | None:
     rules = state.rules
     to_foundation = action is Action.PLAY and move.target == FOUNDATION
     found = _foundation_sources(state)
-    if rules.priority == "pagat" and found and found[0][0] == RESERVE:
+    if rules.priority == "bobcrapette":
+        if found and action in _TURN_ENDS:
+            if found[0][0] == RESERVE:
+                return _violation(
+                    _refuse("obligation_reserve", card=found[0][1].text),
+                    (PLAY[RESERVE][FOUNDATION],),
+                    "reserve",
+                )
+            starter = tables(rules).fneed
+            for source, card in found:
+                if starter[card] == ACE_KEY:
+                    return _violation(
+                        _refuse("obligation_starter", card=card.text),
+                        (PLAY[source][FOUNDATION],),
+                        "foundation",
+                    )
+    elif rules.priority == "pagat" and found and found[0][0] == RESERVE:
         if move != PLAY[RESERVE][FOUNDATION]:
             return _violation(
-                _refuse("priority_reserve", card=TEXT[found[0][1]]),
+                _refuse("priority_reserve", card=found[0][1].text),
                 (PLAY[RESERVE][FOUNDATION],),
                 "reserve",
             )
         return None
-    if found and not to_foundation:
+    elif found and not to_foundation:
         return _violation(
-            _refuse("priority_foundation", cards=tuple(TEXT[card] for _, card in found)),
+            _refuse("priority_foundation", cards=tuple(card.text for _, card in found)),
             (PLAY[found[0][0]][FOUNDATION],),
             "foundation",
         )
     if rules.priority == "serbian" and action is Action.PLAY and move.target in _LOAD_TARGETS:
-        card = source_card(state, move.source)  # None for a move that is not building-legal
+        loaded = source_card(state, move.source)  # None for a move not building-legal
+        t = tables(rules)
         for h, house in enumerate(state.houses):
-            if card is not None and house and fits_house(house, card):
+            if loaded is not None and house and fits_house(house, loaded, t):
                 return _violation(
-                    _refuse("priority_order", card=TEXT[card], house=h + 1),
+                    _refuse("priority_order", card=loaded.text, house=h + 1),
                     (PLAY[move.source][h],),
                     "order",
                 )
     rule, houses = fill_obligation(state)
-    if rule == "before_hand" and action is Action.DRAW:
+    if rule == "before_hand" and (action is Action.DRAW or action is Action.FLIP):
         first = BITS[houses][0]
         return _violation(
             _refuse("filling_before", house=first + 1), _fill(state, first), "filling"
@@ -467,6 +546,16 @@ def _fill(state: GameState, house: int) -> tuple[Move, ...]:
     return (REVEAL, fill) if state.reserve_up[state.to_act] == 0 else (fill,)
 
 
+def forbids_violation(rules: Ruleset, move: Move) -> bool:
+    """Whether a priority violation by ``move`` is illegal (rather than a legal move the
+    opponent may call Stop! on): always under ``stop="enforced"``; under
+    ``call_window="turn_start"`` unless the move ends the turn (only a turn's end can be
+    called at the start of the next turn)."""
+    if rules.stop == "enforced":
+        return True
+    return rules.call_window == "turn_start" and move.action not in _TURN_ENDS
+
+
 def is_legal(state: GameState, move: Move) -> bool:
     """Whether ``move`` is legal in ``state``: the same answer as ``move in
     legal_moves(state)`` and ``why_illegal(state, move) is None``, checking this one move
@@ -477,7 +566,7 @@ def is_legal(state: GameState, move: Move) -> bool:
         )
     if is_over(state) or _building_reason(state, move) is not None:
         return False
-    if state.rules.stop == "enforced" and violation(state, move) is not None:
+    if forbids_violation(state.rules, move) and violation(state, move) is not None:
         return False
     return not recreates_layout(state, move)
 
@@ -497,7 +586,7 @@ def python_refusal(state: GameState, move: Move) -> Refusal | None:
     reason = _building_reason(state, move)
     if reason is not None:
         return reason
-    if state.rules.stop == "enforced":
+    if forbids_violation(state.rules, move):
         broken = violation(state, move)
         if broken is not None:
             return broken.refusal
@@ -516,7 +605,8 @@ def _python_refusal_checked(state: GameState, move: Move) -> Refusal | None:
 
 def _native_refusal(state: GameState, move: Move) -> Refusal | None:
     assert _NATIVE is not None
-    return refusal_from_core(*_NATIVE.why_illegal(state, move))
+    code, raw = _NATIVE.why_illegal(state, move)
+    return refusal_from_core(code, raw, state.rules)
 
 
 refusal: Callable[[GameState, Move], Refusal | None] = (
@@ -569,7 +659,7 @@ def _illegal_from_core(
     state: GameState, move: Move, code: int, raw: tuple[int, ...]
 ) -> IllegalMoveError:
     """The native engine's ``IllegalMoveError`` from ``cr_why_illegal``'s answer."""
-    return illegal_move_error(state, move, refusal_from_core(code, raw))
+    return illegal_move_error(state, move, refusal_from_core(code, raw, state.rules))
 
 
 _hooks.illegal_move_error = _illegal_from_core  # the native engine's illegal-move path

@@ -22,38 +22,31 @@ priorities, house filling, the no-cycle rule), in their table form from ``_table
 
 from __future__ import annotations
 
-from collections.abc import Container
-from typing import Final, TypeAlias
+from collections.abc import Callable, Container
+from typing import Final, NamedTuple
 
 from crapette._build import argument_type_error
-from crapette._laws import fill_obligation, foundation_needs
-from crapette._tables import (
-    BIT,
-    BITS,
-    FACE,
-    FNEED,
-    KIND,
-    LOADS,
-    MOST_CARDS,
-    TAKES,
-    TO_HOUSES,
-    layout_key_after,
-)
+from crapette._fits import tables
+from crapette._laws import FALSE_CALLS, fill_obligation, foundation_needs
+from crapette._tables import ACE_KEY, BIT, BITS, TO_HOUSES, PackTables, layout_key_after
 from crapette.cards import Card
 from crapette.moves import (
     CALL_STOP,
     DISCARD,
     DRAW,
     END_TURN,
+    FLIP,
     FOUNDATION,
     GROUP,
     HAND,
     LET_STAND,
+    MAX_GROUP,
     OPP_RESERVE,
     OPP_WASTE,
     PLAY,
     RESERVE,
     REVEAL,
+    STANDARD_GROUP,
     WASTE,
     Move,
 )
@@ -61,11 +54,9 @@ from crapette.outcome import python_winner
 from crapette.rules import Ruleset
 from crapette.state import _NATIVE, GameState, PythonState
 
-_Options: TypeAlias = tuple[int, bool, bool, tuple[int, ...], bool, bool, tuple[int, ...], bool]
-
 __all__ = ["known_moves", "legal_moves", "python_legal_moves"]
 
-_COUNTS: Final = tuple(tuple(range(1, n + 1)) for n in range(14))
+_COUNTS: Final = tuple(tuple(range(1, n + 1)) for n in range(MAX_GROUP + 1))
 _STOP_CHOICES: Final = (CALL_STOP, LET_STAND)
 _BLOCKED: Final = (2, 2)
 _FILL: Final = tuple(PLAY[RESERVE][h] for h in range(8))
@@ -100,50 +91,81 @@ def python_legal_moves(state: GameState) -> tuple[Move, ...]:
     return moves
 
 
-_last_options: tuple[Ruleset | None, _Options] = (
-    None,
-    (0, False, False, (), False, False, (), False),
-)
+class _Options(NamedTuple):
+    """What the generator needs to know of a ruleset, read once per ruleset."""
+
+    move_cap: int
+    prune: bool  # a priority violation is illegal (but a turn's end, see prune_ends)
+    prune_ends: bool  # a priority violation that ends the turn is illegal too
+    reserve_first: bool  # pagat's priority, pruned: the reserve top to a foundation alone
+    foundation_first: bool  # pagat's or the Serbian priority, pruned: foundation moves only
+    obligations: bool  # bobcrapette's priority, pruned: no turn end while one is owed
+    tableau_first: bool  # the Serbian priority, pruned: no load of a card that builds
+    waste_playable: bool
+    load_any: bool
+    flip: bool  # turn_end="flip"
+    sterile: bool  # sterile_moves="forbidden"
+    calls: bool  # call_window="turn_start" with a callable Stop!
+    rationed: bool
+    loads: tuple[int, ...]
+    most: Callable[[int], int]
+    t: PackTables
+
+
+_last_options: tuple[Ruleset | None, _Options | None] = (None, None)
 
 
 def _options(rules: Ruleset) -> _Options:
     """What the generator needs to know of the rules, read once per ruleset (a one-entry
-    cache, replaced whole): the move cap; enforced priorities; the reserve-to-foundation
-    move alone (pagat's priority, enforced); the loading table; the tableau before loading
-    (Serbian, enforced); the own waste playable; the group size table; any card may
-    load."""
+    cache, replaced whole)."""
     global _last_options
     last = _last_options
-    if last[0] is rules:
+    if last[0] is rules and last[1] is not None:
         return last[1]
     enforced = rules.stop == "enforced"
-    options = (
-        rules.move_cap,
-        enforced,
-        enforced and rules.priority == "pagat",
-        LOADS[rules.load_wrap],
-        enforced and rules.priority == "serbian",
-        rules.own_waste_playable,
-        MOST_CARDS[rules.group_moves],
-        rules.load_from == "any",
+    calls = not enforced and rules.call_window == "turn_start"
+    prune = enforced or calls
+    t = tables(rules)
+    group = rules.group_moves
+    options = _Options(
+        move_cap=rules.move_cap,
+        prune=prune,
+        prune_ends=enforced,
+        reserve_first=prune and rules.priority == "pagat",
+        foundation_first=prune and rules.priority in ("pagat", "serbian"),
+        obligations=enforced and rules.priority == "bobcrapette",
+        tableau_first=prune and rules.priority == "serbian",
+        waste_playable=rules.own_waste_playable,
+        load_any=rules.load_from == "any",
+        flip=rules.turn_end == "flip",
+        sterile=rules.sterile_moves == "forbidden",
+        calls=calls,
+        rationed=rules.false_call == "rationed",
+        loads=t.loads[rules.load_match == "colour"][rules.load_wrap],
+        most=_most_cards(group, t.most),
+        t=t,
     )
     _last_options = (rules, options)
     return options
 
 
+def _most_cards(group: str, most: int) -> Callable[[int], int]:
+    """The most cards one group move takes with ``free`` empty houses (``_laws.most_cards``)."""
+    if group == "single":
+        return lambda free: 1
+    if group == "supermove":
+        return lambda free: 1 << free
+    return lambda free: most
+
+
+def _by_index(move: Move) -> int:
+    return move.index
+
+
 def _generate(state: GameState) -> tuple[Move, ...]:
     """The legal moves of ``state`` (see ``legal_moves``)."""
-    (
-        move_cap,
-        enforced,
-        reserve_first,
-        loads,
-        tableau_first,
-        waste_playable,
-        most,
-        load_any,
-    ) = _options(state.rules)
-    if state.moves_made >= move_cap or state.passes == _BLOCKED:
+    o = _options(state.rules)
+    if state.moves_made >= o.move_cap or state.passes == _BLOCKED:
         return ()
     reserves, hands, wastes = state.reserves, state.hands, state.wastes
     if (
@@ -153,78 +175,89 @@ def _generate(state: GameState) -> tuple[Move, ...]:
         return ()
     if state.stop is not None:
         return _STOP_CHOICES
+    t = o.t
+    fneed, face, kind_of, takes = t.fneed, t.face, t.kind, t.takes
     p = state.to_act
     reserve = reserves[p]
     waste = wastes[p]
     turned = state.turned
     up = state.reserve_up[p]
-    ftops = foundation_needs(state.foundations)
+    ftops = foundation_needs(state.foundations, t)
 
     # One pass over the available cards, in source order: the foundation moves, the cards
     # outside the houses, and per kind of card the mask of houses whose top takes it.
     found: list[Move] = []
     others: list[tuple[int, Card]] = []
+    owed = False  # bobcrapette: a starter or the reserve top can go to a foundation
     if reserve and up:
         card = reserve[-1]
-        if FNEED[card] in ftops:
-            if reserve_first:
-                return (_R_F,)
+        if fneed[card] in ftops:
+            if o.reserve_first:
+                return (_R_F, *_ends(state, o, p)) if o.calls else (_R_F,)
             found.append(_R_F)
+            owed = True
         others.append((RESERVE, card))
     if turned is not None:
-        if FNEED[turned] in ftops:
+        if fneed[turned] in ftops:
             found.append(_TO_F[HAND])
+            owed = owed or fneed[turned] == ACE_KEY
         others.append((HAND, turned))
-    if waste and waste_playable:
+    if waste and o.waste_playable:
         card = waste[-1]
-        if FNEED[card] in ftops:
+        if fneed[card] in ftops:
             found.append(_TO_F[WASTE])
+            owed = owed or fneed[card] == ACE_KEY
         others.append((WASTE, card))
     houses = state.houses
-    takers = [0] * 27
+    takers = [0] * (t.none + 1)
     empty = 0
     for h in range(8):
         pile = houses[h]
         if pile:
             top = pile[-1]
-            if FNEED[top] in ftops:
+            if fneed[top] in ftops:
                 found.append(_TO_F[h])
-            takers[TAKES[top]] |= BIT[h]
+                owed = owed or fneed[top] == ACE_KEY
+            takers[takes[top]] |= BIT[h]
         else:
             empty |= BIT[h]
     reveal = bool(reserve) and not up
 
-    owed = "none"
-    if enforced:
-        if found:
-            return (*found, REVEAL) if reveal else tuple(found)
-        owed, houses_owed = fill_obligation(state)
-        if owed == "immediate":
-            if reveal:
-                return (REVEAL,)
-            return tuple(_FILL[h] for h in BITS[houses_owed])
+    owed_fill = "none"
+    if o.prune:
+        if found and o.foundation_first:
+            moves_found = (*found, REVEAL) if reveal else tuple(found)
+            return (*moves_found, *_ends(state, o, p)) if o.calls else moves_found
+        owed_fill, houses_owed = fill_obligation(state)
+        if owed_fill == "immediate":
+            fills = (REVEAL,) if reveal else tuple(_FILL[h] for h in BITS[houses_owed])
+            if found:  # (no foundation priority) foundation moves are never a violation
+                fills = tuple(sorted((*found, *fills), key=_by_index))
+            return (*fills, *_ends(state, o, p)) if o.calls else fills
 
     opp = 1 - p
     opp_reserve = reserves[opp]
     opp_waste = wastes[opp]
-    reserve_loads = loads[FACE[opp_reserve[-1]]] if opp_reserve and state.reserve_up[opp] else 0
-    waste_loads = loads[FACE[opp_waste[-1]]] if opp_waste else 0
+    loads = o.loads
+    reserve_loads = loads[face[opp_reserve[-1]]] if opp_reserve and state.reserve_up[opp] else 0
+    waste_loads = loads[face[opp_waste[-1]]] if opp_waste else 0
     # loadable: the faces that load either pile; one test per available card.
     loadable = reserve_loads | waste_loads
+    tableau_first = o.tableau_first
 
     moves: list[Move] = []
     append = moves.append
     for source, card in others:
-        if found and FNEED[card] in ftops:
+        if found and fneed[card] in ftops:
             append(_TO_F[source])
-        builds = takers[KIND[card]]
+        builds = takers[kind_of[card]]
         if builds or empty:
             moves += TO_HOUSES[source][builds | empty]
-        face = FACE[card]
-        if loadable >> face & 1 and not (tableau_first and builds):
-            if reserve_loads >> face & 1:
+        cface = face[card]
+        if loadable >> cface & 1 and not (tableau_first and builds):
+            if reserve_loads >> cface & 1:
                 append(PLAY[source][OPP_RESERVE])
-            if waste_loads >> face & 1:
+            if waste_loads >> cface & 1:
                 append(PLAY[source][OPP_WASTE])
 
     log = state.seen_log
@@ -238,17 +271,18 @@ def _generate(state: GameState) -> tuple[Move, ...]:
     # one; a group is a tail of the house's end run (in play every house is one run, since
     # cards only arrive by building on it or on an empty house; hand-built ones may not be).
     free = len(BITS[empty])
-    most_built = most[free]
-    most_empty = most[free - 1] if free else most[0]
-    if not load_any:
+    most_built = o.most(free)
+    most_empty = o.most(free - 1) if free else o.most(0)
+    if not o.load_any:
         loadable = 0  # only cards from your own piles may load the opponent
+    late: list[Move] = []  # groups of more than 13 cards: after the others (table order)
     for h, pile in enumerate(houses):
         if not pile:
             continue
         card = pile[-1]
-        if found and FNEED[card] in ftops:
+        if found and fneed[card] in ftops:
             append(_TO_F[h])
-        kind = KIND[card]
+        kind = kind_of[card]
         builds = takers[kind]
         # Groups need a run on top, and either room for two cards on empty houses or a
         # built house taking the second card (one empty house under the supermove limit
@@ -256,35 +290,87 @@ def _generate(state: GameState) -> tuple[Move, ...]:
         if (
             most_built > 1
             and len(pile) > 1
-            and TAKES[pile[-2]] == kind
-            and (most_empty > 1 or takers[KIND[pile[-2]]])
+            and takes[pile[-2]] == kind
+            and (most_empty > 1 or takers[kind_of[pile[-2]]])
         ):
-            _group_moves(state, h, takers, empty, seen, moves, most_built, most_empty)
+            _group_moves(state, h, takers, empty, seen, moves, late, most_built, most_empty, o)
         elif builds or empty:
+            targets = builds | empty
+            if o.sterile and len(pile) == 1:
+                targets = builds  # a lone card onto an empty house changes nothing
             if seen is None:
-                moves += TO_HOUSES[h][builds | empty]
+                moves += TO_HOUSES[h][targets]
             else:
                 key = state.houses_key
                 plays = PLAY[h]
-                for t in BITS[builds | empty]:
-                    if layout_key_after(key, houses, h, t, 1) not in seen:
-                        append(plays[t])
-        if loadable >> FACE[card] & 1 and not (tableau_first and builds):
-            face = FACE[card]
-            if reserve_loads >> face & 1:
+                for dest in BITS[targets]:
+                    if layout_key_after(key, houses, h, dest, 1, t.ncards) not in seen:
+                        append(plays[dest])
+        if loadable >> face[card] & 1 and not (tableau_first and builds):
+            cface = face[card]
+            if reserve_loads >> cface & 1:
                 append(PLAY[h][OPP_RESERVE])
-            if waste_loads >> face & 1:
+            if waste_loads >> cface & 1:
                 append(PLAY[h][OPP_WASTE])
 
     if reveal:
         append(REVEAL)
-    if turned is not None:
-        append(DISCARD)
-    elif hands[p] or waste:
-        if owed != "before_hand":
-            append(DRAW)
+    if o.flip:
+        if hands[p] or waste:
+            if not (o.obligations and owed) and (o.calls or owed_fill != "before_hand"):
+                end: Move | None = FLIP
+            else:
+                end = None
+        else:
+            end = None if o.obligations and owed else END_TURN
+        if end is END_TURN:
+            append(END_TURN)
+        if o.calls and _may_call(state, o, p):
+            append(CALL_STOP)
+        if end is FLIP:
+            append(FLIP)
     else:
-        append(END_TURN)
+        if turned is not None:
+            if not (o.obligations and owed):
+                append(DISCARD)
+        elif hands[p] or waste:
+            if owed_fill != "before_hand":
+                append(DRAW)
+        elif not (o.obligations and owed):
+            append(END_TURN)
+        if o.calls and _may_call(state, o, p):
+            append(CALL_STOP)
+    if late:
+        moves += late
+    return tuple(moves)
+
+
+def _may_call(state: GameState, o: _Options, p: int) -> bool:
+    """Whether the player to act may call Stop! (``call_window="turn_start"``): the turn's
+    call window is open and, under ``false_call="rationed"``, a false call is left."""
+    return state.window and not (o.rationed and state.false_calls[p] >= FALSE_CALLS)
+
+
+def _ends(state: GameState, o: _Options, p: int) -> tuple[Move, ...]:
+    """The moves that end the turn, and the Stop! call, when the generator stops early
+    with the foundation or filling moves a pruned priority leaves (under
+    ``call_window="turn_start"``, where a turn's end is legal even when it breaks a
+    priority rule: the next player may call it)."""
+    moves: list[Move] = []
+    hand, waste = state.hands[p], state.wastes[p]
+    ending: Move | None
+    if o.flip:
+        ending = FLIP if hand or waste else END_TURN
+    elif state.turned is not None:
+        ending = DISCARD
+    else:
+        ending = None if hand or waste else END_TURN
+    if ending is not None and ending is not FLIP:
+        moves.append(ending)
+    if _may_call(state, o, p):
+        moves.append(CALL_STOP)
+    if ending is FLIP:
+        moves.append(FLIP)
     return tuple(moves)
 
 
@@ -295,41 +381,54 @@ def _group_moves(
     empty: int,
     seen: Container[int] | None,
     moves: list[Move],
+    late: list[Move],
     most_built: int,
     most_empty: int,
+    o: _Options,
 ) -> None:
     """Append the moves of the top 1..n cards of house ``source`` (whose top two cards form
     a run) to other houses, in (target, count) order: ``count`` cards go on a built house
-    whose top takes the group's bottom card, and up to ``most_empty`` onto an empty one."""
+    whose top takes the group's bottom card, and up to ``most_empty`` onto an empty one.
+    Groups of more than 13 cards go to ``late`` (they come last in the table)."""
+    t = o.t
+    takes, kind_of = t.takes, t.kind
     houses = state.houses
     pile = houses[source]
     size = len(pile)
     limit = min(size, most_built)
     run = 2
-    while run < limit and TAKES[pile[-run - 1]] == KIND[pile[-run]]:
+    while run < limit and takes[pile[-run - 1]] == kind_of[pile[-run]]:
         run += 1
     # sizes[t]: the size of the group built house t takes; at most one size fits, as the
     # cards of a run differ in kind.
     targets = empty
     sizes = {}
     for count in range(1, run + 1):
-        mask = takers[KIND[pile[-count]]]
+        mask = takers[kind_of[pile[-count]]]
         if mask:
             targets |= mask
-            for t in BITS[mask]:
-                sizes[t] = count
+            for dest in BITS[mask]:
+                sizes[dest] = count
     to_empty = _COUNTS[run if run < most_empty else most_empty]
     group = GROUP[source]
-    if seen is None:
-        for t in BITS[targets]:
-            for count in to_empty if empty >> t & 1 else (sizes[t],):
-                moves.append(group[t][count - 1])
-        return
     key = state.houses_key
-    for t in BITS[targets]:
-        for count in to_empty if empty >> t & 1 else (sizes[t],):
-            if layout_key_after(key, houses, source, t, count) not in seen:
-                moves.append(group[t][count - 1])
+    for dest in BITS[targets]:
+        onto_empty = empty >> dest & 1
+        for count in to_empty if onto_empty else (sizes[dest],):
+            if onto_empty and o.sterile and count == size:
+                continue  # the whole house onto an empty one changes nothing
+            if (
+                seen is not None
+                and layout_key_after(key, houses, source, dest, count, t.ncards) in seen
+            ):
+                continue
+            (moves if count <= STANDARD_GROUP else late).append(group[dest][count - 1])
+    if len(late) > 1:
+        late.sort(key=_index)
+
+
+def _index(move: Move) -> int:
+    return move.index
 
 
 legal_moves = python_legal_moves if _NATIVE is None else _NATIVE.legal_moves

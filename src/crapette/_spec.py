@@ -59,6 +59,11 @@ class Option(NamedTuple):
         range: for a number, the lowest and highest value allowed.
         engine: whether the rules engine reads it (``False``: only matches do).
         source: the rule texts it comes from (docs/rules.md names them).
+        since: the JSON format version that first writes it: a document of a ruleset whose
+            options of a later version are all at their default is written in the older
+            version, as before those options existed.
+        value_since: the values of an older option that a later format version added, each
+            with that version (a document of a ruleset using one is written in it).
     """
 
     name: str
@@ -69,6 +74,8 @@ class Option(NamedTuple):
     range: tuple[int, int] | None = None
     engine: bool = True
     source: str = ""
+    since: int = 2
+    value_since: tuple[tuple[str, int], ...] = ()
 
 
 class Preset(NamedTuple):
@@ -132,27 +139,51 @@ class Pack(NamedTuple):
     Attributes:
         name: the value of the ``pack`` option.
         cards: cards in one player's pack.
+        ranks: ranks in each of the 4 suits (13: A 2..10 J Q K; 14: with the Knight N).
+        trumps: trump cards, a fifth family numbered 1..21 (0: none; 22: the Excuse is
+            trump 0).
         foundations: foundation piles on the table (two per family).
         doc: one line describing it.
     """
 
     name: str
     cards: int
+    ranks: int
+    trumps: int
     foundations: int
     doc: str
 
 
-PACKS: Final = (Pack("standard", 52, 8, "4 suits of A 2..10 J Q K"),)
+PACKS: Final = (
+    Pack("standard", 52, 13, 0, 8, "4 suits of A 2..10 J Q K"),
+    Pack("tarot56", 56, 14, 0, 8, "4 suits of A 2..10 J N Q K (N: the Knight)"),
+    Pack("tarot77", 77, 14, 21, 10, "tarot56 and trumps 1..21, a fifth family"),
+    Pack("tarot78", 78, 14, 22, 10, "tarot77 and the Excuse as trump 0"),
+)
 """The packs, in the order of the ``pack`` option's values."""
 
 OPTIONS: Final = (
+    Option(
+        "pack",
+        "choice",
+        "standard",
+        "the pack each player deals from",
+        values=(
+            ("standard", "52 cards: 4 suits of A 2..10 J Q K, 8 foundations"),
+            ("tarot56", "56 cards: 4 suits of A 2..10 J N Q K (N: the Knight), 8 foundations"),
+            ("tarot77", "77 cards: tarot56 and trumps 1..21, a fifth family; 10 foundations"),
+            ("tarot78", "78 cards: tarot77 and the Excuse as trump 0; 10 foundations"),
+        ),
+        source="[all] standard, [BOB] tarot56 and tarot77, [BIT] tarot78",
+        since=3,
+    ),
     Option(
         "reserve_size",
         "int",
         13,
         "cards dealt to each reserve; the hand gets the rest of the pack but the 4 houses",
-        range=(1, 48),
-        source="[P, BY, G4A] 13, [SR] 12",
+        range=(1, 74),
+        source="[P, BY, G4A] 13, [SR] 12, [BOB] 13 or 19",
     ),
     Option(
         "reserve_face_up",
@@ -190,7 +221,19 @@ OPTIONS: Final = (
         "bool",
         False,
         "your own waste top is an available card",
-        source="[P, BY, G4A] false, [SR] true",
+        source="[P, BY, G4A] false, [SR, BOB] true",
+    ),
+    Option(
+        "turn_end",
+        "choice",
+        "discard",
+        "how a turn ends",
+        values=(
+            ("discard", "you turn hand cards one at a time and end by discarding one"),
+            ("flip", "no hand card is turned: you end with flip, your hand's top to your waste"),
+        ),
+        source="[P, BY, G4A, SR] discard, [BOB] flip",
+        since=3,
     ),
     Option(
         "load_from",
@@ -204,10 +247,22 @@ OPTIONS: Final = (
         source="[P, G4A] any, [SR] own",
     ),
     Option(
+        "load_match",
+        "choice",
+        "suit",
+        "which card loads on the opponent's top",
+        values=(
+            ("suit", "the same family, one rank up or down"),
+            ("colour", "a suit card of the other colour or a trump on a trump, one rank apart"),
+        ),
+        source="[P, BOB] suit, [BIT] colour",
+        since=3,
+    ),
+    Option(
         "load_wrap",
         "bool",
         False,
-        "loading wraps between King and Ace",
+        "loading wraps between each family's top and starter (King and Ace, trump 21 and 1)",
         source="[P] an option",
     ),
     Option(
@@ -220,7 +275,19 @@ OPTIONS: Final = (
             ("supermove", "at most 2**e cards, with e empty houses besides the destination"),
             ("whole", "any tail of the run, with no space limit"),
         ),
-        source="[P, G4A] supermove, [BY, SR] single, [P] Crossley's whole",
+        source="[P, G4A] supermove, [BY, SR, BOB] single, [P] Crossley's whole",
+    ),
+    Option(
+        "sterile_moves",
+        "choice",
+        "allowed",
+        "moving a whole house onto an empty house",
+        values=(
+            ("allowed", "allowed"),
+            ("forbidden", "illegal: it changes nothing"),
+        ),
+        source="[BOB] forbidden",
+        since=3,
     ),
     Option(
         "house_filling",
@@ -248,8 +315,14 @@ OPTIONS: Final = (
         values=(
             ("pagat", "your reserve top to a foundation first, then any foundation move"),
             ("serbian", "foundation, then building on the tableau, then loading the opponent"),
+            (
+                "bobcrapette",
+                "a starter or your reserve top that can go to a foundation must, before your"
+                " turn ends",
+            ),
         ),
-        source="[P, G4A, BY] pagat, [SR] serbian",
+        source="[P, G4A, BY] pagat, [SR] serbian, [BOB] bobcrapette",
+        value_since=(("bobcrapette", 3),),
     ),
     Option(
         "stop",
@@ -260,8 +333,51 @@ OPTIONS: Final = (
             ("enforced", "impossible: the engine offers only moves that respect them"),
             ("undo", "legal; the opponent may call Stop!: the move is taken back"),
             ("card", "legal; the opponent may call Stop!: the caller gives a penalty card"),
+            (
+                "lose_draw",
+                "legal; the opponent may call Stop!: the offender loses the flip that ended"
+                " their turn",
+            ),
         ),
-        source="[G4A] enforced, [P] undo, [SR] card",
+        source="[G4A] enforced, [P] undo, [SR] card, [BOB] lose_draw",
+        value_since=(("lose_draw", 3),),
+    ),
+    Option(
+        "call_window",
+        "choice",
+        "after_move",
+        "when Stop! is called",
+        values=(
+            ("after_move", "right after the violating move, by calling or letting it stand"),
+            ("turn_start", "at the start of your own turn, before your first move"),
+        ),
+        source="[P, SR] after_move, [BOB] turn_start",
+        since=3,
+    ),
+    Option(
+        "false_call",
+        "choice",
+        "lose_turn",
+        "a wrong Stop! call at the start of a turn",
+        values=(
+            ("lose_turn", "your turn ends at once"),
+            ("none", "nothing happens"),
+            ("rationed", "nothing happens, but after 3 in a deal you may not call again"),
+        ),
+        source="[BOB]",
+        since=3,
+    ),
+    Option(
+        "blocked",
+        "choice",
+        "scored",
+        "a blocked deal (stalemate or move cap)",
+        values=(
+            ("scored", "the lower count scores the difference"),
+            ("draw", "a draw: no winner, no points"),
+        ),
+        source="[BY, G4A, P] scored, [BOB] draw",
+        since=3,
     ),
     Option(
         "move_cap",
@@ -346,10 +462,37 @@ PRESETS: Final = (
             ("match_deals", 5),
         ),
     ),
+    Preset("tarot", "the classic game with the 77-card tarot pack", (("pack", "tarot77"),)),
+    Preset(
+        "bobcrapette",
+        "the Bobcrapette app: the tarot pack and the French table rules",
+        (
+            ("pack", "tarot77"),
+            ("own_waste_playable", True),
+            ("turn_end", "flip"),
+            ("group_moves", "single"),
+            ("sterile_moves", "forbidden"),
+            ("house_filling", "none"),
+            ("priority", "bobcrapette"),
+            ("stop", "lose_draw"),
+            ("call_window", "turn_start"),
+            ("blocked", "draw"),
+        ),
+    ),
 )
 """The presets, in the order of the variant matrix (the order canonical strings try them)."""
 
 COMBINATIONS: Final = (
+    Combination(
+        ("turn_end", ("flip",)),
+        ("own_waste_playable", (False,)),
+        "hand cards go to your waste unturned, so they could never be played",
+    ),
+    Combination(
+        ("stop", ("lose_draw",)),
+        ("turn_end", ("discard",)),
+        "there is no draw to lose (a discard taken back would be a gift)",
+    ),
     Combination(
         ("match_target", (None,)),
         ("match_deals", (None,)),
@@ -458,5 +601,37 @@ REASONS: Final = (
         (("house", "house"),),
     ),
     Reason("cycle", "it recreates a layout already seen this turn (no cycles within a turn)"),
+    Reason("flip_rule", "no hand card is turned under these rules: end your turn with flip"),
+    Reason("flip_discard", "a turn ends by a discard under these rules, not by flip"),
+    Reason("flip_empty", "your hand and waste are both empty (end your turn instead)"),
+    Reason("end_flip", "your turn ends only by flip while your hand or waste has cards"),
+    Reason(
+        "sterile",
+        "moving every card of house {house} onto an empty house changes nothing"
+        " (sterile_moves=forbidden)",
+        (("house", "house"),),
+    ),
+    Reason(
+        "obligation_reserve",
+        "your reserve top {card} can go to a foundation: that comes before your turn ends",
+        (("card", "card"),),
+    ),
+    Reason(
+        "obligation_starter",
+        "{card} can start a foundation: that comes before your turn ends",
+        (("card", "card"),),
+    ),
+    Reason("stop_window", "Stop! is called only at the start of your turn, before your first move"),
+    Reason("stop_rationed", "you have made your 3 false calls of this deal: no more calls"),
+    Reason(
+        "load_colour",
+        "{card} does not load on {onto}: the other colour, one rank apart",
+        (("card", "card"), ("onto", "card")),
+    ),
+    Reason(
+        "load_colour_wrap",
+        "{card} does not load on {onto}: the other colour, one rank apart (K and A adjacent)",
+        (("card", "card"), ("onto", "card")),
+    ),
 )
 """Every reason a move can be illegal, in the order of their codes (code 0 is "legal")."""

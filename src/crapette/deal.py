@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from crapette._quote import show
-from crapette.cards import ALL_CARDS, PACK, RANK, TEXT, Card, full_pack
+from crapette.cards import PACKS, Card, Pack, full_pack
 from crapette.errors import CrapetteError, InvalidArgumentError, InvalidPositionError
 from crapette.rules import Ruleset, as_ruleset
 from crapette.state import _NATIVE, GameState
@@ -114,8 +114,8 @@ def new_game(rules: Ruleset | str | None = None, *, seed: int | None = None) -> 
     if _NATIVE is not None:
         return _NATIVE.new_game(rules, seed)  # type: ignore[no-any-return]
     rng = Rng(seed)
-    pack0 = shuffled(full_pack(0), rng)
-    pack1 = shuffled(full_pack(1), rng)
+    pack0 = shuffled(full_pack(0, rules.pack), rng)
+    pack1 = shuffled(full_pack(1, rules.pack), rng)
     starter = cut(pack0, pack1, rng) if rules.first_player == "cut" else None
     return deal(rules, pack0, pack1, starter=starter)
 
@@ -127,11 +127,11 @@ def random_seed() -> int:
 
 
 def cut(pack0: Sequence[Card], pack1: Sequence[Card], rng: Rng) -> int:
-    """Each player cuts a random card of their own pack; the lower rank starts; a tie
-    is cut again."""
+    """Each player cuts a random card of their own pack; the lower rank starts (a trump by
+    its number, the Excuse 0); a tie is cut again."""
     while True:
-        a = RANK[pack0[rng.below(len(pack0))]]
-        b = RANK[pack1[rng.below(len(pack1))]]
+        a = pack0[rng.below(len(pack0))].rank
+        b = pack1[rng.below(len(pack1))].rank
         if a != b:
             return 0 if a < b else 1
 
@@ -151,19 +151,20 @@ def deal(
 
     Args:
         rules: the ruleset (default: ``classic``).
-        pack0: the 52 cards of player 0's pack, in dealing order.
-        pack1: the 52 cards of player 1's pack.
+        pack0: the cards of player 0's pack (52 with the standard pack, or the rules'
+            tarot pack's), in dealing order.
+        pack1: the cards of player 1's pack.
         starter: who starts; by default the ruleset's first-player rule decides. For the
             ``cut`` rule without a starter, the packs' bottom cards are compared (then the
             next ones up on a tie), since an explicit order leaves nothing to cut at random.
 
     Raises:
-        InvalidPositionError: a pack is not a sequence of exactly its owner's 52 cards (names
+        InvalidPositionError: a pack is not a sequence of exactly its owner's cards (names
             the missing, doubled or foreign cards, or the place of one that is not a card).
         InvalidArgumentError: the starter is not 0 or 1.
     """
     rules = _rules(rules)
-    packs = (_check_pack(pack0, 0), _check_pack(pack1, 1))
+    packs = (_check_pack(pack0, 0, rules.pack), _check_pack(pack1, 1, rules.pack))
     n = rules.reserve_size
     reserves = (packs[0][:n], packs[1][:n])
     houses = (*packs[0][n : n + 4], *packs[1][n : n + 4])
@@ -174,15 +175,17 @@ def deal(
         starter = first_player(rules, reserves, house_piles, packs)
     elif starter not in (0, 1):
         raise InvalidArgumentError(f"starter must be 0 or 1, not {show(starter)}")
+    calls = rules.stop != "enforced" and rules.call_window == "turn_start"
     return GameState(
         rules=rules,
         to_act=starter,
-        foundations=((),) * 8,
+        foundations=((),) * PACKS[rules.pack].foundations,
         houses=house_piles,
         reserves=reserves,
         reserve_up=(up, up),
         hands=hands,
         wastes=((), ()),
+        window=calls,
     )
 
 
@@ -204,9 +207,10 @@ def first_player(
         pairs = [(reserves[0][-1], reserves[1][-1])]
         outward = 4 if rules.first_player == "reserve" else 1
         pairs += [(houses[i][0], houses[4 + i][0]) for i in range(outward)]
+    rank = PACKS[rules.pack].rank
     for a, b in pairs:
-        if RANK[a] != RANK[b]:
-            return 0 if RANK[a] < RANK[b] else 1
+        if rank[a] != rank[b]:
+            return 0 if rank[a] < rank[b] else 1
     return 0
 
 
@@ -214,37 +218,43 @@ def _rules(rules: Ruleset | str | None) -> Ruleset:
     return as_ruleset(rules)
 
 
-def _check_pack(pack: Sequence[Card | int | str], owner: int) -> tuple[Card, ...]:
+def _check_pack(pack: Sequence[Card | int | str], owner: int, kind: str) -> tuple[Card, ...]:
+    deck = PACKS[kind]
+    size = deck.size
     if isinstance(pack, str | bytes) or not isinstance(pack, Sequence):
         raise InvalidPositionError(
-            f"pack{owner} must be a sequence of 52 cards, not {type(pack).__name__}"
+            f"pack{owner} must be a sequence of {size} cards, not {type(pack).__name__}"
         )
-    cards = tuple(_pack_card(c, owner, i) for i, c in enumerate(pack))
+    cards = tuple(_pack_card(c, owner, i, deck) for i, c in enumerate(pack))
     counts = Counter(cards)
-    expected = set(full_pack(owner))
+    mine = deck.player_cards(owner)
+    expected = set(mine)
     problems = []
-    missing = [TEXT[c] for c in full_pack(owner) if c not in counts]
-    doubled = [TEXT[c] for c, k in counts.items() if k > 1]
-    foreign = [TEXT[c] for c in counts if c not in expected]
+    missing = [deck.text[c] for c in mine if c not in counts]
+    doubled = [deck.text[c] for c, k in counts.items() if k > 1]
+    foreign = [deck.text[c] for c in counts if c not in expected]
     if missing:
         problems.append("missing " + " ".join(missing))
     if doubled:
         problems.append("doubled " + " ".join(doubled))
     if foreign:
         problems.append(f"not of pack {owner}: " + " ".join(foreign))
-    if problems or len(cards) != 52:
+    if problems or len(cards) != size:
         raise InvalidPositionError(
-            f"pack{owner} must hold the 52 cards of player {owner}'s pack once each"
+            f"pack{owner} must hold the {size} cards of player {owner}'s pack once each"
             f" ({len(cards)} given): " + "; ".join(problems or ["wrong length"])
         )
-    assert all(PACK[c] == owner for c in cards) and len(set(cards)) == 52 <= len(ALL_CARDS)
     return cards
 
 
-def _pack_card(value: Card | int | str, owner: int, index: int) -> Card:
-    if isinstance(value, Card):
+def _pack_card(value: Card | int | str, owner: int, index: int, deck: Pack) -> Card:
+    if isinstance(value, Card) and value._deck is deck:
         return value
     try:
-        return Card(value)
+        if isinstance(value, str):
+            return deck.parse(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"a card is an int or a text like '7H', not {value!r}")
+        return deck.card(int(value))
     except (CrapetteError, TypeError) as exc:
         raise InvalidPositionError(f"pack{owner}[{index}] is not a card: {exc}") from None

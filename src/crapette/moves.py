@@ -27,6 +27,7 @@ __all__ = [
     "DISCARD",
     "DRAW",
     "END_TURN",
+    "FLIP",
     "FOUNDATION",
     "HAND",
     "LET_STAND",
@@ -56,7 +57,10 @@ OPP_WASTE: Final = 13
 HOUSES: Final = tuple(range(8))
 SOURCES: Final = (RESERVE, HAND, WASTE, *HOUSES)
 TARGETS: Final = (FOUNDATION, *HOUSES, OPP_RESERVE, OPP_WASTE)
-MAX_GROUP: Final = 13
+STANDARD_GROUP: Final = 13
+"""The longest group of the standard pack (a King down to an Ace)."""
+MAX_GROUP: Final = 22
+"""The longest group of any pack (tarot78's trumps 21 down to the Excuse)."""
 
 _SOURCE_TEXT: Final = {RESERVE: "R", HAND: "T", WASTE: "W"} | {h: f"H{h + 1}" for h in HOUSES}
 _TARGET_TEXT: Final = {FOUNDATION: "F", OPP_RESERVE: "OR", OPP_WASTE: "OW"} | {
@@ -83,6 +87,9 @@ class Action(enum.Enum):
     """Call "Stop!" on the opponent's priority violation (callable Stop! rules only)."""
     LET_STAND = "pass"
     """Let the opponent's priority violation stand (callable Stop! rules only)."""
+    FLIP = "flip"
+    """Turn your hand's top card face up onto your waste, ending your turn
+    (``turn_end="flip"``)."""
 
 
 @attrs.frozen(slots=True, cache_hash=True, repr=False)
@@ -123,7 +130,7 @@ class Move:
             raise InvalidMoveError(
                 f"no such move: {self.action.value} source={show(self.source)}"
                 f" target={show(self.target)} count={show(self.count)} (group moves go from house"
-                " to house only, 1..13 cards)"
+                f" to house only, 1..{MAX_GROUP} cards)"
             )
 
     @staticmethod
@@ -199,17 +206,27 @@ def _build_table() -> tuple[Move, ...]:
             if source == target:
                 continue
             group = source in HOUSES and target in HOUSES
-            counts = range(1, MAX_GROUP + 1 if group else 2)
+            counts = range(1, STANDARD_GROUP + 1 if group else 2)
             moves.extend(Move(Action.PLAY, source, target, count) for count in counts)
-    moves.extend(Move(action) for action in Action if action is not Action.PLAY)
+    moves.extend(Move(action) for action in Action if action not in (Action.PLAY, Action.FLIP))
+    moves.append(Move(Action.FLIP))
+    for count in range(STANDARD_GROUP + 1, MAX_GROUP + 1):
+        for source in HOUSES:
+            moves.extend(Move(Action.PLAY, source, t, count) for t in HOUSES if t != source)
     return tuple(moves)
 
 
 ALL_MOVES: Final[tuple[Move, ...]] = _build_table()
 """Every possible move, in the fixed order of ``legal_moves``: card moves by source (your
 reserve, your turned card, your waste, houses 1..8), then target (foundation, houses 1..8,
-opponent's reserve, opponent's waste), then count; then reveal, draw, discard, end, stop,
-pass."""
+opponent's reserve, opponent's waste), then count (groups of up to 13 cards); then reveal,
+draw, discard, end, stop, pass; then flip (``turn_end="flip"``); then the groups of 14 to 22
+cards that only tarot packs make, by count, source and target. So the moves of the standard
+pack are the first 791, and a ruleset's moves are a prefix of the table
+([`action_count`][crapette.moves.action_count])."""
+
+STANDARD_MOVES: Final = 791
+"""The moves of the standard pack without ``turn_end="flip"``: ``ALL_MOVES[:791]``."""
 _INDEX: Final[dict[tuple[Action, int, int, int], int]] = {
     (m.action, m.source, m.target, m.count): i for i, m in enumerate(ALL_MOVES)
 }
@@ -227,6 +244,20 @@ CALL_STOP: Final = ALL_MOVES[_INDEX[(Action.CALL_STOP, -1, -1, 1)]]
 """Call "Stop!" on the opponent's violation."""
 LET_STAND: Final = ALL_MOVES[_INDEX[(Action.LET_STAND, -1, -1, 1)]]
 """Let the opponent's violation stand."""
+
+FLIP: Final = ALL_MOVES[_INDEX[(Action.FLIP, -1, -1, 1)]]
+"""Put your hand's top card face up on your waste, ending your turn (``turn_end="flip"``)."""
+
+
+def action_count(most: int, flip: bool) -> int:
+    """How many moves of [`ALL_MOVES`][crapette.moves.ALL_MOVES] a ruleset can make: a
+    prefix of the table, ``791`` for the standard pack with discards, one more with flip or a
+    tarot pack, and 56 more for each group size above 13 the pack's runs reach (``most``:
+    13, 14, 21 or 22). Internal: ``crapette.rules.Ruleset.action_count`` reads it."""
+    if most <= STANDARD_GROUP and not flip:
+        return STANDARD_MOVES
+    return STANDARD_MOVES + 1 + 56 * (most - STANDARD_GROUP)
+
 
 # PLAY[source][target] is the single-card move; GROUP[source][target][count] any count.
 PLAY: Final[dict[int, dict[int, Move]]] = {

@@ -28,7 +28,14 @@ from crapette._engine import apply
 from crapette._laws import illegal_move_error, refusal, source_card
 from crapette._movegen import legal_moves
 from crapette._quote import quote, show
-from crapette.cards import TEXT, Card, parse_card
+from crapette.cards import (
+    PACKS,
+    RANK_CHARS,
+    STANDARD,
+    TAROT_RANK_CHARS,
+    Card,
+    Pack,
+)
 from crapette.errors import (
     IllegalMoveError,
     InvalidArgumentError,
@@ -42,9 +49,11 @@ from crapette.moves import (
     DISCARD,
     DRAW,
     END_TURN,
+    FLIP,
     FOUNDATION,
     HAND,
     LET_STAND,
+    MAX_GROUP,
     OPP_RESERVE,
     OPP_WASTE,
     RESERVE,
@@ -76,6 +85,7 @@ _KEYWORDS: Final[dict[str, Move]] = {
     "reveal": REVEAL,
     "stop": CALL_STOP,
     "pass": LET_STAND,
+    "flip": FLIP,
 }
 _BY_STR: Final[dict[str, Move]] = {str(m): m for m in ALL_MOVES}
 _SOURCE_WORDS: Final = "R, T, W, R0, R1, W0, W1, H1..H8 or a card such as 7H"
@@ -93,7 +103,8 @@ class _MoveText(NamedTuple):
     source: str  # "R" "T" "W" "R0" "R1" "W0" "W1" "H1".."H8" or a card text
     target: str  # "F" "H1".."H8" "OR" "OW" "R0" "R1" "W0" "W1"
     n: int | None
-    card: Card | None  # the source card, when the source names one
+    card: str | None  # the source card's text, when the source names one (read in the
+    # position's pack kind when the move is resolved)
 
 
 _HOUSE_RE: Final = re.compile(r"[Hh][1-8]\Z")
@@ -125,7 +136,7 @@ def _scan_move(text: str, offset: int = 0) -> _MoveText:
     base = offset + lead
     if not body:
         raise NotationError(
-            f"expected a move (draw, discard, end, reveal, stop, pass or SOURCE-TARGET) at"
+            f"expected a move (draw, discard, end, reveal, stop, pass, flip or SOURCE-TARGET) at"
             f" {base}, found nothing",
             text,
             base,
@@ -144,8 +155,8 @@ def _scan_move(text: str, offset: int = 0) -> _MoveText:
             )
         if body.isalpha():
             raise NotationError(
-                f"unknown move {quote(body)} at {base}: expected draw, discard, end, reveal, stop,"
-                " pass or SOURCE-TARGET",
+                f"unknown move {quote(body)} at {base}: expected draw, discard, end, reveal,"
+                " stop, pass, flip or SOURCE-TARGET",
                 text,
                 base,
             )
@@ -155,20 +166,26 @@ def _scan_move(text: str, offset: int = 0) -> _MoveText:
             base + _token_end(body),
         )
     src = body[:dash]
-    card: Card | None = None
+    card: str | None = None
     upper = src.upper()
     if upper in ("R", "T", "W", "R0", "R1", "W0", "W1") or _HOUSE_RE.match(src):
         source = upper
     else:
-        try:
-            card = parse_card(src)
-        except NotationError:
+        # a card of any pack kind (tarot78's texts hold every other pack's): the position's
+        # pack kind reads it when the move is resolved
+        for deck in (STANDARD, PACKS["tarot78"]):
+            try:
+                source = deck.parse(src).text
+            except NotationError:
+                continue
+            card = source
+            break
+        else:
             raise NotationError(
                 f"expected a source ({_SOURCE_WORDS}) at {base} in move {quote(text)}",
                 text,
                 base,
             ) from None
-        source = TEXT[card]
     rest = body[dash + 1 :]
     at = base + dash + 1
     size = next((n for n in (2, 1) if len(rest) >= n and rest[:n].upper() in _TARGETS), 0)
@@ -181,9 +198,13 @@ def _scan_move(text: str, offset: int = 0) -> _MoveText:
     count: int | None = None
     if tail:
         match = re.fullmatch(r"[xX]([0-9]{1,2})", tail)
-        if match is None or not 1 <= int(match.group(1)) <= 13:
+        if match is None or not 1 <= int(match.group(1)) <= MAX_GROUP:
             pos = at + size + (1 if tail[0] in "xX" else 0)
-            what = "a count from 1 to 13" if tail[0] in "xX" else "the end of the move or 'x'"
+            what = (
+                f"a count from 1 to {MAX_GROUP}"
+                if tail[0] in "xX"
+                else "the end of the move or 'x'"
+            )
             raise NotationError(f"expected {what} at {pos} in move {quote(text)}", text, pos)
         count = int(match.group(1))
     return _MoveText(None, source, target, count, card)
@@ -197,11 +218,13 @@ _TARGETS: Final = frozenset(
 def _is_source(token: str) -> bool:
     if token.upper() in ("R", "T", "W", "R0", "R1", "W0", "W1") or _HOUSE_RE.match(token):
         return True
-    try:
-        parse_card(token)
-    except NotationError:
-        return False
-    return True
+    for deck in (STANDARD, PACKS["tarot78"]):
+        try:
+            deck.parse(token)
+        except NotationError:
+            continue
+        return True
+    return False
 
 
 def _token_end(body: str) -> int:
@@ -273,10 +296,16 @@ def _resolve(state: GameState, parsed: _MoveText, text: str) -> Move:
     p = state.to_act
     count = parsed.n
     if parsed.card is not None:
-        source, depth = _locate(state, parsed.card)
+        try:
+            card = PACKS[state.rules.pack].parse(parsed.card)
+        except NotationError:
+            raise IllegalMoveError(
+                f"move {quote(text)}: there is no {parsed.card} in the {state.rules.pack} pack"
+            ) from None
+        source, depth = _locate(state, card)
         if count is not None and count != depth:
             raise IllegalMoveError(
-                f"move {quote(text)}: {TEXT[parsed.card]} would move {depth} card(s), not {count}"
+                f"move {quote(text)}: {card.text} would move {depth} card(s), not {count}"
             )
         count = depth
     elif parsed.source in ("R", "T", "W"):
@@ -344,7 +373,7 @@ def _locate(state: GameState, card: Card) -> tuple[int, int]:
         if card in pile:
             return h, len(pile) - pile.index(card)
     raise IllegalMoveError(
-        f"{TEXT[card]} is not available to player {state.to_act}: it is not the top of"
+        f"{card.text} is not available to player {state.to_act}: it is not the top of"
         " their reserve, their turned card, a playable waste top or in a house"
     )
 
@@ -422,7 +451,7 @@ def format_public_position(state: GameState, player: int) -> str:
 
 
 def _pile(cards: Pile) -> str:
-    return "".join(TEXT[c] for c in cards) or "-"
+    return "".join(c.text for c in cards) or "-"
 
 
 def _piles(piles: tuple[Pile, ...]) -> str:
@@ -431,12 +460,20 @@ def _piles(piles: tuple[Pile, ...]) -> str:
 
 def _format(state: GameState, *, public: bool) -> str:
     tail = "-"
+    rules = state.rules
+    call = ""
+    if rules.stop != "enforced" and rules.call_window == "turn_start":
+        mark = "f" if state.fault is not None else "w" if state.window else "-"
+        call = f"{mark}{state.false_calls[0]}{state.false_calls[1]}"
     if state.stop is not None:
         tail = str(state.stop.move)
         state = state.stop.prior
+    elif state.fault is not None:
+        tail = str(state.fault.move)
+        state = state.fault.prior
     if public:
         reserves = "/".join(
-            UNKNOWN_CARD * (len(r) - up) + "".join(TEXT[c] for c in r[len(r) - up :]) or "-"
+            UNKNOWN_CARD * (len(r) - up) + "".join(c.text for c in r[len(r) - up :]) or "-"
             for r, up in zip(state.reserves, state.reserve_up, strict=True)
         )
         hands = "/".join(UNKNOWN_CARD * len(h) or "-" for h in state.hands)
@@ -453,14 +490,14 @@ def _format(state: GameState, *, public: bool) -> str:
         f"{state.reserve_up[0]}/{state.reserve_up[1]}",
         hands,
         _piles(state.wastes),
-        TEXT[state.turned] if state.turned is not None else "-",
+        state.turned.text if state.turned is not None else "-",
         "".join(str(h + 1) for h in range(8) if state.emptied >> h & 1) or "-",
         f"{state.passes[0]}/{state.passes[1]}",
         str(state.moves_made),
         ",".join(f"{k:016x}" for k in extra) or "-",
         tail,
     )
-    return " ".join(fields)
+    return " ".join(fields) + (f" {call}" if call else "")
 
 
 _FIELD_NAMES: Final = (
@@ -478,6 +515,10 @@ _FIELD_NAMES: Final = (
     "the number of moves made",
     "the seen layout keys (16 hex digits, comma-separated, or -)",
     "the pending Stop! move (a move like R-H3 or -)",
+)
+_CALL_FIELD: Final = (
+    "the call window: -, w (open) or f (open, field 14 the faulty turn end), then each"
+    " player's false calls (like w00)"
 )
 
 
@@ -498,6 +539,7 @@ def parse_position(text: str) -> GameState:
     if not isinstance(text, str):
         raise TypeError(f"a position must be a str, not {type(text).__name__}")
     fields = [_Field(m.group(0), m.start()) for m in re.finditer(r"[^ \t\r\n]+", text)]
+    call_f = fields.pop() if len(fields) == len(_FIELD_NAMES) + 1 else None
     if len(fields) < len(_FIELD_NAMES):
         pos = len(text.rstrip())
         raise NotationError(
@@ -522,26 +564,36 @@ def parse_position(text: str) -> GameState:
         raise NotationError(
             f"expected the rules at {rules_f.start}: {exc}", text, rules_f.start
         ) from None
+    deck = PACKS[rules.pack]
+    calls = rules.stop != "enforced" and rules.call_window == "turn_start"
+    if call_f is not None and not calls:
+        raise NotationError(
+            f"expected the end of the position at {call_f.start}, found {quote(call_f.text)}"
+            " (a 15th field, the call window, is for call_window=turn_start)",
+            text,
+            call_f.start,
+        )
     to_act = _small_int(text, act_f, 1)
-    foundations = _parse_piles(text, found_f, 8, "foundation")
-    houses = _parse_piles(text, houses_f, 8, "house")
+    foundations = _parse_piles(text, found_f, deck.foundations, "foundation", deck)
+    houses = _parse_piles(text, houses_f, 8, "house", deck)
+    most = max(deck.ranks, deck.trumps)
     pos = houses_f.start
     for h, pile in enumerate(houses):
-        if len(pile) > MAX_HOUSE:
+        if len(pile) > most:
             raise NotationError(
-                f"house H{h + 1} at {pos} holds {len(pile)} cards; a house is a run from a King"
-                f" down to an Ace, at most {MAX_HOUSE} cards",
+                f"house H{h + 1} at {pos} holds {len(pile)} cards; a house is a run down from"
+                f" a King (or trump 21), at most {most} cards",
                 text,
                 pos,
             )
-        pos += max(2 * len(pile), 1) + 1
-    reserves = _parse_piles(text, res_f, 2, "reserve")
+        pos += max(len(_pile(pile)), 1) + 1
+    reserves = _parse_piles(text, res_f, 2, "reserve", deck)
     up = _int_pair(text, up_f, None)
-    hands = _parse_piles(text, hands_f, 2, "hand")
-    wastes = _parse_piles(text, wastes_f, 2, "waste")
+    hands = _parse_piles(text, hands_f, 2, "hand", deck)
+    wastes = _parse_piles(text, wastes_f, 2, "waste", deck)
     turned: Card | None = None
     if turned_f.text != "-":
-        cards = _parse_cards(text, turned_f.text, turned_f.start)
+        cards = _parse_cards(text, turned_f.text, turned_f.start, deck)
         if len(cards) != 1:
             raise NotationError(
                 f"expected one turned card or - at {turned_f.start}", text, turned_f.start
@@ -551,6 +603,7 @@ def parse_position(text: str) -> GameState:
     passes = _int_pair(text, passes_f, 2)
     moves_made = _natural(text, moves_f)
     seen = _parse_seen(text, seen_f)
+    window, fault, false_calls = _parse_call(text, call_f)
     stop_move = None
     if stop_f.text != "-":
         try:
@@ -575,12 +628,54 @@ def parse_position(text: str) -> GameState:
         "seen": seen,
         "passes": passes,
         "moves_made": moves_made,
+        "window": window and not fault,
+        "false_calls": false_calls,
     }
     validate_position(keywords, text)  # the constructor's check, with the text quoted
     state = GameState(**keywords)
+    if fault:
+        if stop_move is None:
+            raise NotationError(
+                f"expected the faulty turn end at {stop_f.start} (field 15 is f)",
+                text,
+                stop_f.start,
+            )
+        return _rebuild_fault(state, stop_move, text, stop_f.start)
     if stop_move is not None:
         state = _rebuild_stop(state, stop_move, text, stop_f.start)
     return state
+
+
+def _parse_call(text: str, field: _Field | None) -> tuple[bool, bool, tuple[int, int]]:
+    """Field 15: the call window (``-``, ``w``, ``f``) and each player's false calls."""
+    if field is None:
+        return False, False, (0, 0)
+    body = field.text
+    if len(body) != 3 or body[0] not in "-wf" or not all(c in "0123" for c in body[1:]):
+        raise NotationError(
+            f"expected {_CALL_FIELD} at {field.start}, found {quote(body)}", text, field.start
+        )
+    return body[0] != "-", body[0] == "f", (int(body[1]), int(body[2]))
+
+
+def _rebuild_fault(prior: GameState, move: Move, text: str, at: int) -> GameState:
+    """The state after the faulty turn end ``move`` (call window ``f``)."""
+    try:
+        after = apply(prior, move)
+    except IllegalMoveError as exc:
+        raise NotationError(
+            f"the faulty turn end at {at} cannot be played in the written position: {exc}",
+            text,
+            at,
+        ) from None
+    if after.fault is None:
+        raise NotationError(
+            f"the move {move} at {at} is not a priority violation ending the turn in the"
+            " written position",
+            text,
+            at,
+        )
+    return after
 
 
 def _rebuild_stop(prior: GameState, move: Move, text: str, at: int) -> GameState:
@@ -671,7 +766,9 @@ def _parse_seen(text: str, field: _Field) -> frozenset[int]:
     return frozenset(keys)
 
 
-def _parse_piles(text: str, field: _Field, n: int, what: str) -> tuple[Pile, ...]:
+def _parse_piles(
+    text: str, field: _Field, n: int, what: str, deck: Pack = STANDARD
+) -> tuple[Pile, ...]:
     parts = field.text.split("/")
     if len(parts) != n:
         pos = field.start
@@ -687,18 +784,34 @@ def _parse_piles(text: str, field: _Field, n: int, what: str) -> tuple[Pile, ...
     out = []
     pos = field.start
     for part in parts:
-        out.append(() if part == "-" else _parse_cards(text, part, pos))
+        out.append(() if part == "-" else _parse_cards(text, part, pos, deck))
         pos += len(part) + 1
     return tuple(out)
 
 
-def _parse_cards(text: str, part: str, start: int) -> Pile:
+_TRUMP: Final = re.compile(r"[0-9]+[Mm]")
+
+
+def _parse_cards(text: str, part: str, start: int, deck: Pack = STANDARD) -> Pile:
     if not part:
         raise NotationError(f"expected cards or - at {start}", text, start)
     cards = []
-    for i in range(0, len(part), 2):
-        chunk = part[i : i + 2]
+    i = 0
+    chars = RANK_CHARS if deck.ranks == 13 else TAROT_RANK_CHARS
+    while i < len(part):
         pos = start + i
+        trump = _TRUMP.match(part, i) if part[i].isdigit() and deck.trumps else None
+        if trump is not None:
+            chunk = trump.group(0)
+            try:
+                cards.append(deck.parse(chunk))
+            except NotationError as exc:
+                raise NotationError(
+                    f"{exc.args[0].split(' at 0 in ')[0]} at {pos}", text, pos
+                ) from None
+            i += len(chunk)
+            continue
+        chunk = part[i : i + 2]
         if chunk == UNKNOWN_CARD:
             raise NotationError(
                 f"unknown card ?? at {pos}: a public position (with hidden cards) cannot be"
@@ -706,14 +819,17 @@ def _parse_cards(text: str, part: str, start: int) -> Pile:
                 text,
                 pos,
             )
-        rank_ok = len(chunk) >= 1 and chunk[0] in "A23456789TJQK"
+        rank_ok = len(chunk) >= 1 and chunk[0] in chars
         if not rank_ok or len(chunk) < 2 or chunk[1] not in "SHDCshdc":
             bad = pos if not rank_ok else pos + 1
-            expected = "a rank (A23456789TJQK)" if not rank_ok else "a suit (SHDC or shdc)"
+            expected = f"a rank ({chars})" if not rank_ok else "a suit (SHDC or shdc)"
+            if not rank_ok and deck.trumps:
+                expected += " or a trump (like 17M)"
             raise NotationError(
                 f"expected {expected} at {bad} (cards are written like 7H or Td)", text, bad
             )
-        cards.append(Card(chunk))
+        cards.append(deck.parse(chunk))
+        i += 2
     return tuple(cards)
 
 

@@ -85,7 +85,8 @@ def python_outcome(state: GameState) -> Outcome | None:
 
     A win scores ``win_bonus`` (30) plus 2 per card in the loser's reserve and 1 per card in
     the loser's hand and waste. A stalemate or the move cap: each player counts 2 per own
-    reserve card and 1 per own hand and waste card; the lower count scores the difference.
+    reserve card and 1 per own hand and waste card; the lower count scores the difference
+    (with ``blocked="draw"``, nobody scores).
     """
     if not python_is_over(state):  # (which checks that ``state`` is a GameState)
         return None
@@ -99,6 +100,8 @@ def python_outcome(state: GameState) -> Outcome | None:
         reason: Reason = "stalemate"
     else:
         reason = "move_cap"
+    if state.rules.blocked == "draw":
+        return Outcome(None, (0, 0), reason)
     diff = scored[1] - scored[0]
     return Outcome(None, (max(diff, 0), max(-diff, 0)), reason)
 

@@ -18,20 +18,34 @@ from crapette.errors import InvalidRulesError
 __all__ = ["OPTIONS", "PRESETS", "RANGES", "Ruleset", "format_rules", "parse_rules"]
 
 # BEGIN GENERATED TYPES (python tools/generate.py)
+Pack = Literal["standard", "tarot56", "tarot77", "tarot78"]
+"""The values of the ``pack`` option."""
 FirstPlayer = Literal["reserve", "reserve_first_house", "cut"]
 """The values of the ``first_player`` option."""
 MatchStarter = Literal["rule", "alternate"]
 """The values of the ``match_starter`` option."""
+TurnEnd = Literal["discard", "flip"]
+"""The values of the ``turn_end`` option."""
 LoadFrom = Literal["any", "own"]
 """The values of the ``load_from`` option."""
+LoadMatch = Literal["suit", "colour"]
+"""The values of the ``load_match`` option."""
 GroupMoves = Literal["single", "supermove", "whole"]
 """The values of the ``group_moves`` option."""
+SterileMoves = Literal["allowed", "forbidden"]
+"""The values of the ``sterile_moves`` option."""
 HouseFilling = Literal["before_hand", "immediate", "none"]
 """The values of the ``house_filling`` option."""
-Priority = Literal["pagat", "serbian"]
+Priority = Literal["pagat", "serbian", "bobcrapette"]
 """The values of the ``priority`` option."""
-Stop = Literal["enforced", "undo", "card"]
+Stop = Literal["enforced", "undo", "card", "lose_draw"]
 """The values of the ``stop`` option."""
+CallWindow = Literal["after_move", "turn_start"]
+"""The values of the ``call_window`` option."""
+FalseCall = Literal["lose_turn", "none", "rationed"]
+"""The values of the ``false_call`` option."""
+Blocked = Literal["scored", "draw"]
+"""The values of the ``blocked`` option."""
 # END GENERATED TYPES
 
 OPTIONS: Final[Mapping[str, tuple[str | tuple[str, ...], str]]] = types.MappingProxyType(
@@ -57,7 +71,8 @@ RANGES: Final[Mapping[str, tuple[int, int]]] = types.MappingProxyType(
 """The allowed range (lowest, highest) of every numeric option (read-only). Values outside
 raise [`InvalidRulesError`][crapette.InvalidRulesError]."""
 
-_PACK: Final = _spec.PACKS[0]
+_PACKS: Final = {pack.name: pack for pack in _spec.PACKS}
+_LARGEST: Final = max(pack.cards for pack in _spec.PACKS)
 
 _INT_TEXT: Final = re.compile(r"-?[0-9]+\Z")
 _BLANKS: Final = " \t"
@@ -108,9 +123,9 @@ def _validate_value(name: str, value: object) -> None:
         if not low <= value <= high:
             if name == "reserve_size":
                 raise InvalidRulesError(
-                    f"option reserve_size={_short(value)} is impossible: a pack of"
-                    f" {_PACK.cards} cards deals 4 houses, so the reserve holds 1 to"
-                    f" {_PACK.cards - 4} cards"
+                    f"option reserve_size={_short(value)} is impossible: the largest pack,"
+                    f" of {_LARGEST} cards, deals 4 houses, so the reserve holds 1 to"
+                    f" {_LARGEST - 4} cards"
                 )
             raise InvalidRulesError(
                 f"option {name}={_short(value)} is out of range: expected {_describe(name)}"
@@ -134,9 +149,14 @@ class Ruleset:
     """
 
     # BEGIN GENERATED FIELDS (python tools/generate.py)
+    pack: Pack = attr.ib(default="standard", validator=_check("pack"))
+    """The pack each player deals from: ``standard``: 52 cards: 4 suits of A 2..10 J Q K, 8
+    foundations; ``tarot56``: 56 cards: 4 suits of A 2..10 J N Q K (N: the Knight), 8
+    foundations; ``tarot77``: 77 cards: tarot56 and trumps 1..21, a fifth family; 10
+    foundations; ``tarot78``: 78 cards: tarot77 and the Excuse as trump 0; 10 foundations."""
     reserve_size: int = attr.ib(default=13, validator=_check("reserve_size"))
     """Cards dealt to each reserve; the hand gets the rest of the pack but the 4 houses (1 to
-    48)."""
+    74)."""
     reserve_face_up: bool = attr.ib(default=True, validator=_check("reserve_face_up"))
     """The dealt reserve top is face up (false: its owner turns it in play with reveal)."""
     first_player: FirstPlayer = attr.ib(default="reserve", validator=_check("first_player"))
@@ -148,15 +168,24 @@ class Ruleset:
     new deal; ``alternate``: the players take turns."""
     own_waste_playable: bool = attr.ib(default=False, validator=_check("own_waste_playable"))
     """Your own waste top is an available card."""
+    turn_end: TurnEnd = attr.ib(default="discard", validator=_check("turn_end"))
+    """How a turn ends: ``discard``: you turn hand cards one at a time and end by discarding
+    one; ``flip``: no hand card is turned: you end with flip, your hand's top to your waste."""
     load_from: LoadFrom = attr.ib(default="any", validator=_check("load_from"))
     """Which cards may load the opponent: ``any``: any available card; ``own``: only your
     reserve top, turned hand card and own waste top."""
+    load_match: LoadMatch = attr.ib(default="suit", validator=_check("load_match"))
+    """Which card loads on the opponent's top: ``suit``: the same family, one rank up or down;
+    ``colour``: a suit card of the other colour or a trump on a trump, one rank apart."""
     load_wrap: bool = attr.ib(default=False, validator=_check("load_wrap"))
-    """Loading wraps between King and Ace."""
+    """Loading wraps between each family's top and starter (King and Ace, trump 21 and 1)."""
     group_moves: GroupMoves = attr.ib(default="supermove", validator=_check("group_moves"))
     """House-to-house sequences: ``single``: single cards only; ``supermove``: at most 2**e
     cards, with e empty houses besides the destination; ``whole``: any tail of the run, with no
     space limit."""
+    sterile_moves: SterileMoves = attr.ib(default="allowed", validator=_check("sterile_moves"))
+    """Moving a whole house onto an empty house: ``allowed``: allowed; ``forbidden``: illegal:
+    it changes nothing."""
     house_filling: HouseFilling = attr.ib(default="before_hand", validator=_check("house_filling"))
     """Filling empty houses from your reserve: ``before_hand``: no hand card is turned while
     your reserve has cards and a house is empty; ``immediate``: a house emptied in your turn is
@@ -164,11 +193,23 @@ class Ruleset:
     priority: Priority = attr.ib(default="pagat", validator=_check("priority"))
     """The compulsory order of moves: ``pagat``: your reserve top to a foundation first, then
     any foundation move; ``serbian``: foundation, then building on the tableau, then loading
-    the opponent."""
+    the opponent; ``bobcrapette``: a starter or your reserve top that can go to a foundation
+    must, before your turn ends."""
     stop: Stop = attr.ib(default="enforced", validator=_check("stop"))
     """Priority violations: ``enforced``: impossible: the engine offers only moves that respect
     them; ``undo``: legal; the opponent may call Stop!: the move is taken back; ``card``:
-    legal; the opponent may call Stop!: the caller gives a penalty card."""
+    legal; the opponent may call Stop!: the caller gives a penalty card; ``lose_draw``: legal;
+    the opponent may call Stop!: the offender loses the flip that ended their turn."""
+    call_window: CallWindow = attr.ib(default="after_move", validator=_check("call_window"))
+    """When Stop! is called: ``after_move``: right after the violating move, by calling or
+    letting it stand; ``turn_start``: at the start of your own turn, before your first move."""
+    false_call: FalseCall = attr.ib(default="lose_turn", validator=_check("false_call"))
+    """A wrong Stop! call at the start of a turn: ``lose_turn``: your turn ends at once;
+    ``none``: nothing happens; ``rationed``: nothing happens, but after 3 in a deal you may not
+    call again."""
+    blocked: Blocked = attr.ib(default="scored", validator=_check("blocked"))
+    """A blocked deal (stalemate or move cap): ``scored``: the lower count scores the
+    difference; ``draw``: a draw: no winner, no points."""
     move_cap: int = attr.ib(default=20000, validator=_check("move_cap"))
     """A deal ends as a stalemate after this many moves (1 to 1000000000)."""
     win_bonus: int = attr.ib(default=30, validator=_check("win_bonus"))
@@ -188,6 +229,13 @@ class Ruleset:
     """The option codes in spec order (the C core's rules table; see ``crapette._spec``)."""
 
     def __attrs_post_init__(self) -> None:
+        cards = _PACKS[self.pack].cards
+        if self.reserve_size > cards - 4:
+            raise InvalidRulesError(
+                f"option reserve_size={self.reserve_size} is impossible with pack={self.pack}:"
+                f" a pack of {cards} cards deals 4 houses, so the reserve holds 1 to"
+                f" {cards - 4} cards"
+            )
         for combination in _spec.COMBINATIONS:
             (first, refused), (second, against) = combination.first, combination.second
             one, other = getattr(self, first), getattr(self, second)
@@ -200,8 +248,20 @@ class Ruleset:
 
     @property
     def hand_size(self) -> int:
-        """Cards dealt to each hand: ``48 - reserve_size``."""
-        return 48 - self.reserve_size
+        """Cards dealt to each hand: the pack's cards but the reserve and the 4 houses
+        (``48 - reserve_size`` with the standard pack)."""
+        return _PACKS[self.pack].cards - self.reserve_size - 4
+
+    @property
+    def action_count(self) -> int:
+        """How many action codes this ruleset can use: a prefix of
+        [`ALL_MOVES`][crapette.moves.ALL_MOVES] (791 for the standard pack with discards; more
+        with ``turn_end="flip"`` and the longer runs of a tarot pack: 848 for ``tarot56``,
+        1240 for ``tarot77``, 1296 for ``tarot78``). Every legal move's ``index`` is below it."""
+        from crapette._tables import PACK_TABLES  # the tables import the rules' modules
+        from crapette.moves import action_count
+
+        return action_count(PACK_TABLES[self.pack].most, self.turn_end == "flip")
 
     @property
     def callable_stop(self) -> bool:

@@ -15,28 +15,33 @@ import re
 import sys
 from typing import Any, Final
 
-from crapette import _hooks
+from crapette import _hooks, _spec
 from crapette._engine import apply
 from crapette._quote import show
 from crapette._version import BEHAVIOUR_VERSION
-from crapette.cards import TEXT, Card
+from crapette.cards import PACKS, STANDARD, Card, Pack
 from crapette.errors import IllegalMoveError, InvalidRulesError, NotationError
 from crapette.match import DealResult, Match, _deal, _decide, deal_seed
 from crapette.moves import Move
-from crapette.notation import MAX_HOUSE, move_from_text
+from crapette.notation import move_from_text
 from crapette.outcome import Outcome
-from crapette.rules import OPTIONS, Ruleset
+from crapette.rules import Ruleset
 from crapette.state import GameState, PendingStop, Pile
 
 __all__ = ["JSON_VERSION", "from_json", "to_json"]
 
-JSON_VERSION: Final = 2
-"""The version of the JSON layout written by [`to_json`][crapette.serialize.to_json]. Version 2
-writes a match's seeds as decimal strings (a JavaScript ``JSON.parse`` rounds integers above
-2**53) and its resignation; [`from_json`][crapette.serialize.from_json] reads versions 1 and 2,
-and a seed as a string or an integer in either."""
+JSON_VERSION: Final = 3
+"""The newest version of the JSON layout written by [`to_json`][crapette.serialize.to_json].
+Version 2 writes a match's seeds as decimal strings (a JavaScript ``JSON.parse`` rounds
+integers above 2**53) and its resignation. Version 3 adds the options of the tarot packs and
+the table rules (a rules document lists them) and, under ``call_window="turn_start"``, a
+state's call window (``window``, ``false_calls``, ``fault``); a document whose ruleset leaves
+every version 3 option at its default is still written as version 2
+([`format_version`][crapette.serialize.format_version]).
+[`from_json`][crapette.serialize.from_json] reads versions 1, 2 and 3, and a seed as a string
+or an integer in any."""
 
-_READ_VERSIONS: Final = (1, 2)
+_READ_VERSIONS: Final = (1, 2, 3)
 
 FORMAT: Final = "crapette"
 _HEX_KEY: Final = re.compile(r"[0-9a-fA-F]{1,16}\Z")
@@ -52,7 +57,9 @@ def to_json(obj: object, *, indent: int | None = None) -> str:
     Raises:
         TypeError: ``obj`` is none of those.
     """
-    head: dict[str, Any] = {"format": FORMAT, "version": JSON_VERSION}
+    rules = _rules_of(obj)
+    version = 2 if rules is None else format_version(rules)
+    head: dict[str, Any] = {"format": FORMAT, "version": version}
     head["behaviour"] = BEHAVIOUR_VERSION
     if isinstance(obj, GameState):
         head["type"] = "state"
@@ -60,7 +67,9 @@ def to_json(obj: object, *, indent: int | None = None) -> str:
     elif isinstance(obj, Ruleset):
         head["type"] = "rules"
         head["rules"] = str(obj)
-        head["options"] = {name: getattr(obj, name) for name in OPTIONS}
+        head["options"] = {
+            o.name: getattr(obj, o.name) for o in _spec.OPTIONS if o.since <= version
+        }
     elif _is_record(obj):
         head["type"] = "record"
         head.update(_records().record_to_dict(obj))
@@ -72,6 +81,31 @@ def to_json(obj: object, *, indent: int | None = None) -> str:
             f"to_json() writes a GameState, Ruleset, GameRecord or Match, not {type(obj).__name__}"
         )
     return json.dumps(head, indent=indent, ensure_ascii=False)
+
+
+def format_version(rules: Ruleset) -> int:
+    """The JSON format version a document of ``rules`` is written in: 2 while every option
+    that version 3 added (the tarot packs and the table rules) is at its default and no
+    older option has a value that version 3 added (``priority="bobcrapette"``,
+    ``stop="lose_draw"``), so that a document of such a ruleset reads as before; else 3."""
+    for option in _spec.OPTIONS:
+        value = getattr(rules, option.name)
+        if option.since > 2 and value != option.default:
+            return JSON_VERSION
+        if any(since > 2 and value == added for added, since in option.value_since):
+            return JSON_VERSION
+    return 2
+
+
+def _rules_of(obj: object) -> Ruleset | None:
+    """The ruleset a document is about, if any."""
+    if isinstance(obj, Ruleset):
+        return obj
+    rules = getattr(obj, "rules", None)
+    if rules is None:
+        state = getattr(obj, "state", None)
+        rules = getattr(state, "rules", None)
+    return rules if isinstance(rules, Ruleset) else None
 
 
 def _records() -> Any:
@@ -148,7 +182,7 @@ def _rules_from(data: dict[str, Any]) -> Ruleset:
 
 
 def _pile(cards: Pile) -> list[str]:
-    return [TEXT[c] for c in cards]
+    return [c.text for c in cards]
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
@@ -162,7 +196,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "reserve_up": list(state.reserve_up),
         "hands": [_pile(p) for p in state.hands],
         "wastes": [_pile(p) for p in state.wastes],
-        "turned": TEXT[state.turned] if state.turned is not None else None,
+        "turned": state.turned.text if state.turned is not None else None,
         "emptied": [h + 1 for h in range(8) if state.emptied >> h & 1],
         "passes": list(state.passes),
         "moves_made": state.moves_made,
@@ -176,6 +210,17 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
             "offender": state.stop.offender,
             "resume": state.stop.resume,
         }
+    rules = state.rules
+    if rules.stop != "enforced" and rules.call_window == "turn_start":
+        # JSON version 3: the call window of call_window=turn_start (absent: closed)
+        out["window"] = state.window
+        out["false_calls"] = list(state.false_calls)
+        out["fault"] = None
+        if state.fault is not None:
+            out["fault"] = {
+                "prior": state_to_dict(state.fault.prior),
+                "move": str(state.fault.move),
+            }
     return out
 
 
@@ -198,23 +243,23 @@ def _int(value: Any, path: str, low: int, high: int) -> int:
     return value
 
 
-def _card(value: Any, path: str) -> Card:
-    if not isinstance(value, str) or len(value) != 2:
+def _card(value: Any, path: str, deck: Pack = STANDARD) -> Card:
+    if not isinstance(value, str) or not 2 <= len(value) <= 3:
         raise NotationError(f"{path}: expected a card like '7H' or '7h', not {_short(value)}")
     try:
-        return Card(value)
+        return deck.parse(value)
     except NotationError as exc:
         raise NotationError(f"{path}: {exc}") from None
 
 
-def _piles(value: Any, n: int, path: str) -> tuple[Pile, ...]:
+def _piles(value: Any, n: int, path: str, deck: Pack = STANDARD) -> tuple[Pile, ...]:
     if not isinstance(value, list) or len(value) != n:
         raise NotationError(f"{path}: expected a list of {n} piles")
     out = []
     for i, pile in enumerate(value):
         if not isinstance(pile, list):
             raise NotationError(f"{path}[{i}]: expected a list of cards")
-        out.append(tuple(_card(c, f"{path}[{i}][{j}]") for j, c in enumerate(pile)))
+        out.append(tuple(_card(c, f"{path}[{i}][{j}]", deck) for j, c in enumerate(pile)))
     return tuple(out)
 
 
@@ -241,18 +286,20 @@ def state_from_dict(data: Any, path: str = "state", *, stop: bool = True) -> Gam
     if not isinstance(data, dict):
         raise NotationError(f"{path}: expected an object")
     rules = _rules_field(data, path)
-    houses = _piles(_get(data, "houses", path), 8, f"{path}.houses")
+    deck = PACKS[rules.pack]
+    most = max(deck.ranks, deck.trumps)
+    houses = _piles(_get(data, "houses", path), 8, f"{path}.houses", deck)
     for i, pile in enumerate(houses):
-        if len(pile) > MAX_HOUSE:
+        if len(pile) > most:
             raise NotationError(
                 f"{path}.houses[{i}]: house H{i + 1} holds {len(pile)} cards; a house is a run"
-                f" from a King down to an Ace, at most {MAX_HOUSE} cards"
+                f" down from a King (or trump 21), at most {most} cards"
             )
-    reserves = _piles(_get(data, "reserves", path), 2, f"{path}.reserves")
-    hands = _piles(_get(data, "hands", path), 2, f"{path}.hands")
-    wastes = _piles(_get(data, "wastes", path), 2, f"{path}.wastes")
+    reserves = _piles(_get(data, "reserves", path), 2, f"{path}.reserves", deck)
+    hands = _piles(_get(data, "hands", path), 2, f"{path}.hands", deck)
+    wastes = _piles(_get(data, "wastes", path), 2, f"{path}.wastes", deck)
     turned_value = _get(data, "turned", path)
-    turned = None if turned_value is None else _card(turned_value, f"{path}.turned")
+    turned = None if turned_value is None else _card(turned_value, f"{path}.turned", deck)
     emptied_value = _get(data, "emptied", path)
     if not isinstance(emptied_value, list):
         raise NotationError(f"{path}.emptied: expected a list of house numbers 1..8")
@@ -269,13 +316,20 @@ def state_from_dict(data: Any, path: str = "state", *, stop: bool = True) -> Gam
                 f"{path}.seen[{i}]: expected 1 to 16 hex digits, not {_short(item)}"
             )
         seen.add(int(item, 16))
+    window = data.get("window", False)
+    if not isinstance(window, bool):
+        raise NotationError(f"{path}.window: expected true or false, not {_short(window)}")
+    calls = data.get("false_calls", [0, 0])
+    fault = data.get("fault")
     state = GameState(
         rules=rules,
         to_act=_int(_get(data, "to_act", path), f"{path}.to_act", 0, 1),
-        foundations=_piles(_get(data, "foundations", path), 8, f"{path}.foundations"),
+        foundations=_piles(
+            _get(data, "foundations", path), deck.foundations, f"{path}.foundations", deck
+        ),
         houses=houses,
         reserves=(reserves[0], reserves[1]),
-        reserve_up=_pair(_get(data, "reserve_up", path), f"{path}.reserve_up", 104),
+        reserve_up=_pair(_get(data, "reserve_up", path), f"{path}.reserve_up", len(deck.cards)),
         hands=(hands[0], hands[1]),
         wastes=(wastes[0], wastes[1]),
         turned=turned,
@@ -283,7 +337,11 @@ def state_from_dict(data: Any, path: str = "state", *, stop: bool = True) -> Gam
         seen=frozenset(seen),
         passes=_pair(_get(data, "passes", path), f"{path}.passes", 2),
         moves_made=_int(_get(data, "moves_made", path), f"{path}.moves_made", 0, 10**12),
+        window=window and fault is None,
+        false_calls=_pair(calls, f"{path}.false_calls", 3),
     )
+    if fault is not None:
+        return _with_fault(state, fault, f"{path}.fault")
     pending = _get(data, "stop", path)
     if pending is None:
         return state  # checked by its constructor (validate_position's error)
@@ -293,6 +351,29 @@ def state_from_dict(data: Any, path: str = "state", *, stop: bool = True) -> Gam
             " Stop! (the opponent's decision comes before any other move)"
         )
     return _with_stop(state, pending, f"{path}.stop")
+
+
+def _with_fault(state: GameState, fault: Any, path: str) -> GameState:
+    """The state after the faulty turn end of ``fault`` (``call_window="turn_start"``): the
+    written fields must be its result."""
+    if not isinstance(fault, dict):
+        raise NotationError(f"{path}: expected null or an object")
+    prior = state_from_dict(_get(fault, "prior", path), f"{path}.prior", stop=False)
+    text = _get(fault, "move", path)
+    if not isinstance(text, str):
+        raise NotationError(f"{path}.move: expected a move like 'flip'")
+    move: Move = move_from_text(text)
+    try:
+        rebuilt = apply(prior, move)
+    except IllegalMoveError as exc:
+        raise NotationError(f"{path}.move: not playable in {path}.prior: {exc}") from None
+    if rebuilt.fault is None:
+        raise NotationError(f"{path}: {text} from {path}.prior is not a faulty turn end")
+    if state.replace(fault=rebuilt.fault, window=True) != rebuilt:
+        raise NotationError(
+            f"{path}: the state's fields are not the result of {text} played from {path}.prior"
+        )
+    return rebuilt
 
 
 def _with_stop(state: GameState, stop: Any, path: str) -> GameState:

@@ -23,6 +23,7 @@ each state knowing how many of its keys it has seen, so a turn of ``k`` house mo
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections import Counter
 from collections.abc import Collection, Container, Mapping
@@ -34,8 +35,9 @@ from crapette._build import argument_type_error, expected_type_error
 from crapette._fits import is_foundation_run, is_run
 from crapette._hooks import need
 from crapette._quote import quote, show
+from crapette._tables import PACK_TABLES, PackTables
 from crapette._tables import houses_key as _houses_key
-from crapette.cards import ALL_CARDS, PACK, TEXT, Card
+from crapette.cards import PACKS, Card
 from crapette.errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError
 from crapette.moves import ALL_MOVES, Move
 from crapette.rules import Ruleset
@@ -156,11 +158,17 @@ _FIELDS: Final = (
     "emptied",
     "passes",
     "moves_made",
+    "fault",
+    "window",
+    "false_calls",
     "houses_key",
     "seen_log",
     "seen_size",
 )
 _PUBLIC_FIELDS: Final = (*_FIELDS[:-2], "seen")
+FIELDS: Final = tuple(name for name in _PUBLIC_FIELDS if name != "houses_key")
+"""The public fields of a state, as the keyword constructor and ``replace`` take them
+(``houses_key`` follows the houses)."""
 _VALUES: Final = _FIELDS[:-2]  # compared as they are (the seen log is compared as a set)
 
 
@@ -200,6 +208,13 @@ class GameState:  # the Python engine's class (PythonState)
             1 while it has not, 2 once they completed a whole pass without progress (the
             stalemate rule).
         moves_made: how many moves have been applied in this deal (for the move cap).
+        fault: under ``call_window="turn_start"``, the priority violation that ended the
+            previous turn (a ``PendingStop`` whose ``prior`` is the state before it), which
+            a Stop! call at the start of this turn punishes; ``None`` otherwise.
+        window: under ``call_window="turn_start"``, whether the player to act may still
+            call Stop! this turn (no move made yet, no call made); ``False`` otherwise.
+        false_calls: under ``false_call="rationed"``, each player's wrong Stop! calls in
+            this deal (at most 3); ``(0, 0)`` otherwise.
         houses_key: ``houses_key(houses)``, kept up to date by ``apply`` with a few XORs.
         seen_log: the layout keys seen this turn, shared with the other states of the turn
             (the first ``seen_size`` are this state's, see ``seen``), or ``None`` when only
@@ -222,6 +237,9 @@ class GameState:  # the Python engine's class (PythonState)
     emptied: Final[int]
     passes: Final[tuple[int, ...]]
     moves_made: Final[int]
+    fault: Final[PendingStop | None]
+    window: Final[bool]
+    false_calls: Final[tuple[int, ...]]
     houses_key: Final[int]
     seen_log: Final[SeenLog | None]
     seen_size: Final[int]
@@ -241,6 +259,9 @@ class GameState:  # the Python engine's class (PythonState)
         emptied: int = 0,
         passes: tuple[int, ...] = (1, 1),
         moves_made: int = 0,
+        fault: PendingStop | None = None,
+        window: bool = False,
+        false_calls: tuple[int, ...] = (0, 0),
         houses_key: int | None = None,
         seen_log: SeenLog | None = None,
         seen_size: int = -1,
@@ -267,8 +288,14 @@ class GameState:  # the Python engine's class (PythonState)
         key_given = houses_key is not None
         if seen_size < 0:  # the public form: check the types, derive the layout fields
             fields = (rules, to_act, foundations, houses, reserves, reserve_up, hands, wastes)
-            _check_types((*fields, turned, stop, emptied, passes, moves_made, houses_key))
-            key = _layout_key(houses) if houses_key is None else houses_key
+            _check_types(
+                (
+                    *fields,
+                    *(turned, stop, emptied, passes, moves_made, fault, window, false_calls),
+                    houses_key,
+                )
+            )
+            key = _layout_key(houses, rules) if houses_key is None else houses_key
             houses_key = key
             seen_log = None
             seen_size = 0
@@ -291,6 +318,9 @@ class GameState:  # the Python engine's class (PythonState)
         self.emptied = emptied
         self.passes = passes
         self.moves_made = moves_made
+        self.fault = fault
+        self.window = window
+        self.false_calls = false_calls
         self.houses_key = 0 if houses_key is None else houses_key
         self.seen_log = seen_log
         self.seen_size = seen_size
@@ -342,7 +372,7 @@ class GameState:  # the Python engine's class (PythonState)
         return self._repr_svg_()
 
     def cards(self) -> list[Card]:
-        """Every card on the table (104 in a valid state), pile by pile."""
+        """Every card on the table (every card of the game in a valid state), pile by pile."""
         out: list[Card] = []
         for pile in (*self.foundations, *self.houses, *self.reserves, *self.hands, *self.wastes):
             out.extend(pile)
@@ -412,6 +442,9 @@ class GameState:  # the Python engine's class (PythonState)
             self.emptied,
             self.passes,
             self.moves_made,
+            self.fault,
+            self.window,
+            self.false_calls,
             self.houses_key,
         )
 
@@ -444,7 +477,10 @@ _CHECKED: Final = (
     (10, int, False),  # emptied
     (11, tuple, False),  # passes
     (12, int, False),  # moves_made
-    (13, int, True),  # houses_key
+    (13, tuple, True),  # fault (a PendingStop is a tuple)
+    (14, bool, False),  # window
+    (15, tuple, False),  # false_calls
+    (16, int, True),  # houses_key
 )
 
 
@@ -465,11 +501,12 @@ def _check_keys(seen: Collection[object]) -> None:
             raise expected_type_error("int", key)
 
 
-def _layout_key(houses: tuple[Pile, ...]) -> int:
-    """``houses_key(houses)``, or 0 for houses that are not 8 piles of cards (no state of
-    play; ``position_problems`` names what is wrong)."""
+def _layout_key(houses: tuple[Pile, ...], rules: object) -> int:
+    """``houses_key(houses)`` in a game of the rules' pack, or 0 for houses that are not 8
+    piles of cards (no state of play; ``position_problems`` names what is wrong)."""
     try:
-        return _houses_key(houses)
+        count = PACK_TABLES[rules.pack].ncards if isinstance(rules, Ruleset) else 104
+        return _houses_key(houses, count)
     except (IndexError, TypeError):
         return 0
 
@@ -521,6 +558,9 @@ def _assign(
     emptied: int,
     passes: tuple[int, ...],
     moves_made: int,
+    fault: PendingStop | None,
+    window: bool,
+    false_calls: tuple[int, ...],
     houses_key: int,
     seen_log: SeenLog | None,
     seen_size: int,
@@ -539,6 +579,9 @@ def _assign(
     self.emptied = emptied
     self.passes = passes
     self.moves_made = moves_made
+    self.fault = fault
+    self.window = window
+    self.false_calls = false_calls
     self.houses_key = houses_key
     self.seen_log = seen_log
     self.seen_size = seen_size
@@ -570,6 +613,9 @@ def make_state(
     emptied: int,
     passes: tuple[int, ...],
     moves_made: int,
+    fault: PendingStop | None,
+    window: bool,
+    false_calls: tuple[int, ...],
     houses_key: int,
     seen_log: SeenLog | None,
     seen_size: int,
@@ -593,6 +639,9 @@ def make_state(
         emptied,
         passes,
         moves_made,
+        fault,
+        window,
+        false_calls,
         houses_key,
         seen_log,
         seen_size,
@@ -622,8 +671,8 @@ class PendingStop(NamedTuple):
 # Validity of a hand-built state
 
 
-def _pile_text(cards: Pile) -> str:
-    return "".join(TEXT[c] for c in cards) or "-"
+def _pile_text(cards: Pile, t: PackTables) -> str:
+    return "".join(t.text[c] for c in cards) or "-"
 
 
 def _is_int(value: object, low: int, high: int) -> bool:
@@ -631,32 +680,36 @@ def _is_int(value: object, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-_CARD_TYPES: Final = frozenset((int, Card))
+_CARD_TYPES: Final = frozenset((int, Card, *(type(deck.cards[0]) for deck in PACKS.values())))
 
 
-def _pile_problem(value: object, what: str) -> str | None:
-    """Why ``value`` is not a pile (a tuple of card indexes), or ``None``."""
+def _pile_problem(value: object, what: str, count: int) -> str | None:
+    """Why ``value`` is not a pile (a tuple of card codes below ``count``), or ``None``."""
     if not isinstance(value, tuple):
         return f"{what} must be a tuple of cards, not {type(value).__name__}"
     for i, card in enumerate(value):
-        if not _is_int(card, 0, 103):
+        if not _is_int(card, 0, count - 1):
             return f"{what}[{i}] is not a card: {show(card)}"
     return None
 
 
-_GROUPS: Final = (8, 8, 2, 2, 2)  # foundations, houses, reserves, hands, wastes
 _TUPLE: Final = frozenset((tuple,))
-_ALL_CARDS: Final = frozenset(range(104))
 
 
-def _whole_pack(groups: tuple[object, ...], turned: object) -> list[Card] | None:
+@functools.cache
+def _codes(count: int) -> frozenset[int]:
+    """Every card code of a game of ``count`` cards."""
+    return frozenset(range(count))
+
+
+def _whole_pack(groups: tuple[object, ...], turned: object, t: PackTables) -> list[Card] | None:
     """The cards of the piles of ``groups`` (the foundations, houses, reserves, hands and
     wastes), pile by pile, and the turned card, when each group is a tuple of its number
-    of tuples of plain cards (ints or ``Card``s) holding the 104 cards once each, as every
-    possible state does: checked at C speed. ``None`` otherwise, when the detailed checks
-    find what is wrong (or that nothing is: a subclass of tuple or int)."""
+    of tuples of plain cards (ints or ``Card``s) holding every card of the game once, as
+    every possible state does: checked at C speed. ``None`` otherwise, when the detailed
+    checks find what is wrong (or that nothing is: a subclass of tuple or int)."""
     piles: list[object] = []
-    for group, n in zip(groups, _GROUPS, strict=True):
+    for group, n in zip(groups, (t.foundations, 8, 2, 2, 2), strict=True):
         if type(group) is not tuple or len(group) != n:
             return None
         piles.extend(group)
@@ -665,16 +718,16 @@ def _whole_pack(groups: tuple[object, ...], turned: object) -> list[Card] | None
     cards: list[Card] = list(chain.from_iterable(piles))  # type: ignore[arg-type]
     if turned is not None:
         cards.append(turned)  # type: ignore[arg-type]
-    if len(cards) != 104 or not _CARD_TYPES.issuperset(map(type, cards)):
+    if len(cards) != t.ncards or not _CARD_TYPES.issuperset(map(type, cards)):
         return None
-    return cards if _ALL_CARDS.issubset(cards) else None
+    return cards if _codes(t.ncards).issubset(cards) else None
 
 
-def _piles_problem(value: object, n: int, what: str) -> str | None:
+def _piles_problem(value: object, n: int, what: str, count: int) -> str | None:
     if not isinstance(value, tuple) or len(value) != n:
         return f"{what} must be a tuple of {n} piles, not {show(value)}"
     for i, pile in enumerate(value):
-        problem = _pile_problem(pile, f"{what}[{i}]")
+        problem = _pile_problem(pile, f"{what}[{i}]", count)
         if problem is not None:
             return problem
     return None
@@ -700,6 +753,9 @@ _DEFAULTS: Final[dict[str, Any]] = {
     "emptied": 0,
     "passes": (1, 1),
     "moves_made": 0,
+    "fault": None,
+    "window": False,
+    "false_calls": (0, 0),
     "houses_key": None,
     "seen": None,
 }
@@ -723,7 +779,7 @@ class _Fields:
             setattr(self, name, values[name])
         key = values["houses_key"]
         if key is None:
-            key = _layout_key(values["houses"])
+            key = _layout_key(values["houses"], values["rules"])
         self.houses_key = key
         seen = values["seen"]
         try:
@@ -734,11 +790,12 @@ class _Fields:
 
 def position_problems(state: GameState | Mapping[str, Any]) -> list[str]:
     """Every reason a state could not occur in a deal, as readable sentences naming the field
-    (empty for a valid state): the type and range of every field, every card once,
-    foundations built up in suit from their Ace, houses descending in alternating colours,
-    possible counts, and a pending Stop! decision that is the violation its move makes from
-    ``stop.prior`` (a state of the same ruleset). Like python-chess's ``Board.status()``, the
-    list form of [`validate_position`][crapette.state.validate_position].
+    (empty for a valid state): the type and range of every field, every card of both packs
+    once, foundations built up in their family from a starter, houses descending one rank at
+    a time (alternating colours for suits), possible counts, the fields of the table rules,
+    and a pending Stop! decision that is the violation its move makes from ``stop.prior`` (a
+    state of the same ruleset). Like python-chess's ``Board.status()``, the list form of
+    [`validate_position`][crapette.state.validate_position].
 
     A ``GameState`` is checked when it is built (its constructor, ``replace`` and every
     reader refuse what this names), so a state that exists has no problem; pass the
@@ -748,7 +805,8 @@ def position_problems(state: GameState | Mapping[str, Any]) -> list[str]:
         state: a ``GameState``, or a mapping of the constructor's keywords (``rules``,
             ``to_act``, ``foundations``, ``houses``, ``reserves``, ``reserve_up``,
             ``hands``, ``wastes`` and optionally ``turned``, ``stop``, ``emptied``,
-            ``passes``, ``moves_made``, ``houses_key``, ``seen``).
+            ``passes``, ``moves_made``, ``fault``, ``window``, ``false_calls``,
+            ``houses_key``, ``seen``).
 
     Raises:
         TypeError: a mapping with a keyword that is not a field, or without a required one.
@@ -769,24 +827,29 @@ def _problems(state: Any, engine: type | None, *, check_key: bool = True) -> lis
     rules = state.rules
     if not isinstance(rules, Ruleset):
         problems.append(f"rules must be a Ruleset, not {type(rules).__name__}")
+        t = PACK_TABLES["standard"]
+    else:
+        t = PACK_TABLES[rules.pack]
+    count = t.ncards
     if not _is_int(state.to_act, 0, 1):
         problems.append(f"to_act must be 0 or 1, not {show(state.to_act)}")
     foundations, houses, reserves = state.foundations, state.houses, state.reserves
     hands, wastes, turned = state.hands, state.wastes, state.turned
-    whole = _whole_pack((foundations, houses, reserves, hands, wastes), turned)
+    whole = _whole_pack((foundations, houses, reserves, hands, wastes), turned, t)
     shape = [
-        _pair_problem(state.reserve_up, 104, "reserve_up"),
+        _pair_problem(state.reserve_up, count, "reserve_up"),
         _pair_problem(state.passes, 2, "passes"),
+        _pair_problem(state.false_calls, 3, "false_calls"),
     ]
     if whole is None:
         shape[:0] = [
-            _piles_problem(foundations, 8, "foundations"),
-            _piles_problem(houses, 8, "houses"),
-            _piles_problem(reserves, 2, "reserves"),
-            _piles_problem(hands, 2, "hands"),
-            _piles_problem(wastes, 2, "wastes"),
+            _piles_problem(foundations, t.foundations, "foundations", count),
+            _piles_problem(houses, 8, "houses", count),
+            _piles_problem(reserves, 2, "reserves", count),
+            _piles_problem(hands, 2, "hands", count),
+            _piles_problem(wastes, 2, "wastes", count),
         ]
-    if whole is None and turned is not None and not _is_int(turned, 0, 103):
+    if whole is None and turned is not None and not _is_int(turned, 0, count - 1):
         shape.append(f"turned must be a card or None, not {show(turned)}")
     if not _is_int(state.emptied, 0, 255):
         shape.append(
@@ -799,13 +862,18 @@ def _problems(state: Any, engine: type | None, *, check_key: bool = True) -> lis
     stop = state.stop
     if stop is not None and not isinstance(stop, PendingStop):
         shape.append(f"stop must be a PendingStop or None, not {type(stop).__name__}")
+    if state.fault is not None and not isinstance(state.fault, PendingStop):
+        shape.append(f"fault must be a PendingStop or None, not {type(state.fault).__name__}")
+    if not isinstance(state.window, bool):
+        shape.append(f"window must be a bool, not {show(state.window)}")
     problems.extend(p for p in shape if p is not None)
     if problems:
         return problems  # the checks below read the fields as cards and piles
-    if any(len(pile) > 13 for pile in houses):
-        tall = [f"H{h + 1}" for h, pile in enumerate(houses) if len(pile) > 13]
-        problems.append(f"houses hold at most 13 cards (a run from King to Ace): {' '.join(tall)}")
-    elif check_key and state.houses_key != _houses_key(houses):
+    if any(len(pile) > t.most for pile in houses):
+        tall = [f"H{h + 1}" for h, pile in enumerate(houses) if len(pile) > t.most]
+        run = "a run from King to Ace" if t.most == 13 else f"a run of the {rules.pack} pack"
+        problems.append(f"houses hold at most {t.most} cards ({run}): {' '.join(tall)}")
+    elif check_key and state.houses_key != _houses_key(houses, count):
         problems.append("houses_key is not the layout key of the houses")
     if whole is None:  # every card once? (told at once for the whole pack above)
         cards = [
@@ -817,21 +885,20 @@ def _problems(state: Any, engine: type | None, *, check_key: bool = True) -> lis
         if turned is not None:
             cards.append(turned)
         counts = Counter(cards)
-        missing = [TEXT[c] for c in range(104) if c not in counts]
-        doubled = [TEXT[c] for c in sorted(counts) if counts[c] > 1]
+        missing = [t.text[c] for c in range(count) if c not in counts]
+        doubled = [t.text[c] for c in sorted(counts) if counts[c] > 1]
         if missing:
             problems.append("missing cards: " + " ".join(missing))
         if doubled:
             problems.append("cards written more than once: " + " ".join(doubled))
     for i, pile in enumerate(foundations):
-        if pile and not is_foundation_run(pile):
-            problems.append(
-                f"foundation {i + 1} ({_pile_text(pile)}) is not a run up in suit from its Ace"
-            )
+        if pile and not is_foundation_run(pile, t):
+            run = "in suit from its Ace" if t.most == 13 else "in its family from its starter"
+            problems.append(f"foundation {i + 1} ({_pile_text(pile, t)}) is not a run up {run}")
     for i, pile in enumerate(houses):
-        if not is_run(pile):
+        if not is_run(pile, t):
             problems.append(
-                f"house H{i + 1} ({_pile_text(pile)}) does not descend one rank at a time in"
+                f"house H{i + 1} ({_pile_text(pile, t)}) does not descend one rank at a time in"
                 " alternating colours"
             )
     for p in (0, 1):
@@ -845,7 +912,7 @@ def _problems(state: Any, engine: type | None, *, check_key: bool = True) -> lis
             problems.append(
                 f"player {p}'s reserve top is face down, but these rules deal it face up"
             )
-        foreign = [TEXT[c] for c in reserve[: max(len(reserve) - up, 0)] if PACK[c] != p]
+        foreign = [t.text[c] for c in reserve[: max(len(reserve) - up, 0)] if t.owner[c] != p]
         if foreign:
             problems.append(
                 f"face-down cards of player {p}'s reserve come from the other pack: "
@@ -859,6 +926,24 @@ def _problems(state: Any, engine: type | None, *, check_key: bool = True) -> lis
         problems.append(
             f"{state.moves_made} moves made is beyond the rules' move cap of {rules.move_cap}"
         )
+    if rules.turn_end == "flip" and turned is not None:
+        problems.append("turned must be None: no hand card is turned under turn_end=flip")
+    calls = rules.stop != "enforced" and rules.call_window == "turn_start"
+    if not calls and (state.window or state.fault is not None):
+        problems.append(
+            "window and fault belong to call_window=turn_start with a callable stop: they must"
+            " be False and None under these rules"
+        )
+    if state.fault is not None:
+        fault = state.fault
+        if fault.offender != 1 - state.to_act or not state.window:
+            problems.append(
+                "fault must be the other player's turn end, before the first move of this turn"
+            )
+        elif not isinstance(fault.prior, (GameState, PythonState)) or fault.prior.rules != rules:
+            problems.append("fault.prior must be a state of the same rules")
+    if (rules.false_call != "rationed" or not calls) and state.false_calls != (0, 0):
+        problems.append("false_calls must be (0, 0) unless false_call=rationed")
     if stop is not None and not problems:
         problems.extend(_stop_problems(state, stop, engine))
     return problems
@@ -1001,6 +1086,9 @@ def to_python(state: GameState) -> GameState:
     stop = state.stop
     if stop is not None:
         stop = PendingStop(to_python(stop.prior), stop.move, stop.offender, stop.resume)
+    fault = state.fault
+    if fault is not None:
+        fault = PendingStop(to_python(fault.prior), fault.move, fault.offender, fault.resume)
     return PythonState(
         rules=state.rules,
         to_act=state.to_act,
@@ -1015,6 +1103,9 @@ def to_python(state: GameState) -> GameState:
         emptied=state.emptied,
         passes=state.passes,
         moves_made=state.moves_made,
+        fault=fault,
+        window=state.window,
+        false_calls=state.false_calls,
         houses_key=state.houses_key,
         seen=state.seen,
     )
@@ -1039,7 +1130,7 @@ _hooks.position_problems = position_problems
 _hooks.position_error = _position_error
 if _NATIVE is not None:
     _NATIVE.setup(
-        cards=ALL_CARDS,
+        cards=tuple(deck.cards for deck in PACKS.values()),
         moves=ALL_MOVES,
         move_class=Move,
         pending_stop=PendingStop,

@@ -13,7 +13,8 @@ Jupyter shows it (``GameState`` and ``PlayerView`` have ``_repr_svg_``), ``crape
 
 The table is drawn from the viewpoint of one seat, that player at the bottom: their reserve
 at the bottom right with their column of houses above it, the opponent's reserve and column
-opposite (the table turned half round), the 8 foundations between the two columns, and each
+opposite (the table turned half round), the 8 foundations (10 with the tarot packs of
+5 families, in 5 closer rows) between the two columns, and each
 player's hand, turned card and waste beside their reserve. Face-down cards are backs (blue
 for player 0's piles, red for player 1's) and each stack says how many cards it holds.
 
@@ -61,7 +62,7 @@ from crapette import (
 )
 from crapette._quote import show
 from crapette.deal import Rng
-from crapette.errors import InvalidArgumentError
+from crapette.errors import InvalidArgumentError, NotationError
 from crapette.moves import listed
 from crapette.notation import move_from_text
 from crapette.views import determinize
@@ -79,7 +80,11 @@ PILE_NAMES: tuple[str, ...] = (
     "K1",
     "T",
 )
-"""Every pile name used in ``data-pile`` attributes, in drawing order."""
+"""Every pile name used in ``data-pile`` attributes, in drawing order; a tarot pack's 10
+foundations add ``F9`` and ``F10`` (drawn after ``F8``)."""
+
+_DRAWN: tuple[str, ...] = (*PILE_NAMES[:8], "F9", "F10", *PILE_NAMES[8:])
+"""Every pile name of every pack, in drawing order."""
 
 _PileMove: TypeAlias = "Move | tuple[str, str]"
 
@@ -89,6 +94,7 @@ _VH = 662
 _CW = 60  # card width
 _CH = 84  # card height
 _ROWS = (160, 254, 348, 442)  # tableau rows, top to bottom
+_FIVE_ROWS = (160, 233, 306, 379, 452)  # 10 foundations: rows 73 apart (cards 84 high)
 _TOP_ROW = 50
 _BOTTOM_ROW = 552
 _FLIP_X = _VW - _CW
@@ -107,9 +113,6 @@ _BACKS = ("#1f4e9c", "#a3262a")
 _HIGHLIGHT = "#ffd54f"
 _ARROW = "#ff8f00"
 
-_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_SUITS = "♠♥♦♣"
-
 
 def _n(value: float) -> str:
     """A coordinate as short, stable text."""
@@ -122,22 +125,52 @@ def _n(value: float) -> str:
 # One card
 
 
+_TRUMP_INK = "#4a2a7a"
+"""The ink of a tarot trump (trumps have no colour of their own)."""
+
+_KNIGHT = (
+    "M19 68L21 55C15 51 14 44 18 38L27 27L28 19L33 25C41 27 46 34 45 43L44 50L39 46"
+    "L35 47C37 55 39 61 41 68Z"
+)
+"""A horse's head and neck (the tarot Knight's figure), in card units."""
+
+_STAR = "M30 22L35.3 35.3L49 35.3L38 43.7L42.4 57L30 48.8L17.6 57L22 43.7L11 35.3L24.7 35.3Z"
+"""A five-pointed star, the trumps' emblem behind the trump's number, in card units."""
+
+
 def _face(c: Card, x: float, y: float, *, down: bool = False) -> str:
-    """A face-up card with its top-left corner at (x, y), in viewBox units."""
-    colour = _RED if c.red else _BLACK
-    rank = _RANKS[c.rank - 1]
-    suit = _SUITS[c.suit]
+    """A face-up card with its top-left corner at (x, y), in viewBox units: its rank and
+    suit in two corners and in the middle a suit sign (pips), a letter (J, Q, K), the
+    Knight's figure (a horse's head, tarot packs), or a trump's number large over a star
+    (the Excuse is trump 0)."""
+    label = c.symbol[:-1]  # "10", "N", "17"; the last character is the suit or "★"
+    suit = c.symbol[-1]
+    colour = _TRUMP_INK if c.trump else _RED if c.red else _BLACK
     corner = (
-        f'<text x="4" y="15" font-size="14" font-weight="bold">{rank}'
+        f'<text x="4" y="15" font-size="14" font-weight="bold">{label}'
         f'<tspan x="4" dy="14" font-size="13" font-weight="normal">{suit}</tspan></text>'
-        f'<text x="56" y="15" font-size="14" font-weight="bold" text-anchor="end">{rank}'
+        f'<text x="56" y="15" font-size="14" font-weight="bold" text-anchor="end">{label}'
         f'<tspan x="56" dy="14" font-size="13" font-weight="normal">{suit}</tspan></text>'
     )
-    middle = (
-        f'<text x="30" y="53" font-size="24" font-weight="bold" text-anchor="middle">{rank}</text>'
-        if c.rank > 10
-        else f'<text x="30" y="55" font-size="28" text-anchor="middle">{suit}</text>'
-    )
+    if c.trump:
+        middle = (
+            f'<path class="emblem" d="{_STAR}" fill="#e8dcf5" stroke="{_TRUMP_INK}"'
+            ' stroke-width="0.8"/>'
+            f'<text x="30" y="52" font-size="{26 if len(label) < 2 else 22}" font-weight="bold"'
+            f' text-anchor="middle">{label}</text>'
+        )
+    elif label == "N":
+        middle = (
+            f'<path class="figure" d="{_KNIGHT}" fill="{colour}" fill-opacity="0.85"/>'
+            '<circle cx="35" cy="33" r="1.6" fill="#fffdf7"/>'
+        )
+    elif label in ("J", "Q", "K"):
+        middle = (
+            f'<text x="30" y="53" font-size="24" font-weight="bold" text-anchor="middle">'
+            f"{label}</text>"
+        )
+    else:
+        middle = f'<text x="30" y="55" font-size="28" text-anchor="middle">{suit}</text>'
     grey = (
         f'<rect width="{_CW}" height="{_CH}" rx="5" fill="#000" fill-opacity="0.25"/>'
         if down
@@ -187,12 +220,23 @@ def _check_width(width: float) -> None:
         )
 
 
+def _any_card(value: int | str) -> Card:
+    """A card of the standard pack by index or text, else (a Knight ``NH``, a trump
+    ``17M``) of the 78-card tarot pack, which holds every tarot card."""
+    if isinstance(value, str):
+        try:
+            return Card(value)
+        except NotationError:
+            return Card(value, "tarot78")
+    return Card(value)
+
+
 def card(card: Card | int | str | None, *, width: float = 72) -> str:
     """One card as a small ``<svg>`` document: its face, or a back for ``None``.
 
     Args:
-        card: the card (a ``Card``, its index or its text such as ``"7H"``), or ``None``
-            for a card back.
+        card: the card (a ``Card`` of any pack, a standard card's index, or a card's text
+            such as ``"7H"``, ``"NH"`` or ``"17M"``), or ``None`` for a card back.
         width: the picture's width in pixels (the height is 1.4 times it).
 
     Raises:
@@ -201,8 +245,9 @@ def card(card: Card | int | str | None, *, width: float = 72) -> str:
         NotationError: ``card`` is a text that is not a card.
     """
     _check_width(width)
-    inner = _back(0, 0, 0) if card is None else _face(Card(card), 0, 0)
-    label = "a card back" if card is None else f"card {Card(card).text}"
+    face = None if card is None else card if isinstance(card, Card) else _any_card(card)
+    inner = _back(0, 0, 0) if face is None else _face(face, 0, 0)
+    label = "a card back" if face is None else f"card {face.text}"
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}"'
         f' height="{_n(round(width * _CH / _CW, 1))}" viewBox="-1 -1 {_CW + 2} {_CH + 2}"'
@@ -238,7 +283,7 @@ class _Table(NamedTuple):
 
 
 def _cards(pile: Iterable[int]) -> tuple[Card, ...]:
-    return tuple(Card(c) for c in pile)
+    return tuple(c if isinstance(c, Card) else Card(c) for c in pile)
 
 
 def _table(position: GameState | PlayerView, hidden: bool) -> _Table:
@@ -307,12 +352,15 @@ class _Spot(NamedTuple):
     way: int
 
 
-def _spots(seat: int, turn_player: int) -> dict[str, _Spot]:
-    """Every pile's place, seen from ``seat`` (the table turned half round for seat 1)."""
+def _spots(seat: int, turn_player: int, foundations: int = 8) -> dict[str, _Spot]:
+    """Every pile's place, seen from ``seat`` (the table turned half round for seat 1); 10
+    ``foundations`` take 5 rows, each covering the foot of the one above."""
     spots: dict[str, _Spot] = {}
+    rows = _ROWS if foundations == 8 else _FIVE_ROWS
+    for i in range(foundations // 2):
+        spots[f"F{2 * i + 1}"] = _Spot(386, rows[i], 1)
+        spots[f"F{2 * i + 2}"] = _Spot(454, rows[i], 1)
     for i in range(4):
-        spots[f"F{2 * i + 1}"] = _Spot(386, _ROWS[i], 1)
-        spots[f"F{2 * i + 2}"] = _Spot(454, _ROWS[i], 1)
         spots[f"H{i + 1}"] = _Spot(542, _ROWS[3 - i], 1)
         spots[f"H{i + 5}"] = _Spot(298, _ROWS[i], -1)
     for kind, x in (("K", 24), ("W", 386), ("R", 542)):
@@ -375,10 +423,10 @@ def _draw_pile(name: str, spot: _Spot, table: _Table) -> _Drawn:
     start = 0.0
     step = _FAN
     if kind == "F":
-        pile = table.foundations[int(name[1]) - 1]
+        pile = table.foundations[int(name[1:]) - 1]
         faces = [(pile[-1], False)] if pile else []
     elif kind == "H":
-        pile = table.houses[int(name[1]) - 1]
+        pile = table.houses[int(name[1:]) - 1]
         faces = [(c, False) for c in pile]
         step = _step(len(pile), _FAN_LIMIT)
     elif kind == "W":
@@ -436,9 +484,9 @@ def _finish(
 def _count(name: str, table: _Table) -> int:
     kind = name[0]
     if kind == "F":
-        return len(table.foundations[int(name[1]) - 1])
+        return len(table.foundations[int(name[1:]) - 1])
     if kind == "H":
-        return len(table.houses[int(name[1]) - 1])
+        return len(table.houses[int(name[1:]) - 1])
     if kind == "T":
         return int(table.turned is not None)
     s = table.seats[int(name[1])]
@@ -555,7 +603,7 @@ def _resolve(
     if isinstance(move, tuple):
         source, target = move
         for name in (source, target):
-            if name not in PILE_NAMES and name != "F":
+            if name not in _DRAWN and name != "F":
                 raise InvalidArgumentError(
                     f"unknown pile name {show(name)}: expected one of {', '.join(PILE_NAMES)}"
                 )
@@ -661,15 +709,13 @@ def board(
     _check_seat("seat", seat)
     _check_width(width)
     table = _table(position, hidden)
-    spots = _spots(seat, table.turn_player)
-    drawn = {name: _draw_pile(name, spots[name], table) for name in PILE_NAMES}
+    spots = _spots(seat, table.turn_player, len(table.foundations))
+    names = [name for name in _DRAWN if name in spots]
+    drawn = {name: _draw_pile(name, spots[name], table) for name in names}
     return "".join(
         [
             *_frame(table, seat, width, interactive),
-            *(
-                _pile_group(name, spots[name], drawn[name], table, interactive)
-                for name in PILE_NAMES
-            ),
+            *(_pile_group(name, spots[name], drawn[name], table, interactive) for name in names),
             *_overlays(position, last_move, arrows, drawn),
             "</svg>",
         ]

@@ -15,11 +15,15 @@ colour) and the PettingZoo ``render`` all draw this same layout::
 
 The top player's line comes first, then the houses (``H1``..``H4``, player 0's column, on
 the left, ``H5``..``H8`` on the right, each bottom card first) with the foundation tops
-between them (two per row, left to right ``F1``..``F8``), then the bottom player's line and
-what happens next. ``▶`` marks the player whose turn it is. A reserve shows how many of
-its cards lie face down, then its face-up cards (cards loaded onto it lie face up on its top;
-``[+2 more face up]`` counts those beyond the last four). Cards are written ``7♠``, or with
-``ascii=True`` in their short form ``7S`` (``7s`` for player 1's pack).
+between them (two per row, left to right ``F1``..``F8``; a tarot pack's ``F9`` and ``F10``
+make a fifth row), then the bottom player's line and what happens next. ``▶`` marks the
+player whose turn it is. A reserve shows how many of its cards lie face down, then its
+face-up cards (cards loaded onto it lie face up on its top; ``[+2 more face up]`` counts
+those beyond the last four). Cards are written ``7♠``, or with
+``ascii=True`` in their short form ``7S`` (``7s`` for player 1's pack); a tarot pack's
+Knight is ``N♥`` (``NH``) and its trumps ``17★`` (``17M``, ``17m``), the Excuse ``0★``.
+Under ``call_window="turn_start"`` the last line says while the player to act may still
+call "Stop!" (never whether the call would be right).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from typing import Final
 from crapette import _hooks
 from crapette._laws import pile_name, source_card
 from crapette._quote import show
-from crapette.cards import SYMBOL, TEXT, Card
+from crapette.cards import Card
 from crapette.errors import InvalidArgumentError
 from crapette.moves import OPP_RESERVE, OPP_WASTE, Action, Move
 from crapette.notation import parse_move
@@ -44,7 +48,7 @@ _SHOWN_UP: Final = 4
 
 
 def _label(card: Card, ascii: bool) -> str:
-    return TEXT[card] if ascii else SYMBOL[card]
+    return card.text if ascii else card.symbol
 
 
 def describe_move(state: GameState, move: Move | str, *, ascii: bool = False) -> str:
@@ -76,6 +80,10 @@ def describe_move(state: GameState, move: Move | str, *, ascii: bool = False) ->
         card = state.turned
         what = _label(card, ascii) if card is not None else "your turned card"
         return f"put {what} on your waste, ending your turn"
+    if action is Action.FLIP:
+        if state.hands[p]:
+            return "flip the top card of your hand onto your waste, ending your turn"
+        return "turn your waste over as your new hand and flip its top card, ending your turn"
     if action is Action.END_TURN:
         return "end your turn (your hand and waste are empty)"
     if action is Action.REVEAL:
@@ -88,6 +96,8 @@ def describe_move(state: GameState, move: Move | str, *, ascii: bool = False) ->
             else "move"
         )
         if action is Action.CALL_STOP:
+            if pending is None and state.window:  # the fault is not named: no hint
+                return 'call "Stop!" on how your opponent ended their turn'
             return f'call "Stop!" on your opponent\'s {what}'
         return f"let your opponent's {what} stand"
     cards: Pile = ()
@@ -161,6 +171,8 @@ def _status(state: GameState, names: tuple[str, str]) -> str:
             f"{names[state.to_act]} decides: call Stop! (stop) on {names[pending.offender]}'s"
             f" {pending.move} or let it stand (pass)."
         )
+    if state.window:
+        return f"{names[state.to_act]} to act (may call Stop! (stop) before the first move)."
     return f"{names[state.to_act]} to act."
 
 
@@ -202,10 +214,13 @@ def board(
     left = [f"H{i + 1} {_cards(state.houses[i], ascii)}" for i in range(4)]
     left_width = max(len(text) for text in left)
     rows = []
-    for i in range(4):
+    for i in range((len(tops) + 1) // 2):  # 4 rows, 5 with a tarot pack's 10 foundations
         middle = f"{tops[2 * i]:>3} {tops[2 * i + 1]:>3}"
-        right = f"H{i + 5} {_cards(state.houses[i + 4], ascii)}"
-        rows.append(f"  {left[i]:<{left_width}}  {middle}   {right}")
+        if i < 4:
+            right = f"H{i + 5} {_cards(state.houses[i + 4], ascii)}"
+            rows.append(f"  {left[i]:<{left_width}}  {middle}   {right}")
+        else:
+            rows.append(f"  {'':<{left_width}}  {middle}")
     top = 1 - bottom
     lines = [
         f"{state.rules} · move {state.moves_made}",

@@ -8,6 +8,13 @@ both wastes, the turned hand card), the number of face-down cards of each reserv
 of both hands (never their cards or order), whose turn it is, the open Stop! decision and
 the public counters. Hidden are the face-down reserve cards and both hands.
 
+Under ``call_window="turn_start"`` (with a callable ``stop``) a view also holds the call
+window (``window``: the player to act may still call "Stop!" this turn), the faulty turn end
+a call would punish (``fault``, a [`StopView`][crapette.views.StopView] with the view before
+it: every player saw that turn end) and, under ``false_call="rationed"``, each player's
+false calls. The legal moves never betray the fault: ``stop`` is legal whenever the window
+is open.
+
 The public counters are those the rules need and that every player can work out by
 watching the moves: ``moves_made`` (the move cap), ``passes`` (the stalemate rule),
 ``emptied`` (``house_filling="immediate"``), and ``seen``, the house layouts seen since the
@@ -18,17 +25,18 @@ equals ``crapette.legal_moves`` of the state: legal moves depend on visible info
 A view is the observation of the current position, not a memory of the deal: a player who
 remembers everything may know more (the order of a hand formed by turning the waste over,
 say). The one piece of history a view keeps is the position just before a violation that
-awaits a Stop! decision (``StopView.prior``), which the ``undo``
-penalty returns to. Card backs are not modelled: a view does not say which pack a face-down card
-comes from.
+awaits a Stop! decision or a call at the start of the next turn (``StopView.prior``), which
+the ``undo`` penalty returns to. Card backs are not modelled: a view does not say which
+pack a face-down card comes from.
 """
 
 from __future__ import annotations
 
+import functools
 import operator
 from bisect import bisect_left
 from collections.abc import Sequence
-from typing import SupportsIndex
+from typing import Final, SupportsIndex
 
 import attrs
 
@@ -38,7 +46,7 @@ from crapette._engine import apply_unchecked
 from crapette._laws import violation
 from crapette._movegen import legal_moves
 from crapette._quote import show
-from crapette.cards import ALL_CARDS, TEXT, Card
+from crapette.cards import PACKS, Card
 from crapette.deal import Rng, shuffled
 from crapette.errors import IllegalMoveError, InvalidArgumentError
 from crapette.moves import RESERVE, Action, Move
@@ -47,11 +55,20 @@ from crapette.state import GameState, PendingStop, Pile
 
 __all__ = ["VIEW_FORMAT", "PlayerView", "StopView", "determinize", "observe"]
 
-_EVERY_CARD = frozenset(ALL_CARDS)
 
-VIEW_FORMAT = "view/1"
-"""The first word of [`PlayerView.to_string`][crapette.views.PlayerView.to_string]; bumped if the
-string form changes."""
+@functools.cache
+def _every_card(pack: str) -> frozenset[Card]:
+    """Every card of a game of this kind of pack."""
+    return frozenset(PACKS[pack].cards)
+
+
+VIEW_FORMAT = "view/2"
+"""The first word of [`PlayerView.to_string`][crapette.views.PlayerView.to_string] for rules
+with a call at the start of a turn (``view/2`` adds the fields ``window``, ``false_calls`` and
+``fault``); every other view is written ``view/1``, unchanged since that format."""
+
+_VIEW_FORMAT_1: Final = "view/1"
+"""The string form of views whose rules have no call window (today's rulesets)."""
 
 
 @attrs.frozen(slots=True, cache_hash=True)
@@ -79,6 +96,11 @@ class PlayerView:
         passes: per player, the stalemate rule's pass marks (see ``GameState.passes``).
         moves_made: moves applied so far in the deal.
         houses_key: the Zobrist key of the houses (derived from ``houses``).
+        window: under ``call_window="turn_start"``, whether the player to act may still call
+            "Stop!" this turn (before the turn's first move).
+        false_calls: per player, the wrong Stop! calls of the deal (``false_call="rationed"``).
+        fault: under ``call_window="turn_start"``, the faulty turn end a call now would
+            punish (the previous turn's, with the view before it), or ``None``.
     """
 
     rules: Ruleset
@@ -97,6 +119,9 @@ class PlayerView:
     passes: tuple[int, ...]
     moves_made: int
     houses_key: int
+    window: bool = False
+    false_calls: tuple[int, ...] = (0, 0)
+    fault: StopView | None = None
     _legal: tuple[Move, ...] | None = attrs.field(default=None, eq=False, repr=False)
     # the view's sketch, made once (a search asks a view for its moves and their results)
     _sketch: GameState | None = attrs.field(default=None, init=False, eq=False, repr=False)
@@ -128,8 +153,9 @@ class PlayerView:
 
     def hidden_cards(self) -> tuple[Card, ...]:
         """The cards this view does not show (face-down reserve cards and both hands), in
-        index order: the 104 cards less the visible ones."""
-        return tuple(sorted(_EVERY_CARD.difference(self.visible_cards())))
+        index order: the cards of the rules' pack (104 with the standard pack) less the
+        visible ones."""
+        return tuple(sorted(_every_card(self.rules.pack).difference(self.visible_cards())))
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The legal moves of the player to act: the same as ``crapette.legal_moves`` of any
@@ -162,15 +188,15 @@ class PlayerView:
             IllegalMoveError: the observer is not the player to act, or the move is not one
                 of [`legal_moves`][crapette.views.PlayerView.legal_moves].
             InvalidArgumentError: the move's result depends on hidden cards (turning a hand
-                card or a reserve top, playing the last face-up reserve card above face-down
-                ones, calling "Stop!").
+                card or a reserve top, flipping the hand's top card, playing the last face-up
+                reserve card above face-down ones, calling "Stop!").
         """
         if self.to_act != self.player:
             raise IllegalMoveError(f"{move}: player {self.player} is not to act in this view")
         if move not in self.legal_moves():
             raise IllegalMoveError(f"{move} is not a legal move in this view")
         p = self.player
-        hidden = move.action in (Action.DRAW, Action.REVEAL, Action.CALL_STOP) or (
+        hidden = move.action in (Action.DRAW, Action.FLIP, Action.REVEAL, Action.CALL_STOP) or (
             move.action is Action.PLAY
             and move.source == RESERVE
             and self.reserves_down[p] > 0
@@ -193,21 +219,20 @@ class PlayerView:
     def to_string(self) -> str:
         """A stable one-line text form holding everything in the view.
 
-        Fields are separated by ``" | "``: the format tag ``view/1``, the rules string,
-        ``player P``, ``to_act A``, ``F`` and the 8 foundations, ``H`` and the 8 houses
+        Fields are separated by ``" | "``: the format tag (``view/1``, or ``view/2`` under
+        ``call_window="turn_start"`` with a callable ``stop``), the rules string,
+        ``player P``, ``to_act A``, ``F`` and the foundations, ``H`` and the 8 houses
         (a pile is its cards' texts joined bottom first, ``-`` when empty), ``R0`` and
         ``R1`` (``N:cards``: N face-down cards under the face-up ones), ``hands N0 N1``,
         ``W0`` and ``W1`` (the wastes), ``T`` (the turned card or ``-``), ``stop`` (``-``,
         or ``MOVE by P resume P prior [<prior view's string>]``), then ``moves N``,
         ``passes AB``, ``emptied HEX`` and ``seen`` (the sorted layout keys in hex, comma
-        separated).
+        separated). ``view/2`` adds ``window W`` (1 while the call window is open),
+        ``false_calls AB`` and ``fault`` (written as ``stop``). A view of today's rules is
+        written ``view/1``, exactly as before ``view/2`` existed.
         """
-        stop = "-"
-        if self.stop is not None:
-            s = self.stop
-            stop = f"{s.move} by {s.offender} resume {s.resume} prior [{s.prior.to_string()}]"
         fields = [
-            VIEW_FORMAT,
+            VIEW_FORMAT if _calls(self.rules) else _VIEW_FORMAT_1,
             self.rules.to_string(),
             f"player {self.player}",
             f"to_act {self.to_act}",
@@ -218,13 +243,19 @@ class PlayerView:
             f"hands {self.hand_sizes[0]} {self.hand_sizes[1]}",
             f"W0 {_pile(self.wastes[0])}",
             f"W1 {_pile(self.wastes[1])}",
-            f"T {TEXT[self.turned] if self.turned is not None else '-'}",
-            f"stop {stop}",
+            f"T {self.turned.text if self.turned is not None else '-'}",
+            f"stop {_pending(self.stop)}",
             f"moves {self.moves_made}",
             f"passes {self.passes[0]}{self.passes[1]}",
             f"emptied {self.emptied:02x}",
             "seen " + ",".join(f"{k:016x}" for k in sorted(self.seen)),
         ]
+        if _calls(self.rules):
+            fields += [
+                f"window {int(self.window)}",
+                f"false_calls {self.false_calls[0]}{self.false_calls[1]}",
+                f"fault {_pending(self.fault)}",
+            ]
         return " | ".join(fields)
 
     def __str__(self) -> str:
@@ -237,12 +268,14 @@ class PlayerView:
 
 @attrs.frozen(slots=True, cache_hash=True)
 class StopView:
-    """A priority violation awaiting the Stop! decision, as every player sees it.
+    """A priority violation awaiting the Stop! decision (``PlayerView.stop``), or the faulty
+    turn end a call at the start of the next turn would punish (``PlayerView.fault``), as
+    every player sees it.
 
     Attributes:
         move: the violating move (relative to the offender).
         offender: the player who made it.
-        resume: who acts if the violation is let stand.
+        resume: who acts if the violation is let stand (for a fault: the caller).
         prior: the same observer's view of the position just before the violation (the
             position the ``undo`` penalty returns to).
     """
@@ -254,7 +287,20 @@ class StopView:
 
 
 def _pile(pile: Pile) -> str:
-    return "".join(TEXT[c] for c in pile) if pile else "-"
+    return "".join(c.text for c in pile) if pile else "-"
+
+
+def _pending(pending: StopView | None) -> str:
+    """A Stop! decision or a fault in a view's string form (``-`` for none)."""
+    if pending is None:
+        return "-"
+    s = pending
+    return f"{s.move} by {s.offender} resume {s.resume} prior [{s.prior.to_string()}]"
+
+
+def _calls(rules: Ruleset) -> bool:
+    """Whether the rules call "Stop!" at the start of a turn (the view's window and fault)."""
+    return rules.stop != "enforced" and rules.call_window == "turn_start"
 
 
 def observe(state: GameState, player: SupportsIndex) -> PlayerView:
@@ -283,6 +329,12 @@ def _observe(state: GameState, player: int, legal: tuple[Move, ...] | None) -> P
         stop = StopView(
             pending.move, pending.offender, pending.resume, _observe(pending.prior, player, None)
         )
+    fault = None
+    if state.fault is not None:
+        faulty = state.fault
+        fault = StopView(
+            faulty.move, faulty.offender, faulty.resume, _observe(faulty.prior, player, None)
+        )
     reserves = state.reserves
     up0, up1 = state.reserve_up
     r0, r1 = reserves
@@ -303,6 +355,9 @@ def _observe(state: GameState, player: int, legal: tuple[Move, ...] | None) -> P
         state.passes,
         state.moves_made,
         state.houses_key,
+        state.window,
+        state.false_calls,
+        fault,
         legal,
     )
 
@@ -315,7 +370,7 @@ def determinize(view: PlayerView, rng: Rng) -> GameState:
     face up), then the hands from the rest, uniformly. When an open Stop! decision follows
     a hand card turned from a waste just turned over, that hand's order is known (it was
     the waste) and kept. Observing the result for ``view.player`` gives ``view`` back, and
-    the result holds the 104 cards.
+    the result holds every card of the rules' pack.
 
     Args:
         view: what the player sees.
@@ -349,7 +404,7 @@ def _sketch_of(view: PlayerView) -> GameState:
         return _realize(view, hidden)
     # What _realize makes of the hidden cards in index order, in slices: pack 0's cards
     # come first, so each reserve takes the first of its pack, the hands the rest in order.
-    split = bisect_left(hidden, 52)
+    split = bisect_left(hidden, PACKS[view.rules.pack].size)
     d0, d1 = view.reserves_down
     if d0 > split or d1 > len(hidden) - split:  # not the view of a possible state
         return _realize(view, hidden)
@@ -376,20 +431,28 @@ def state_of(view: PlayerView, reserves: tuple[Pile, Pile], hands: tuple[Pile, P
         seen=view.seen,
         passes=view.passes,
         moves_made=view.moves_made,
+        window=view.window,
+        false_calls=view.false_calls,
         houses_key=view.houses_key,
     )
 
 
+def _pending_of(view: PlayerView) -> StopView | None:
+    """The open Stop! decision or the fault of ``view`` (a state holds at most one)."""
+    return view.stop if view.stop is not None else view.fault
+
+
 def _known_hand(view: PlayerView) -> tuple[int, Pile] | None:
-    """The hand whose order the view reveals: after a violating draw from a hand formed
-    by turning the waste over, that hand is the prior waste reversed, less the turned card."""
-    stop = view.stop
-    if stop is None or stop.move.action is not Action.DRAW:
+    """The hand whose order the view reveals: after a violating draw or flip from a hand
+    formed by turning the waste over, that hand is the prior waste reversed, less the card
+    turned or flipped."""
+    pending = _pending_of(view)
+    if pending is None or pending.move.action not in (Action.DRAW, Action.FLIP):
         return None
-    off = stop.offender
-    if stop.prior.hand_sizes[off]:
+    off = pending.offender
+    if pending.prior.hand_sizes[off]:
         return None
-    return off, stop.prior.wastes[off][::-1][:-1]
+    return off, pending.prior.wastes[off][::-1][:-1]
 
 
 def _realize(view: PlayerView, pool: Sequence[Card]) -> GameState:
@@ -408,8 +471,9 @@ def _realize(view: PlayerView, pool: Sequence[Card]) -> GameState:
         if not need:
             continue
         own: list[Card] = []
-        for c in cards:  # the first ``need`` cards of pack p (cards >= 52 are pack 1's)
-            if (c >= 52) == p and c not in chosen:
+        owner = PACKS[view.rules.pack].owner
+        for c in cards:  # the first ``need`` cards of pack p
+            if owner[c] == p and c not in chosen:
                 own.append(c)
                 if len(own) == need:
                     break
@@ -428,30 +492,40 @@ def _realize(view: PlayerView, pool: Sequence[Card]) -> GameState:
             hands.append(tuple(cards[:n]))
             cards = cards[n:]
     reserves = (downs[0] + view.reserves_up[0], downs[1] + view.reserves_up[1])
-    if view.stop is None:
+    pending = _pending_of(view)
+    if pending is None:
         return state_of(view, reserves, (hands[0], hands[1]))
-    return _with_stop(view, view.stop, reserves, (hands[0], hands[1]))
+    return _with_pending(view, pending, reserves, (hands[0], hands[1]))
 
 
-def _with_stop(
-    view: PlayerView, stop: StopView, reserves: tuple[Pile, Pile], hands: tuple[Pile, Pile]
+def _with_pending(
+    view: PlayerView, pending: StopView, reserves: tuple[Pile, Pile], hands: tuple[Pile, Pile]
 ) -> GameState:
-    """Rebuild the position before the violation from the sampled hidden cards and replay
-    the violating move, which opens the same Stop! decision."""
-    prior = stop.prior
-    off = stop.offender
+    """Rebuild the position before the violation (a Stop! decision's or a fault's) from the
+    sampled hidden cards and replay the violating move, which opens the same Stop! decision
+    or, at the start of the next turn, the same fault."""
+    prior = pending.prior
+    off = pending.offender
     prior_reserves = (
         reserves[0][: prior.reserves_down[0]] + prior.reserves_up[0],
         reserves[1][: prior.reserves_down[1]] + prior.reserves_up[1],
     )
     prior_hands = list(hands)
-    if stop.move.action is Action.DRAW:
-        assert view.turned is not None
-        prior_hands[off] = hands[off] + (view.turned,) if prior.hand_sizes[off] else ()
+    action = pending.move.action
+    if action in (Action.DRAW, Action.FLIP):
+        # The card turned (drawn) or flipped (now on the waste) was the prior hand's top;
+        # a prior empty hand was the waste, turned over.
+        card = view.turned if action is Action.DRAW else view.wastes[off][-1]
+        assert card is not None
+        prior_hands[off] = hands[off] + (card,) if prior.hand_sizes[off] else ()
     before = state_of(prior, prior_reserves, (prior_hands[0], prior_hands[1]))
-    after = apply_unchecked(before, stop.move)
-    if after.stop is None:  # pragma: no cover - the view is not one of a real position
+    after = apply_unchecked(before, pending.move)
+    if view.stop is not None and after.stop is None:  # pragma: no cover - not a real view
         after = after.replace(
-            stop=PendingStop(before, stop.move, off, stop.resume), to_act=view.to_act
+            stop=PendingStop(before, pending.move, off, pending.resume), to_act=view.to_act
+        )
+    if view.fault is not None and after.fault is None:  # pragma: no cover - not a real view
+        after = after.replace(
+            fault=PendingStop(before, pending.move, off, pending.resume), window=view.window
         )
     return after

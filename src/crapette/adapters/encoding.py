@@ -2,23 +2,33 @@
 observation vectors.
 
 **Actions.** Every possible move has a fixed integer code, its place in
-[`ALL_MOVES`][crapette.moves.ALL_MOVES] (``move.index``); there are
-[`NUM_ACTIONS`][crapette.adapters.encoding.NUM_ACTIONS] codes. Actions are *relative to the player
-to act*: ``R-F`` (code of ``Move.play(RESERVE, FOUNDATION)``) means "my reserve to a foundation" for
-whichever player is to act, and ``T-OW`` loads the opponent's waste. Houses keep their absolute
+[`ALL_MOVES`][crapette.moves.ALL_MOVES] (``move.index``). A ruleset uses the first
+[`num_actions(rules)`][crapette.adapters.encoding.num_actions] codes
+(``Ruleset.action_count``): 791 for the standard pack
+([`NUM_ACTIONS`][crapette.adapters.encoding.NUM_ACTIONS]), 792 with ``turn_end="flip"``, 848
+for ``tarot56``, 1240 for ``tarot77`` (the ``tarot`` and ``bobcrapette`` presets) and 1296 for
+``tarot78``: the flip and the longer house-to-house groups of the larger packs come after the
+standard pack's codes, so a standard-pack code means the same move in every ruleset.
+Actions are *relative to the player to act*: ``R-F`` (code of
+``Move.play(RESERVE, FOUNDATION)``) means "my reserve to a foundation" for whichever player is
+to act, and ``T-OW`` loads the opponent's waste. Houses keep their absolute
 numbers (0..3 are player 0's column, 4..7 player 1's), as in the move text ``H1``..``H8``.
 
 **Observations.** [`observation_vector`][crapette.adapters.encoding.observation_vector] turns a
 [`PlayerView`][crapette.views.PlayerView] (what one player sees, never a hidden card) into a
-``float32`` vector of [`OBSERVATION_SIZE`][crapette.adapters.encoding.OBSERVATION_SIZE] values, all
-in ``[0, 1]``:
+``float32`` vector of [`observation_size(rules)`][crapette.adapters.encoding.observation_size]
+values, all in ``[0, 1]`` ([`OBSERVATION_SIZE`][crapette.adapters.encoding.OBSERVATION_SIZE],
+1796, for the standard pack; 1932 for ``tarot56``, 2646 for ``tarot77``, 2680 for
+``tarot78``). ``N`` below is the number of cards of the rules' pack, both players' (104, 112,
+154 or 156; [`card_count`][crapette.adapters.encoding.card_count]):
 
-- for each of the 104 cards (in index order), 17 values: a one-hot of where the card lies,
+- for each of the ``N`` cards (in code order), 17 values: a one-hot of where the card lies,
   seen by the observer ([`CARD_LOCATIONS`][crapette.adapters.encoding.CARD_LOCATIONS]: a foundation,
   house 1..8, my reserve, the opponent's reserve, my waste, the opponent's waste, the turned hand
   card, or hidden), then 1 if the card is the top (exposed) card of its pile, then its depth below
-  the top of its pile divided by 104 (0 for the top card and for hidden cards);
-- 8 scalars, counts divided by 104: face-down cards of my reserve and of the opponent's,
+  the top of its pile divided by ``N`` (0 for the top card and for hidden cards); all
+  foundations are one location, so the tarot packs' 10 foundations need no more values;
+- 8 scalars, counts divided by ``N``: face-down cards of my reserve and of the opponent's,
   cards in my hand and in the opponent's (the turned card not counted), whole reserve sizes
   (mine, the opponent's), waste sizes (mine, the opponent's);
 - 12 values: the flags "I am to act", "it is my turn", "a Stop! decision is open", "I made
@@ -43,8 +53,9 @@ from typing import TYPE_CHECKING, Final
 
 from crapette._movegen import legal_moves
 from crapette._quote import show
+from crapette.cards import PACKS
 from crapette.errors import InvalidMoveError
-from crapette.moves import ALL_MOVES, Move
+from crapette.moves import ALL_MOVES, STANDARD_MOVES, Move
 from crapette.rules import Ruleset
 from crapette.state import GameState
 from crapette.views import PlayerView
@@ -59,15 +70,20 @@ __all__ = [
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
     "action_mask",
+    "card_count",
     "decode",
     "encode",
     "legal_actions",
+    "num_actions",
+    "observation_size",
     "observation_vector",
     "reward_scale",
 ]
 
-NUM_ACTIONS: Final = len(ALL_MOVES)
-"""The number of action codes (791): codes are ``0 .. NUM_ACTIONS - 1``."""
+NUM_ACTIONS: Final = STANDARD_MOVES
+"""The number of action codes of the standard pack with discards (791): its codes are
+``0 .. NUM_ACTIONS - 1``; other rulesets:
+[`num_actions`][crapette.adapters.encoding.num_actions]."""
 
 CARD_LOCATIONS: Final = (
     "foundation",
@@ -99,13 +115,31 @@ _LOC_MY_WASTE: Final = 11
 _LOC_OPP_WASTE: Final = 12
 _LOC_TURNED: Final = 13
 _LOC_HIDDEN: Final = 14
-_CARDS_PART: Final = 104 * CARD_FEATURES
 _SCALARS: Final = 8
 _FLAGS: Final = 12
 _EMPTIED: Final = 8
 
-OBSERVATION_SIZE: Final = _CARDS_PART + _SCALARS + _FLAGS + _EMPTIED
-"""The length of [`observation_vector`][crapette.adapters.encoding.observation_vector] (1796)."""
+OBSERVATION_SIZE: Final = 104 * CARD_FEATURES + _SCALARS + _FLAGS + _EMPTIED
+"""The length of [`observation_vector`][crapette.adapters.encoding.observation_vector] for the
+standard pack (1796); other packs:
+[`observation_size`][crapette.adapters.encoding.observation_size]."""
+
+
+def num_actions(rules: Ruleset) -> int:
+    """The number of action codes ``rules`` uses (``rules.action_count``): its codes are
+    ``0 .. num_actions(rules) - 1``, and every legal move's code is among them."""
+    return rules.action_count
+
+
+def card_count(rules: Ruleset) -> int:
+    """The number of cards of the rules' pack, both players' (104, 112, 154 or 156)."""
+    return len(PACKS[rules.pack].cards)
+
+
+def observation_size(rules: Ruleset) -> int:
+    """The length of [`observation_vector`][crapette.adapters.encoding.observation_vector] under
+    ``rules``: 17 values per card of the pack, then 28 (1796 for the standard pack)."""
+    return card_count(rules) * CARD_FEATURES + _SCALARS + _FLAGS + _EMPTIED
 
 
 def encode(move: Move) -> int:
@@ -120,30 +154,36 @@ def encode(move: Move) -> int:
     return move.index
 
 
-def decode(action: int) -> Move:
+def decode(action: int, rules: Ruleset | None = None) -> Move:
     """The move with integer action code ``action`` (relative to the player to act).
 
     Accepts any integer type, numpy integers included.
 
+    Args:
+        action: the code.
+        rules: the ruleset whose codes are meant (default: the standard pack's 791 codes).
+
     Raises:
-        InvalidMoveError: ``action`` is not an integer in ``0 .. NUM_ACTIONS - 1``.
+        InvalidMoveError: ``action`` is not an integer in ``0 .. num_actions(rules) - 1``.
     """
+    top = NUM_ACTIONS if rules is None else num_actions(rules)
     try:
         code = int(action.__index__())
     except (AttributeError, TypeError):
         raise InvalidMoveError(
-            f"action {show(action)} is not an integer action code (0..{NUM_ACTIONS - 1})"
+            f"action {show(action)} is not an integer action code (0..{top - 1})"
         ) from None
-    if isinstance(action, bool) or not 0 <= code < NUM_ACTIONS:
-        raise InvalidMoveError(f"action {show(action)} is outside 0..{NUM_ACTIONS - 1}")
+    if isinstance(action, bool) or not 0 <= code < top:
+        raise InvalidMoveError(f"action {show(action)} is outside 0..{top - 1}")
     return ALL_MOVES[code]
 
 
 def reward_scale(rules: Ruleset) -> int:
     """The largest score one deal can give under ``rules``:
-    ``win_bonus + 104 * max(reserve_points, hand_points)``. Both adapters divide score
-    differences by it, so rewards lie in ``[-1, 1]``."""
-    return rules.win_bonus + 104 * max(rules.reserve_points, rules.hand_points)
+    ``win_bonus + N * max(reserve_points, hand_points)``, ``N`` the pack's cards (104 for
+    the standard pack; [`card_count`][crapette.adapters.encoding.card_count]). Both adapters
+    divide score differences by it, so rewards lie in ``[-1, 1]``."""
+    return rules.win_bonus + card_count(rules) * max(rules.reserve_points, rules.hand_points)
 
 
 def legal_actions(state: GameState) -> list[int]:
@@ -153,11 +193,12 @@ def legal_actions(state: GameState) -> list[int]:
 
 
 def action_mask(state: GameState) -> npt.NDArray[np.int8]:
-    """A 0/1 ``int8`` array of length [`NUM_ACTIONS`][crapette.adapters.encoding.NUM_ACTIONS]: 1 at
-    the code of every legal move of the player to act (all zeros once the deal is over)."""
+    """A 0/1 ``int8`` array of length
+    [`num_actions(state.rules)`][crapette.adapters.encoding.num_actions]: 1 at the code of every
+    legal move of the player to act (all zeros once the deal is over)."""
     import numpy as np
 
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    mask = np.zeros(num_actions(state.rules), dtype=np.int8)
     mask[legal_actions(state)] = 1
     return mask
 
@@ -168,8 +209,10 @@ def observation_vector(view: PlayerView) -> npt.NDArray[np.float32]:
     """
     import numpy as np
 
-    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    cards = out[:_CARDS_PART].reshape(104, CARD_FEATURES)
+    n = card_count(view.rules)
+    part = n * CARD_FEATURES
+    out = np.zeros(part + _SCALARS + _FLAGS + _EMPTIED, dtype=np.float32)
+    cards = out[:part].reshape(n, CARD_FEATURES)
     cards[:, _LOC_HIDDEN] = 1.0
     me = view.player
     opp = 1 - me
@@ -200,19 +243,19 @@ def observation_vector(view: PlayerView) -> npt.NDArray[np.float32]:
         cards[rows, _LOC_HIDDEN] = 0.0
         cards[rows, np.asarray(locations, dtype=np.intp)] = 1.0
         cards[rows, CARD_FEATURES - 2] = depth == 0
-        cards[rows, CARD_FEATURES - 1] = depth / 104.0
+        cards[rows, CARD_FEATURES - 1] = depth / n
 
     reserve_sizes = view.reserve_sizes
-    i = _CARDS_PART
+    i = part
     out[i : i + _SCALARS] = (
-        view.reserves_down[me] / 104.0,
-        view.reserves_down[opp] / 104.0,
-        view.hand_sizes[me] / 104.0,
-        view.hand_sizes[opp] / 104.0,
-        reserve_sizes[me] / 104.0,
-        reserve_sizes[opp] / 104.0,
-        len(view.wastes[me]) / 104.0,
-        len(view.wastes[opp]) / 104.0,
+        view.reserves_down[me] / n,
+        view.reserves_down[opp] / n,
+        view.hand_sizes[me] / n,
+        view.hand_sizes[opp] / n,
+        reserve_sizes[me] / n,
+        reserve_sizes[opp] / n,
+        len(view.wastes[me]) / n,
+        len(view.wastes[opp]) / n,
     )
     i += _SCALARS
     stop = view.stop

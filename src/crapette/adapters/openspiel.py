@@ -23,12 +23,18 @@ crapette[openspiel]``). Importing this module registers the game with ``pyspiel`
 - ``normalize`` (bool, ``True``): divide the returns by the largest possible score (see
   below), or give raw score differences.
 
-**Actions** are the integer codes of [`crapette.adapters.encoding`][crapette.adapters.encoding] (791
-of them), relative to the player to act; a player makes several moves in a row during a turn.
+**Actions** are the integer codes of [`crapette.adapters.encoding`][crapette.adapters.encoding],
+relative to the player to act; a player makes several moves in a row during a turn. Their
+number, ``num_distinct_actions()``, is the ruleset's ``Ruleset.action_count``: 791 for the
+standard pack, 1240 for the ``tarot`` and ``bobcrapette`` presets (77 cards), 1296 for
+``tarot78`` (see [`num_actions`][crapette.adapters.encoding.num_actions]); the observation
+tensor has [`observation_size(rules)`][crapette.adapters.encoding.observation_size] values
+(1796 for the standard pack, 2646 for 77 cards, 2680 for 78).
 
 **Returns** are zero-sum and come at the end of the deal: player 0 gets
 ``(score_0 - score_1) / scale`` with the scores of ``crapette.outcome`` and
-``scale = win_bonus + 104 * max(reserve_points, hand_points)`` (so returns lie in
+``scale = win_bonus + N * max(reserve_points, hand_points)``, ``N`` the pack's cards (104 for
+the standard pack, 154 for ``tarot77``; so returns lie in
 ``[-1, 1]``), player 1 the opposite.
 
 **Information.** Face-down cards are hidden from both players alike (nothing is private to
@@ -39,7 +45,8 @@ one player), so the game is of imperfect information with only public observatio
   [`observation_vector`][crapette.adapters.encoding.observation_vector];
 - the information-state string (perfect recall) is the player's view at the deal, then one
   line per move: the mover, the move and the cards the move turned face up with where they
-  now lie (``T`` the turned hand card, ``R0``/``R1`` a reserve), e.g. ``1 draw +7h@T``.
+  now lie (``T`` the turned hand card, ``R0``/``R1`` a reserve, ``W0``/``W1`` a waste after
+  a flip), e.g. ``1 draw +7h@T``, ``0 flip +17M@W0``.
 
 **Resampling**: ``CrapetteState.resample_from_infostate(player, sampler)`` deals the cards a
 player cannot see at random (the [`determinize`][crapette.views.determinize] of the player's
@@ -68,15 +75,15 @@ import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
 from crapette._engine import apply_unchecked
 from crapette.adapters.encoding import (
-    NUM_ACTIONS,
     OBSERVATION_SIZE,
     decode,
     legal_actions,
+    num_actions,
+    observation_size,
     observation_vector,
     reward_scale,
 )
 from crapette.bots.base import Bot
-from crapette.cards import TEXT
 from crapette.deal import Rng, new_game
 from crapette.errors import InvalidArgumentError, InvalidMoveError, InvalidRulesError
 from crapette.moves import ALL_MOVES, RESERVE, Action, Move
@@ -199,7 +206,7 @@ class CrapetteGame(pyspiel.Game):  # type: ignore[misc]
         if self.normalize:
             bound = 1.0
         info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
+            num_distinct_actions=num_actions(rules),
             max_chance_outcomes=num_deals,
             num_players=2,
             min_utility=-bound,
@@ -234,7 +241,7 @@ class CrapetteGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise InvalidArgumentError(f"observation parameters are not supported: {params!r:.60}")
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return CrapetteObserver(perfect_recall)
+        return CrapetteObserver(perfect_recall, observation_size(self.rules))
 
 
 class _Frozen:
@@ -310,7 +317,7 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]
             self._opening = (observe(start, 0).to_string(), observe(start, 1).to_string())
             return
         before = self._held.state
-        move = decode(action)
+        move = decode(action, self._held.state.rules)
         after = apply_unchecked(before, move)
         self._held = _Frozen(after)
         self._record = (*self._record, _record_line(before, after, move))
@@ -383,8 +390,8 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]
 def _record_line(before: GameState, after: GameState, move: Move) -> str:
     """One line of the information state: mover, move, and the cards it turned face up."""
     if move.action in _NO_REVEAL or (move.is_play and move.source != RESERVE):
-        # Only drawing, revealing, playing from a reserve and the Stop! decisions (which
-        # may make a missed reserve move) can turn a face-down card up.
+        # Only drawing, flipping, revealing, playing from a reserve and the Stop! decisions
+        # (which may make a missed reserve move) can turn a face-down card up.
         return f"{before.to_act} {move}"
     hidden = set(before.hands[0]) | set(before.hands[1])
     for p in (0, 1):
@@ -392,12 +399,15 @@ def _record_line(before: GameState, after: GameState, move: Move) -> str:
         hidden.update(reserve[: len(reserve) - before.reserve_up[p]])
     shown = []
     if after.turned is not None and after.turned in hidden:
-        shown.append(f"+{TEXT[after.turned]}@T")
+        shown.append(f"+{after.turned.text}@T")
     for p in (0, 1):
         reserve = after.reserves[p]
         for card in reserve[len(reserve) - after.reserve_up[p] :]:
             if card in hidden:
-                shown.append(f"+{TEXT[card]}@R{p}")
+                shown.append(f"+{card.text}@R{p}")
+        waste = after.wastes[p]
+        if waste and waste[-1] in hidden:  # a flip (turn_end="flip") shows a hand card
+            shown.append(f"+{waste[-1].text}@W{p}")
     return " ".join((str(before.to_act), str(move), *shown))
 
 
@@ -411,7 +421,7 @@ class CrapetteObserver:
             current view.
     """
 
-    def __init__(self, perfect_recall: bool) -> None:
+    def __init__(self, perfect_recall: bool, size: int = OBSERVATION_SIZE) -> None:
         self.perfect_recall = perfect_recall
         self.tensor: npt.NDArray[np.float32] | None
         self.dict: dict[str, npt.NDArray[np.float32]]
@@ -419,7 +429,7 @@ class CrapetteObserver:
             self.tensor = None
             self.dict = {}
         else:
-            self.tensor = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+            self.tensor = np.zeros(size, dtype=np.float32)
             self.dict = {"observation": self.tensor}
 
     def set_from(self, state: CrapetteState, player: int) -> None:

@@ -20,7 +20,11 @@ so the same agent is often selected several times in a row: ``agent_selection`` 
 names the player to act (during a "Stop!" decision, the opponent who may call it).
 
 **Actions** are the integer codes of [`crapette.adapters.encoding`][crapette.adapters.encoding]
-(``Discrete(791)``), relative to the player to act.
+(``Discrete(rules.action_count)``: 791 for the standard pack, 1240 for the ``tarot`` and
+``bobcrapette`` presets, 1296 for ``tarot78``; see
+[`num_actions`][crapette.adapters.encoding.num_actions]), relative to the player to act. The
+observation vector has [`observation_size(rules)`][crapette.adapters.encoding.observation_size]
+values (1796 for the standard pack, 2646 for 77 cards, 2680 for 78).
 
 **Observations** are dicts: ``"observation"``, the ``float32`` vector of
 [`observation_vector`][crapette.adapters.encoding.observation_vector] built from the agent's
@@ -29,7 +33,8 @@ names the player to act (during a "Stop!" decision, the opponent who may call it
 
 **Rewards** come only at the end of the deal and are zero-sum: a player gets
 ``(own score - opponent's score) / scale`` where the scores are those of
-``crapette.outcome`` and ``scale = win_bonus + 104 * max(reserve_points, hand_points)``, the
+``crapette.outcome`` and ``scale = win_bonus + N * max(reserve_points, hand_points)`` (``N``
+the pack's cards, 104 for the standard pack), the
 largest score a deal can give, so rewards lie in ``[-1, 1]`` (with ``normalize=False`` the
 raw score difference). A win, a stalemate and the rules' move cap all end the deal; a deal
 ended by the move cap (``max_moves``) is reported as a *truncation*, the others as
@@ -62,10 +67,10 @@ from pettingzoo.utils.env import AECEnv as _AECEnvType  # type: ignore[import-un
 
 from crapette._engine import apply
 from crapette.adapters.encoding import (
-    NUM_ACTIONS,
-    OBSERVATION_SIZE,
     action_mask,
     decode,
+    num_actions,
+    observation_size,
     observation_vector,
     reward_scale,
 )
@@ -138,14 +143,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.normalize = normalize
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
+        actions = num_actions(ruleset)
+        self.action_spaces = {a: spaces.Discrete(actions) for a in AGENTS}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
                     "observation": spaces.Box(
-                        0.0, 1.0, shape=(OBSERVATION_SIZE,), dtype=np.float32
+                        0.0, 1.0, shape=(observation_size(ruleset),), dtype=np.float32
                     ),
-                    "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+                    "action_mask": spaces.Box(0, 1, shape=(actions,), dtype=np.int8),
                 }
             )
             for a in AGENTS
@@ -158,7 +164,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The action space of ``agent``: ``Discrete(791)``."""
+        """The action space of ``agent``: ``Discrete(rules.action_count)`` (791 for the
+        standard pack)."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -203,7 +210,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if state.to_act == player:
             mask = action_mask(state)
         else:
-            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            mask = np.zeros(num_actions(self.rules), dtype=np.int8)
         return {"observation": observation_vector(observe(state, player)), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -220,7 +227,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return
         state = self._state()
         assert action is not None, "only an agent whose deal has ended may step None"
-        state = apply(state, decode(action))
+        state = apply(state, decode(action, self.rules))
         self.game_state = state
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()

@@ -16,6 +16,7 @@ from typing import Final
 
 from crapette._build import argument_type_error
 from crapette._engine import python_apply_unchecked
+from crapette._fits import tables
 from crapette._laws import (
     builds_on,
     fits_foundation,
@@ -43,7 +44,7 @@ from crapette.moves import (
     Move,
     listed,
 )
-from crapette.outcome import python_counts, python_winner
+from crapette.outcome import python_counts, python_is_over, python_winner
 from crapette.state import _NATIVE, GameState, Pile, PythonState
 
 __all__ = ["evaluate", "greedy_move", "move_score", "play_out", "ranked_scores"]
@@ -55,7 +56,7 @@ def _listed(state: GameState) -> tuple[Move, ...]:
 
 
 MOST_MOVES: Final = len(ALL_MOVES)
-"""The longest move list the ranking takes, 791 (every move of the table once; a list of
+"""The longest move list the ranking takes, 1,296 (every move of the table once; a list of
 legal moves is shorter): the native engine ranks moves in a buffer of this size."""
 MOST_TURNS: Final = 1_000_000
 """The most opponent turns a play-out may be asked to reach (``play_out``'s ``turns``)."""
@@ -109,6 +110,8 @@ def _checked_moves(state: GameState, moves: object, name: str) -> tuple[Move, ..
 
 _POINTLESS = -100
 _VIOLATION = -10_000
+_RIGHT_CALL = 2000
+_FALSE_CALL = -1000
 _SHUFFLE = -1  # not a score: a house shuffle whose rank needs the look-ahead
 
 
@@ -131,12 +134,14 @@ class _LookAhead:
     """What the one-move look-ahead of house shuffles reads in a position, gathered once:
     the player's own cards and the opponent's tops that a house card may load."""
 
-    __slots__ = ("foundations", "loads", "own", "wrap")
+    __slots__ = ("foundations", "loads", "match", "own", "t", "wrap")
 
     def __init__(self, state: GameState) -> None:
         self.foundations = state.foundations
         self.own = _own_cards(state)
         self.wrap = state.rules.load_wrap
+        self.match = int(state.rules.load_match == "colour")
+        self.t = tables(state.rules)
         loads: list[Card] = []
         if state.rules.load_from == "any":
             q = 1 - state.to_act
@@ -153,22 +158,23 @@ class _LookAhead:
         opens up: own cards that may then be built on the uncovered card, plus the
         uncovered card going to a foundation or loading the opponent, less own cards the
         covered top took (or 1 for an empty house used up)."""
+        t = self.t
         exposed = pile[-count - 1]
         gain = 0
         for card in self.own:
-            if builds_on(exposed, card):
+            if builds_on(exposed, card, t):
                 gain += 1
-        if fits_foundation(self.foundations, exposed):
+        if fits_foundation(self.foundations, exposed, t):
             gain += 2
         if covered:
             top = covered[-1]
             for card in self.own:
-                if builds_on(top, card):
+                if builds_on(top, card, t):
                     gain -= 1
         else:
             gain -= 1
         for card in self.loads:
-            if fits_load(card, exposed, self.wrap):
+            if fits_load(card, exposed, self.wrap, t, self.match):
                 gain += 1
         return gain
 
@@ -182,6 +188,8 @@ def _base_score(state: GameState, move: Move) -> int:
             return 1000
         if action is Action.DRAW:
             return 100
+        if action is Action.CALL_STOP and state.window:  # at a turn start (turn_start)
+            return _RIGHT_CALL if state.fault is not None else _FALSE_CALL
         return 0
     source, target = move.source, move.target
     houses = state.houses
@@ -256,7 +264,9 @@ def move_score(state: GameState, move: Move) -> int:
 def ranked_scores(state: GameState, moves: Sequence[Move]) -> list[int]:
     """The greedy score of each of ``moves`` (legal in ``state``), in order: the
     [`move_score`][crapette.bots.greedy.move_score], less 10,000 for a move that breaks a
-    priority under callable Stop! rules (the opponent would call it).
+    priority under callable Stop! rules (the opponent would call it); under
+    ``call_window="turn_start"`` a Stop! call ranks first when the last turn ended by a
+    violation and last otherwise.
 
     Raises:
         TypeError: ``state`` is not a ``GameState``, or ``moves`` not a sequence of moves.
@@ -336,7 +346,8 @@ _ROLLOUT_CAP = 400
 def evaluate(state: GameState, p: int) -> int:
     """How good ``state`` is for player ``p``: the opponent's count minus ``p``'s (the
     stalemate counts of [`crapette.outcome.counts`][crapette.outcome.counts], with the
-    ruleset's points), plus or minus 100 for a won or lost deal.
+    ruleset's points), plus or minus 100 for a won or lost deal; 0 for a deal that ended
+    blocked (a stalemate or the move cap) under ``blocked="draw"``, where nobody scores.
 
     Raises:
         TypeError: ``state`` is not a ``GameState``.
@@ -356,6 +367,8 @@ def _python_evaluate(state: GameState, p: int) -> int:
     won = python_winner(state)
     if won is not None:
         value += _WIN if won == p else -_WIN
+    elif state.rules.blocked == "draw" and python_is_over(state):
+        value = 0  # a blocked deal is a draw: nobody scores
     return value
 
 

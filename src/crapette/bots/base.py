@@ -10,7 +10,11 @@ from crapette.moves import CALL_STOP, LET_STAND, Move
 from crapette.rules import Ruleset
 from crapette.views import PlayerView
 
-__all__ = ["Bot", "UnknownBotError", "stop_decision"]
+__all__ = [
+    "Bot",
+    "UnknownBotError",
+    "stop_decision",
+]
 
 
 @runtime_checkable
@@ -103,3 +107,34 @@ def stop_decision(view: PlayerView) -> Move:
     if stop is None:
         raise InvalidArgumentError("no Stop! decision is open in this view")
     return CALL_STOP if call_helps(view.rules, stop.offender, stop.resume) else LET_STAND
+
+
+def fault_seen(view: PlayerView) -> bool:
+    """Whether ``view`` shows a fault that a call now would punish: under
+    ``call_window="turn_start"``, the opponent's last turn ended by a priority violation and
+    this turn has not made its first move. Read from the view's ``fault`` field (``None``
+    or absent: no fault)."""
+    return bool(getattr(view, "fault", None))
+
+
+def call_open(view: PlayerView, moves: tuple[Move, ...]) -> bool:
+    """Whether ``moves`` (the legal moves of ``view``) offer a call at the start of the
+    turn (``call_window="turn_start"``): ``CALL_STOP`` with no Stop! decision open."""
+    return view.stop is None and CALL_STOP in moves
+
+
+def turn_start_call(view: PlayerView) -> bool:
+    """The shipped bots' call at the start of a turn (``call_window="turn_start"``): call
+    exactly when the opponent's last turn ended by a violation
+    ([`fault_seen`][crapette.bots.base.fault_seen]), never otherwise (a false call costs
+    the turn, or one of the deal's rationed calls, and gains nothing). ``False`` when no
+    call is open."""
+    return call_open(view, view.legal_moves()) and fault_seen(view)
+
+
+def play_on_moves(view: PlayerView, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    """``moves`` (the legal moves of ``view``) less a call at the start of the turn: the
+    moves of a player who does not call now."""
+    if not call_open(view, moves):
+        return moves
+    return tuple(move for move in moves if move != CALL_STOP)

@@ -27,14 +27,22 @@ parameters are probabilities people can reason about:
   did not exist (a pointless house shuffle is never chosen; with nothing else to play,
   the miss does not happen). Otherwise the wrapped bot decides. ``miss`` sets every kind
   at once; a ``miss_<kind>`` overrides it for one kind.
-* **calling "Stop!"** (``call``): when the opponent's violation awaits this player's
-  decision, the chance that the player notices it. A player who notices decides as the
-  wrapped bot does (the shipped bots call whenever calling helps,
-  [`stop_decision`][crapette.bots.stop_decision]); one who does not lets the move stand.
-* **false calls** (``false_call``): the rules give a call no meaning unless a violation is
-  pending (a Stop! decision opens only after a violating move), so there is nothing for a
-  false call to do; the parameter exists so that a bot string can state it, and only 0
-  is accepted today.
+* **calling "Stop!"** (``call``): the chance that the player notices the opponent's
+  violation when a call could punish it. Under ``call_window="after_move"`` that is when
+  the violation awaits this player's Stop! decision; under ``call_window="turn_start"``
+  (Bobcrapette's call) it is at the start of this player's turn, before its first move,
+  when the opponent's last turn ended by a violation (the view's ``fault``). A player who
+  notices decides as the wrapped bot does (the shipped bots call whenever calling helps,
+  [`stop_decision`][crapette.bots.stop_decision], and at the start of a turn whenever the
+  last turn was a fault); one who does not lets the move stand, or plays on (the fault
+  lapses with its first move).
+* **false calls** (``false_call``): under ``call_window="turn_start"``, the chance of
+  calling "Stop!" at the start of a turn when the opponent's last turn was no fault. The
+  rules' ``false_call`` option prices the mistake: ``lose_turn`` ends the caller's turn,
+  ``none`` costs nothing, ``rationed`` uses one of the caller's 3 false calls of the deal
+  (with none left the call is not legal, and no false call is made). Under
+  ``call_window="after_move"`` a call is offered only after a violation, so there is
+  nothing to call falsely and ``false_call`` changes nothing.
 
 The wrapped bot's optional hooks (``on_deal_start``, ``on_opponent_move``) are forwarded:
 a fallible player has them exactly when the bot it wraps has them.
@@ -53,11 +61,11 @@ from __future__ import annotations
 from crapette._laws import VIOLATION_KINDS, violation
 from crapette._movegen import legal_moves
 from crapette._quote import show
-from crapette.bots._greedy import _POINTLESS, move_score
-from crapette.bots.base import Bot
+from crapette.bots._greedy import _POINTLESS, greedy_move, move_score
+from crapette.bots.base import Bot, call_open, fault_seen, play_on_moves
 from crapette.deal import Rng
 from crapette.errors import UnknownBotError
-from crapette.moves import LET_STAND, Move
+from crapette.moves import CALL_STOP, LET_STAND, Move
 from crapette.state import GameState
 from crapette.views import PlayerView, sketch
 
@@ -111,7 +119,8 @@ class Fallible:
         miss: the chance of missing, per kind (a dict over
             [`MISS_KINDS`][crapette.bots.fallible.MISS_KINDS]).
         call: the chance of noticing the opponent's violation.
-        false_call: the chance of a false call (always 0: see the module documentation).
+        false_call: the chance of a false call at the start of a turn
+            (``call_window="turn_start"``; see the module documentation).
         name: the bot string of this player, e.g. ``greedy:miss=0.1:call=0.8``.
     """
 
@@ -134,7 +143,8 @@ class Fallible:
             bot: any bot.
             miss: the chance of missing each kind of compulsory move (0 to 1).
             call: the chance of noticing the opponent's violation (0 to 1).
-            false_call: must be 0: a call has a meaning only when a violation is pending.
+            false_call: the chance of calling at the start of a turn when the opponent's
+                last turn was no fault (0 to 1; only under ``call_window="turn_start"``).
             miss_reserve: overrides ``miss`` for pagat's reserve-first rule.
             miss_foundation: overrides ``miss`` for foundation moves.
             miss_order: overrides ``miss`` for the Serbian order.
@@ -143,8 +153,8 @@ class Fallible:
                 attribute, or 0).
 
         Raises:
-            UnknownBotError: a probability outside [0, 1] or not a number, or a non-zero
-                ``false_call`` (a ``ValueError``).
+            UnknownBotError: a probability outside [0, 1] or not a number (a
+                ``ValueError``).
         """
         base = _probability("miss", miss)
         overrides = {
@@ -159,11 +169,6 @@ class Fallible:
         }
         self.call = _probability("call", call)
         self.false_call = _probability("false_call", false_call)
-        if self.false_call:
-            raise UnknownBotError(
-                "false_call must be 0: the rules give a call no meaning unless a violation"
-                " is pending, so there is no false call to make"
-            )
         self.bot = bot
         if seed is None:
             seed = getattr(bot, "seed", 0)
@@ -185,6 +190,8 @@ class Fallible:
             parts.append(f"miss={_num(values[0])}")
         if self.call != 1.0:
             parts.append(f"call={_num(self.call)}")
+        if self.false_call:
+            parts.append(f"false_call={_num(self.false_call)}")
         return ":".join(parts)
 
     def choose(self, view: PlayerView) -> Move:
@@ -194,10 +201,28 @@ class Fallible:
             if self._rng.random() < self.call:
                 return self.bot.choose(view)
             return LET_STAND
+        moves = view.legal_moves()
+        if call_open(view, moves):
+            if fault_seen(view):
+                if self._rng.random() < self.call:
+                    return self.bot.choose(view)
+                return self._play_on(view, moves)  # the fault goes unnoticed
+            if self.false_call and self._rng.random() < self.false_call:
+                return CALL_STOP  # a false call
         if view.rules.stop == "enforced" or not any(self.miss.values()):
-            return self.bot.choose(view)
+            return self._play_on(view, moves)
         missed = self._missed_move(view)
-        return missed if missed is not None else self.bot.choose(view)
+        return missed if missed is not None else self._play_on(view, moves)
+
+    def _play_on(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        """The wrapped bot's move, unless it is a call at the start of the turn that the
+        player has not decided to make: then the greedy ranking's best move of the rest
+        (the wrapped bot calls at the start of a turn only on a fault, which this player
+        did not notice)."""
+        move = self.bot.choose(view)
+        if move != CALL_STOP or not call_open(view, moves):
+            return move
+        return greedy_move(sketch(view), self._rng, play_on_moves(view, moves))
 
     def _missed_move(self, view: PlayerView) -> Move | None:
         """A move that misses a compulsory move, when the player misses one now."""

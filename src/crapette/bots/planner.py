@@ -6,7 +6,8 @@ without the hidden cards. The planner uses that. At a decision with a real choic
 
 1. **Lines.** On its view alone (no hidden card is drawn for this) it lists every line of
    its own moves up to the next *boundary*: turning a hand card, discarding it (the end of
-   its turn), ending the turn, playing the last face-up reserve card above face-down ones
+   its turn), flipping the hand's top card onto the waste (``turn_end="flip"``, the end of
+   its turn too), ending the turn, playing the last face-up reserve card above face-down ones
    (a new reserve card is uncovered), or a won deal. At each position it tries the few
    best moves by the greedy ranking (at most ``width``; never a priority violation or a
    pointless house shuffle when something else exists; one move when only foundation moves
@@ -32,7 +33,12 @@ without the hidden cards. The planner uses that. At a decision with a real choic
    next moves without searching again (nothing new can be learned before the boundary).
 
 A line that wins the deal is played at once. A larger budget scores the lines on more
-samples and plays better. Forced moves and Stop! decisions are left to the greedy ranking.
+samples and plays better. Forced moves and Stop! decisions are left to the greedy ranking,
+and a call at the start of a turn (``call_window="turn_start"``) is made exactly when the
+opponent's last turn was a fault ([`turn_start_call`][crapette.bots.base.turn_start_call]);
+otherwise the call is in no line. The lines know every table rule through the legal moves
+and the greedy ranking: under the ``bobcrapette`` priority a line's turn-ending move comes
+after its obligations, and a sterile move is in no line where the rules forbid it.
 """
 
 from __future__ import annotations
@@ -42,12 +48,13 @@ import math
 from crapette._engine import apply_unchecked
 from crapette._movegen import legal_moves
 from crapette._quote import show
+from crapette.bots.base import play_on_moves, turn_start_call
 from crapette.bots.greedy import greedy_move
 from crapette.bots.search import MAX_BUDGET, candidates, play_out
-from crapette.cards import PACK, Card
+from crapette.cards import PACKS, Card
 from crapette.deal import Rng, shuffled
 from crapette.errors import UnknownBotError
-from crapette.moves import RESERVE, Action, Move
+from crapette.moves import CALL_STOP, RESERVE, Action, Move
 from crapette.outcome import is_over, winner
 from crapette.state import GameState, Pile
 from crapette.views import PlayerView, determinize, sketch, state_of
@@ -63,7 +70,14 @@ the greedy choices of its rollouts have scored this many legal moves per unit of
 (each costs about the same; a budget of 8,192 stops after about 1,966,000), checked before
 each sample."""
 
-_BOUNDARY = (Action.DRAW, Action.DISCARD, Action.END_TURN, Action.REVEAL)
+_BOUNDARY = (
+    Action.DRAW,
+    Action.DISCARD,
+    Action.FLIP,
+    Action.END_TURN,
+    Action.REVEAL,
+    Action.CALL_STOP,
+)
 
 Line = tuple[Move, ...]
 """A line of the planner's own moves, first move first."""
@@ -156,7 +170,9 @@ class HandMemory:
     A view shows every card of both wastes, bottom first, but not the hands. When a player
     needs a hand card with an empty hand, the waste is turned over (without shuffling) to
     make the new hand and its first card is turned: a player who remembers the waste then
-    knows the order of that whole hand, as a careful human player does. The memory follows
+    knows the order of that whole hand, as a careful human player does (under
+    ``turn_end="flip"`` the waste turned over, its first card flipped back onto the waste,
+    shows the rest of the hand the same way). The memory follows
     the views it is shown, one after another: a hand whose order it knows loses its top
     card at each draw; anything it cannot follow (a penalty card, a card put back by the
     ``undo`` penalty, views too far apart) makes it forget that hand.
@@ -199,14 +215,11 @@ class HandMemory:
         the remembered cards turned since ``before`` (they must now be face up)."""
         n = view.hand_sizes[q]
         waste = before.wastes[q]
-        if (
-            before.hand_sizes[q] == 0
-            and waste
-            and n == len(waste) - 1
-            and not view.wastes[q]
-            and view.turned == waste[0]
-        ):
-            return waste[::-1][:-1], ()  # the waste turned over, its bottom card turned
+        if before.hand_sizes[q] == 0 and waste and n == len(waste) - 1:
+            if not view.wastes[q] and view.turned == waste[0]:
+                return waste[::-1][:-1], ()  # the waste turned over, its bottom card turned
+            if view.rules.turn_end == "flip" and view.wastes[q] == waste[:1]:
+                return waste[::-1][:-1], ()  # turned over, its bottom card flipped back
         known = self.hands[q]
         if known is None or n > len(known):
             return None, ()
@@ -222,10 +235,11 @@ class HandMemory:
             return determinize(view, rng)
         known = {card for hand in hands if hand is not None for card in hand}
         pool = list(shuffled(tuple(c for c in view.hidden_cards() if c not in known), rng))
+        owner = PACKS[view.rules.pack].owner
         downs: list[Pile] = []
         for q in (0, 1):
             need = view.reserves_down[q]
-            own = [c for c in pool if PACK[c] == q][:need]
+            own = [c for c in pool if owner[c] == q][:need]
             if len(own) < need:  # pragma: no cover - not a position of play
                 own = pool[:need]
             taken = set(own)
@@ -348,8 +362,10 @@ class PlannerBot:
         if self._rest and view == self._expect:
             return self._follow(view, self._rest.pop(0))
         self._rest = []
+        if turn_start_call(view):
+            return CALL_STOP
         state = sketch(view)
-        moves = view.legal_moves()
+        moves = play_on_moves(view, view.legal_moves())
         if len(moves) == 1 or state.stop is not None:
             return greedy_move(state, self._rng, moves)
         found = plan_lines(state, self.width, self.nodes, self.max_lines)

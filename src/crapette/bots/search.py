@@ -16,7 +16,10 @@ violation or a pointless house shuffle when something else exists) and estimates
 The budget is the number of rollouts per decision, spread evenly over the candidates
 (rounded down, at least one each); the best mean wins, ties going to the greedy order.
 A larger budget averages over more hidden-card deals and plays better. Forced moves, Stop!
-decisions and choices between foundation moves only are left to the greedy ranking.
+decisions and choices between foundation moves only are left to the greedy ranking; a call
+at the start of a turn (``call_window="turn_start"``) is made exactly when the opponent's
+last turn was a fault ([`turn_start_call`][crapette.bots.base.turn_start_call]), and
+otherwise the call is no candidate.
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ from __future__ import annotations
 from crapette._engine import apply_unchecked
 from crapette._quote import show
 from crapette.bots._greedy import _POINTLESS, evaluate, greedy_move, play_out, ranked_scores
+from crapette.bots.base import play_on_moves, turn_start_call
 from crapette.deal import Rng
 from crapette.errors import UnknownBotError
-from crapette.moves import FOUNDATION, Move
+from crapette.moves import CALL_STOP, FOUNDATION, Move
 from crapette.state import GameState
 from crapette.views import PlayerView, determinize, sketch
 
@@ -112,8 +116,10 @@ class SearchBot:
 
     def candidates(self, view: PlayerView) -> list[Move]:
         """The moves worth searching, best greedy rank first (one move: nothing to search)."""
+        if turn_start_call(view):
+            return [CALL_STOP]
         state = sketch(view)
-        moves = view.legal_moves()
+        moves = play_on_moves(view, view.legal_moves())
         if len(moves) == 1 or state.stop is not None:
             return [greedy_move(state, self._rng, moves)]
         return candidates(state, moves, self.width)

@@ -24,11 +24,11 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from crapette._laws import violation, why_illegal
+from crapette._laws import FALSE_CALLS, violation, why_illegal
 from crapette._movegen import legal_moves
 from crapette._quote import quote, show
 from crapette.bots import Bot, get_bot
-from crapette.cards import SYMBOL, TEXT, Card
+from crapette.cards import PACKS, Card
 from crapette.cli._input import read_input
 from crapette.errors import CrapetteError, IllegalMoveError, NotationError
 from crapette.match import Match, deal_seed
@@ -43,9 +43,9 @@ from crapette.state import GameState
 from crapette.text import board, describe_move
 from crapette.views import observe
 
-_BY_TEXT = {text: card for card, text in enumerate(TEXT)}
-_CARD_TEXT = re.compile(r"\b[A2-9TJQK][SHDCshdc]\b")
-"""A card in the library's short form (``7H``, ``Td``), as messages name cards."""
+_CARD_TEXT = re.compile(r"\b(?:[A2-9TJNQK][SHDCshdc]|1[0-9][Mm]|2[01][Mm]|[0-9][Mm])\b")
+"""A card in the library's short form (``7H``, ``Td``, a tarot pack's ``NH`` and ``17M``), as
+messages name cards."""
 
 __all__ = ["TerminalGame", "load_game_file", "render_board"]
 
@@ -85,13 +85,15 @@ def _third_person(text: str, other: str) -> str:
 
 
 def card_text(card: Card, *, ascii: bool = False) -> Text:
-    """A card as coloured text: ``7♥`` in red, ``7♠`` in bold (``7H``/``7S`` with ``ascii``)."""
-    red = bool(card.red)
-    return Text(TEXT[card] if ascii else SYMBOL[card], style="bold red" if red else "bold")
+    """A card as coloured text: ``7♥`` in red, ``7♠`` in bold (``7H``/``7S`` with ``ascii``);
+    a tarot trump (``17★``, ``17M``) in bold magenta."""
+    style = "bold magenta" if card.trump else "bold red" if card.red else "bold"
+    return Text(card.text if ascii else card.symbol, style=style)
 
 
-_RED_CARD = r"(?<![\w])(?:10|[2-9AJQK])[♥♦]|(?<![\w])[2-9TAJQK][HDhd](?![\w])"
-_BLACK_CARD = r"(?<![\w])(?:10|[2-9AJQK])[♠♣]|(?<![\w])[2-9TAJQK][SCsc](?![\w])"
+_RED_CARD = r"(?<![\w])(?:10|[2-9AJNQK])[♥♦]|(?<![\w])[2-9TAJNQK][HDhd](?![\w])"
+_BLACK_CARD = r"(?<![\w])(?:10|[2-9AJNQK])[♠♣]|(?<![\w])[2-9TAJNQK][SCsc](?![\w])"
+_TRUMP = r"(?<![\w])(?:1[0-9]|2[01]|[0-9])(?:★|[Mm](?![\w]))"
 
 
 def render_board(
@@ -115,6 +117,7 @@ def render_board(
     text = Text(board(state, hidden=True, ascii=ascii, bottom=bottom, names=names))
     text.highlight_regex(_RED_CARD, "bold red")
     text.highlight_regex(_BLACK_CARD, "bold")
+    text.highlight_regex(_TRUMP, "bold magenta")
     text.highlight_regex(r"▶.*?(?=reserve)", "bold cyan")
     text.highlight_regex(r"\[[^\]]*\]", "dim")
     if header:
@@ -357,8 +360,10 @@ class TerminalGame:
         player = before.to_act
         if before.stop is not None:
             self._say(self._stop_text(before, move, after), style="yellow")
+        elif move.action is Action.CALL_STOP:
+            self._say(self._call_text(before, after), style="yellow")
         else:
-            self._report(before, player, move)
+            self._report(before, player, move, after)
         turned = after.to_act != before.to_act and after.stop is None
         if self.human is None and turned and not self.session.deal_over:
             self.show_board()
@@ -383,6 +388,9 @@ class TerminalGame:
         scores = self._scores(result.scores)
         if result.winner is not None:
             text = f"{self.names[result.winner]} won the deal ({scores})."
+        elif self.rules.blocked == "draw":
+            why = "a stalemate" if result.reason == "stalemate" else "the move cap"
+            text = f"The deal is blocked ({why}): a draw ({scores})."
         elif result.reason == "stalemate":
             text = f"The deal is blocked: a stalemate ({scores})."
         else:
@@ -409,7 +417,7 @@ class TerminalGame:
         self.session.next_deal(self.human, bots=False)  # they play once the table is drawn
         return True
 
-    def _report(self, state: GameState, player: int, move: Move) -> None:
+    def _report(self, state: GameState, player: int, move: Move, after: GameState) -> None:
         text = describe_move(state, move, ascii=self.ascii)
         if player != self.human:
             other = "your" if self.human is not None else f"{self.names[1 - player]}'s"
@@ -418,7 +426,13 @@ class TerminalGame:
         line = Text(f"{self.names[player]}: ", style="cyan")
         line.append(notation, style="bold")
         line.append(f"  {text}")
-        if state.stop is None and state.rules.callable_stop:
+        if move.action is Action.FLIP:  # the flipped card, face up now
+            line.append(" (flipped ")
+            line.append(card_text(after.wastes[player][-1], ascii=self.ascii))
+            line.append(")")
+        # Under call_window=turn_start the caller judges the turn end alone: no hint.
+        hint = player == self.human or state.rules.call_window != "turn_start"
+        if hint and state.stop is None and state.rules.callable_stop:
             broken = violation(state, move)
             if broken is not None:
                 line.append("  (breaks a priority)", style="yellow")
@@ -439,12 +453,58 @@ class TerminalGame:
             made = [str(m) for m in broken.remedy] if broken is not None else []
             missed = f" and the missed move {' '.join(made)} was made" if made else ""
             done = f"{offender}'s {pending.move} was taken back{missed}"
+        elif before.rules.stop == "lose_draw":
+            done = (
+                f"{offender}'s {pending.move} was taken back (no card turned); the missed move"
+                " still waits"
+                if pending.move.action is Action.FLIP
+                else f"{offender}'s {pending.move} stands and their turn ends"
+            )
         else:
             given = len(after.hands[pending.offender]) - len(before.hands[pending.offender])
             given -= int(after.turned is None and before.turned is not None)
             card = "a penalty card" if given > 0 else "no penalty card (none left)"
             done = f"{offender}'s {pending.move} stands and {caller} gave {offender} {card}"
         return f'"Stop!" called by {caller}: {done}; {self.names[after.to_act]} to play.'
+
+    def _call_text(self, before: GameState, after: GameState) -> str:
+        """What a Stop! call at the start of a turn did (``call_window="turn_start"``): a
+        right call's penalty, or a false call's."""
+        caller_seat = before.to_act
+        caller, offender = self.names[caller_seat], self.names[1 - caller_seat]
+        fault = before.fault
+        rules = before.rules
+        if fault is not None:
+            broken = violation(fault.prior, fault.move)
+            why = f" ({broken.reason})" if broken is not None else ""
+            if rules.stop == "undo":
+                made = [str(m) for m in broken.remedy] if broken is not None else []
+                missed = f" and the missed move {' '.join(made)} was made" if made else ""
+                done = f"{offender}'s {fault.move} was taken back{missed}"
+            elif rules.stop == "lose_draw":
+                done = (
+                    f"{offender}'s {fault.move} was taken back (no card turned this time);"
+                    " the missed move still waits"
+                    if fault.move.action is Action.FLIP
+                    else f"{offender}'s {fault.move} stands"
+                )
+            else:
+                done = f"{offender}'s {fault.move} stands and {offender} took a penalty card"
+            return self._screen_words(
+                f'"Stop!" called by {caller}: right, {offender}\'s {fault.move} broke a'
+                f" priority{why}.\n{done}; the turn goes on."
+            )
+        if rules.false_call == "lose_turn":
+            cost = f"the turn passes to {self.names[after.to_act]}"
+        elif rules.false_call == "rationed":
+            used = after.false_calls[caller_seat]
+            cost = f"{used} of {FALSE_CALLS} false calls used this deal; the turn goes on"
+        else:
+            cost = "no penalty; the turn goes on"
+        return (
+            f'"Stop!" called by {caller}: a false call, {offender}\'s turn ended without'
+            f" breaking a priority; {cost}."
+        )
 
     def _bot_turn(self) -> None:
         self.session.run_bots()
@@ -473,12 +533,13 @@ class TerminalGame:
                 f"{state.stop.move}{why}.",
                 style="yellow",
             )
-            penalty = (
-                "the move is taken back and the missed move made"
-                if state.rules.stop == "undo"
-                else "they take your bottom hand card"
-            )
+            penalty = {
+                "undo": "the move is taken back and the missed move made",
+                "lose_draw": "a flip is taken back and the missed move waits",
+            }.get(state.rules.stop, "they take your bottom hand card")
             self._say(f"Call Stop! ({penalty}; the turn passes to you) or let it stand?")
+        elif state.window:
+            self._say(self._window_text(state), style="yellow")
         menu, note = _menu(state, moves)
         width = len(str(len(menu)))
         if compact and len(menu) > _LISTED:
@@ -494,6 +555,29 @@ class TerminalGame:
                 self.console.print(line)
         if note:
             self._say(f"  {note}", style="dim")
+
+    def _window_text(self, state: GameState) -> str:
+        """The call at the start of the turn (``call_window="turn_start"``): what calling
+        costs, never whether it would be right."""
+        other = self.names[1 - state.to_act]
+        rules = state.rules
+        if rules.stop == "lose_draw":
+            right = "a flip is taken back and the missed move waits"
+        elif rules.stop == "undo":
+            right = "the turn end is taken back and the missed move made"
+        else:
+            right = f"{other} takes a penalty card"
+        if rules.false_call == "lose_turn":
+            wrong = "you lose your turn"
+        elif rules.false_call == "rationed":
+            left = FALSE_CALLS - state.false_calls[state.to_act]
+            wrong = f"it uses one of your {left} false calls left this deal"
+        else:
+            wrong = "nothing happens"
+        return (
+            f"You may call Stop! (stop) before your first move, if {other} ended their turn"
+            f" breaking a priority.\nRight: {right}. Wrong: {wrong}."
+        )
 
     def _grid(self, menu: Sequence[Move], width: int) -> None:
         """The menu in columns, moves only: a long list still fits an 80x24 terminal."""
@@ -592,8 +676,16 @@ class TerminalGame:
             message = re.sub(rf"\bplayer {1 - self.human}\b", other, message)
         parts = re.split(r"('[^']*')", message)  # leave quoted input alone
         for i in range(0, len(parts), 2):
-            parts[i] = _CARD_TEXT.sub(lambda m: SYMBOL[_BY_TEXT[m.group(0)]], parts[i])
+            parts[i] = _CARD_TEXT.sub(self._symbol, parts[i])
         return "".join(parts)
+
+    def _symbol(self, match: re.Match[str]) -> str:
+        """A card's short form as the board shows it, in the rules' pack (``17M`` stays as
+        it is under the standard pack, where it names no card)."""
+        try:
+            return PACKS[self.rules.pack].parse(match.group(0)).symbol
+        except CrapetteError:
+            return match.group(0)
 
     def _parse_move(self, text: str, moves: Sequence[Move]) -> Move:
         state = self.state

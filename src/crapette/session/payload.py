@@ -60,7 +60,7 @@ __all__ = [
 RECENT_MOVES: Final = 40
 """How many of the opponent's latest moves a payload lists at most."""
 
-ActionName = Literal["play", "reveal", "draw", "discard", "end", "stop", "pass"]
+ActionName = Literal["play", "reveal", "draw", "discard", "end", "stop", "pass", "flip"]
 """A move's action (``Move.action.value``)."""
 
 # ---------------------------------------------------------------------------- the shape
@@ -322,6 +322,7 @@ _ACTIONS: Final[dict[str, ActionName]] = {
     "end": "end",
     "stop": "stop",
     "pass": "pass",
+    "flip": "flip",
 }
 
 

@@ -255,10 +255,11 @@ class LocalGame {
     const { lib } = this;
     if (move.action !== "play") return [];
     const p = state.toAct;
-    if (move.source < 8) return state.houses[move.source].slice(-move.count).map(lib.formatCard);
-    if (move.source === lib.RESERVE) return state.reserveUp[p] ? [lib.formatCard(state.reserves[p].at(-1))] : [];
-    if (move.source === lib.HAND) return state.turned !== null ? [lib.formatCard(state.turned)] : [];
-    return state.wastes[p].length ? [lib.formatCard(state.wastes[p].at(-1))] : [];
+    const text = (card) => lib.formatCard(card, state.rules.pack); // a card of the rules' pack
+    if (move.source < 8) return state.houses[move.source].slice(-move.count).map(text);
+    if (move.source === lib.RESERVE) return state.reserveUp[p] ? [text(state.reserves[p].at(-1))] : [];
+    if (move.source === lib.HAND) return state.turned !== null ? [text(state.turned)] : [];
+    return state.wastes[p].length ? [text(state.wastes[p].at(-1))] : [];
   }
 
   /** Whether the move just played from `before` may be taken back (Session._may_take_back). */
@@ -472,7 +473,8 @@ class LocalGame {
 
   viewJson(view) {
     const { lib, state } = this;
-    const pile = (cards) => cards.map(lib.formatCard);
+    const text = (card) => lib.formatCard(card, state.rules.pack); // a card of the rules' pack
+    const pile = (cards) => cards.map(text);
     const pending = state.stop;
     const stop =
       view.stop !== null && pending !== null
@@ -485,7 +487,7 @@ class LocalGame {
       reserves: [0, 1].map((p) => ({ down: view.reservesDown[p], up: pile(view.reservesUp[p]) })),
       hands: [...view.handSizes],
       wastes: view.wastes.map(pile),
-      turned: view.turned !== null ? lib.formatCard(view.turned) : null,
+      turned: view.turned !== null ? text(view.turned) : null,
       stop,
       moves_made: view.movesMade,
     };

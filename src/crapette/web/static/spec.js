@@ -17,15 +17,32 @@ const deepFreeze = (value) => {
 /** Every rule option, in field order. */
 export const OPTIONS = deepFreeze([
   {
+    "name": "pack",
+    "kind": "choice",
+    "default": "standard",
+    "values": [
+      "standard",
+      "tarot56",
+      "tarot77",
+      "tarot78"
+    ],
+    "range": null,
+    "engine": true,
+    "since": 3,
+    "value_since": {}
+  },
+  {
     "name": "reserve_size",
     "kind": "int",
     "default": 13,
     "values": [],
     "range": [
       1,
-      48
+      74
     ],
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "reserve_face_up",
@@ -33,7 +50,9 @@ export const OPTIONS = deepFreeze([
     "default": true,
     "values": [],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "first_player",
@@ -45,7 +64,9 @@ export const OPTIONS = deepFreeze([
       "cut"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "match_starter",
@@ -56,7 +77,9 @@ export const OPTIONS = deepFreeze([
       "alternate"
     ],
     "range": null,
-    "engine": false
+    "engine": false,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "own_waste_playable",
@@ -64,7 +87,22 @@ export const OPTIONS = deepFreeze([
     "default": false,
     "values": [],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
+  },
+  {
+    "name": "turn_end",
+    "kind": "choice",
+    "default": "discard",
+    "values": [
+      "discard",
+      "flip"
+    ],
+    "range": null,
+    "engine": true,
+    "since": 3,
+    "value_since": {}
   },
   {
     "name": "load_from",
@@ -75,7 +113,22 @@ export const OPTIONS = deepFreeze([
       "own"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
+  },
+  {
+    "name": "load_match",
+    "kind": "choice",
+    "default": "suit",
+    "values": [
+      "suit",
+      "colour"
+    ],
+    "range": null,
+    "engine": true,
+    "since": 3,
+    "value_since": {}
   },
   {
     "name": "load_wrap",
@@ -83,7 +136,9 @@ export const OPTIONS = deepFreeze([
     "default": false,
     "values": [],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "group_moves",
@@ -95,7 +150,22 @@ export const OPTIONS = deepFreeze([
       "whole"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
+  },
+  {
+    "name": "sterile_moves",
+    "kind": "choice",
+    "default": "allowed",
+    "values": [
+      "allowed",
+      "forbidden"
+    ],
+    "range": null,
+    "engine": true,
+    "since": 3,
+    "value_since": {}
   },
   {
     "name": "house_filling",
@@ -107,7 +177,9 @@ export const OPTIONS = deepFreeze([
       "none"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "priority",
@@ -115,10 +187,15 @@ export const OPTIONS = deepFreeze([
     "default": "pagat",
     "values": [
       "pagat",
-      "serbian"
+      "serbian",
+      "bobcrapette"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {
+      "bobcrapette": 3
+    }
   },
   {
     "name": "stop",
@@ -127,10 +204,55 @@ export const OPTIONS = deepFreeze([
     "values": [
       "enforced",
       "undo",
-      "card"
+      "card",
+      "lose_draw"
     ],
     "range": null,
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {
+      "lose_draw": 3
+    }
+  },
+  {
+    "name": "call_window",
+    "kind": "choice",
+    "default": "after_move",
+    "values": [
+      "after_move",
+      "turn_start"
+    ],
+    "range": null,
+    "engine": true,
+    "since": 3,
+    "value_since": {}
+  },
+  {
+    "name": "false_call",
+    "kind": "choice",
+    "default": "lose_turn",
+    "values": [
+      "lose_turn",
+      "none",
+      "rationed"
+    ],
+    "range": null,
+    "engine": true,
+    "since": 3,
+    "value_since": {}
+  },
+  {
+    "name": "blocked",
+    "kind": "choice",
+    "default": "scored",
+    "values": [
+      "scored",
+      "draw"
+    ],
+    "range": null,
+    "engine": true,
+    "since": 3,
+    "value_since": {}
   },
   {
     "name": "move_cap",
@@ -141,7 +263,9 @@ export const OPTIONS = deepFreeze([
       1,
       1000000000
     ],
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "win_bonus",
@@ -152,7 +276,9 @@ export const OPTIONS = deepFreeze([
       0,
       1000000
     ],
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "reserve_points",
@@ -163,7 +289,9 @@ export const OPTIONS = deepFreeze([
       0,
       1000000
     ],
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "hand_points",
@@ -174,7 +302,9 @@ export const OPTIONS = deepFreeze([
       0,
       1000000
     ],
-    "engine": true
+    "engine": true,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "match_target",
@@ -185,7 +315,9 @@ export const OPTIONS = deepFreeze([
       1,
       1000000000
     ],
-    "engine": false
+    "engine": false,
+    "since": 2,
+    "value_since": {}
   },
   {
     "name": "match_deals",
@@ -196,7 +328,9 @@ export const OPTIONS = deepFreeze([
       1,
       1000000
     ],
-    "engine": false
+    "engine": false,
+    "since": 2,
+    "value_since": {}
   }
 ]);
 
@@ -240,11 +374,60 @@ export const PRESETS = deepFreeze([
       "match_target": null,
       "match_deals": 5
     }
+  },
+  {
+    "name": "tarot",
+    "changes": {
+      "pack": "tarot77"
+    }
+  },
+  {
+    "name": "bobcrapette",
+    "changes": {
+      "pack": "tarot77",
+      "own_waste_playable": true,
+      "turn_end": "flip",
+      "group_moves": "single",
+      "sterile_moves": "forbidden",
+      "house_filling": "none",
+      "priority": "bobcrapette",
+      "stop": "lose_draw",
+      "call_window": "turn_start",
+      "blocked": "draw"
+    }
   }
 ]);
 
 /** Option values that cannot go together. */
 export const COMBINATIONS = deepFreeze([
+  {
+    "first": [
+      "turn_end",
+      [
+        "flip"
+      ]
+    ],
+    "second": [
+      "own_waste_playable",
+      [
+        false
+      ]
+    ]
+  },
+  {
+    "first": [
+      "stop",
+      [
+        "lose_draw"
+      ]
+    ],
+    "second": [
+      "turn_end",
+      [
+        "discard"
+      ]
+    ]
+  },
   {
     "first": [
       "match_target",
@@ -502,6 +685,83 @@ export const REASONS = deepFreeze([
   {
     "code": "cycle",
     "params": []
+  },
+  {
+    "code": "flip_rule",
+    "params": []
+  },
+  {
+    "code": "flip_discard",
+    "params": []
+  },
+  {
+    "code": "flip_empty",
+    "params": []
+  },
+  {
+    "code": "end_flip",
+    "params": []
+  },
+  {
+    "code": "sterile",
+    "params": [
+      [
+        "house",
+        "house"
+      ]
+    ]
+  },
+  {
+    "code": "obligation_reserve",
+    "params": [
+      [
+        "card",
+        "card"
+      ]
+    ]
+  },
+  {
+    "code": "obligation_starter",
+    "params": [
+      [
+        "card",
+        "card"
+      ]
+    ]
+  },
+  {
+    "code": "stop_window",
+    "params": []
+  },
+  {
+    "code": "stop_rationed",
+    "params": []
+  },
+  {
+    "code": "load_colour",
+    "params": [
+      [
+        "card",
+        "card"
+      ],
+      [
+        "onto",
+        "card"
+      ]
+    ]
+  },
+  {
+    "code": "load_colour_wrap",
+    "params": [
+      [
+        "card",
+        "card"
+      ],
+      [
+        "onto",
+        "card"
+      ]
+    ]
   }
 ]);
 
@@ -526,6 +786,29 @@ export const PACKS = deepFreeze([
   {
     "name": "standard",
     "cards": 52,
+    "ranks": 13,
+    "trumps": 0,
     "foundations": 8
+  },
+  {
+    "name": "tarot56",
+    "cards": 56,
+    "ranks": 14,
+    "trumps": 0,
+    "foundations": 8
+  },
+  {
+    "name": "tarot77",
+    "cards": 77,
+    "ranks": 14,
+    "trumps": 21,
+    "foundations": 10
+  },
+  {
+    "name": "tarot78",
+    "cards": 78,
+    "ranks": 14,
+    "trumps": 22,
+    "foundations": 10
   }
 ]);
