@@ -168,6 +168,8 @@ int cr_state_check(const cr_state *s) {
     return 0;
 }
 
+static inline int calls_at_turn_start(const cr_rules *r);
+
 int cr_position_check(const cr_rules *r, const cr_state *s) {
     const cr_pack *pk = PACK_OF(r);
     int off[CR_NPILES + 1];
@@ -214,6 +216,16 @@ int cr_position_check(const cr_rules *r, const cr_state *s) {
     for (int h = 0; h < 8; h++)
         if ((s->emptied >> h) & 1u && s->len[CR_PILE_HOUSE + h]) return CR_POSITION_EMPTIED;
     if ((int64_t)s->moves_made > CR_RULE(r, MOVE_CAP)) return CR_POSITION_MOVE_CAP;
+    /* the table rules' fields (position_problems): no turned card under flip; the call
+       window and a fault only under turn_start calls, a fault the other player's turn end
+       while the window is open; false calls only when rationed */
+    if (CR_RULE(r, TURN_END) == CR_TURN_END_FLIP && s->turned != NONE) return CR_POSITION_TABLE_RULES;
+    int calls = calls_at_turn_start(r);
+    if (!calls && (cr_window(s) || s->fault)) return CR_POSITION_TABLE_RULES;
+    if (s->fault && (cr_fault_offender(s) != 1 - s->to_act || !cr_window(s)))
+        return CR_POSITION_TABLE_RULES;
+    if ((!calls || CR_RULE(r, FALSE_CALL) != CR_FALSE_CALL_RATIONED) && (s->calls >> 1))
+        return CR_POSITION_TABLE_RULES;
     return CR_POSITION_OK;
 }
 

@@ -174,7 +174,8 @@ enum {
     CR_POSITION_FACE_DOWN,
     CR_POSITION_FOREIGN,
     CR_POSITION_EMPTIED,
-    CR_POSITION_MOVE_CAP
+    CR_POSITION_MOVE_CAP,
+    CR_POSITION_TABLE_RULES /* turn_end, call_window and false_call's fields */
 };
 int cr_position_check(const cr_rules *r, const cr_state *s);
 

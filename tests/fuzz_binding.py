@@ -43,26 +43,12 @@ from crapette.deal import Rng, deal, shuffled
 from crapette.errors import CrapetteError
 from crapette.moves import ALL_MOVES
 from crapette.outcome import counts, winner
+from crapette.state import FIELDS as STATE_FIELDS
 from crapette.state import PendingStop, _rebuild
 from crapette.views import determinize, observe, sketch
 from strategies import OPTION_VALUES, random_position
 
-FIELDS = [
-    "rules",
-    "to_act",
-    "foundations",
-    "houses",
-    "reserves",
-    "reserve_up",
-    "hands",
-    "wastes",
-    "turned",
-    "stop",
-    "emptied",
-    "passes",
-    "moves_made",
-    "seen",
-]
+FIELDS = list(STATE_FIELDS)  # the constructor's keywords, "seen" last
 VALUES = FIELDS[:-1]  # the values a pickle holds (and then houses_key)
 
 
@@ -295,7 +281,7 @@ class Fuzz:
         else:
             built = state.replace(**{k: v for k, v in fields.items() if k in FIELDS})
         if built.problems():
-            raise Finding("a state was built with problems")
+            raise Finding(f"a state was built with problems: {built.problems()} ({built.rules})")
         c.legal_moves(built)
 
     def op_pickle(self) -> None:

@@ -410,3 +410,18 @@ def test_a_foundation_move_stays_legal_while_an_emptied_house_waits_under_bobcra
         emptied=0b10000,
     )
     assert names(pagat) == ["H1-F"]
+
+
+def test_the_table_rules_fields_must_fit_the_rules_in_both_engines() -> None:
+    """A state's call window, fault and false calls belong to ``call_window=turn_start`` (and
+    false calls to ``false_call=rationed``), a turned card never to ``turn_end=flip``: the
+    constructor and ``replace`` refuse the others in both engines (the native one checks in
+    C, worded by the Python check)."""
+    state = c.new_game(BOB, seed=4)
+    assert state.window
+    with pytest.raises(c.InvalidPositionError, match="window and fault"):
+        state.replace(rules=BOB.replace(call_window="after_move"))
+    with pytest.raises(c.InvalidPositionError, match="false_calls"):
+        state.replace(false_calls=(1, 0))
+    with pytest.raises(c.InvalidPositionError, match="turn_end=flip"):
+        position(rules=FLIP, houses=quiet(), turned="9C")
