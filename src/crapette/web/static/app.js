@@ -744,6 +744,12 @@ async function callAtStart() {
       kind: right ? "info" : "error",
     };
     receive(after);
+    // (the page may have shown the call already: the page without a server tells it of
+    // each change as it happens)
+    if (session.verdict && session.game && session.game.version > session.verdict.version) {
+      say(session.verdict.text, session.verdict.kind);
+      session.verdict = null;
+    }
   } catch (error) {
     session.pending = null;
     refuse(error);
