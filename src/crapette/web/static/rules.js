@@ -74,8 +74,8 @@ export function rulesSections(options, presetTitle, match) {
   parts.push(
     section(
       t("rules.h.available"),
-      t("rules.available"),
-      o.own_waste_playable ? t("rules.available.waste.yes") : t("rules.available.waste.no"),
+      flip ? t("rules.available.flip") : t("rules.available"),
+      flip ? null : o.own_waste_playable ? t("rules.available.waste.yes") : t("rules.available.waste.no"),
       o.reserve_face_up ? null : t("rules.available.reveal"),
     ),
   );
