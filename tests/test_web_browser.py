@@ -1346,3 +1346,107 @@ def test_the_bots_turn_goes_at_the_players_pace_and_can_be_skipped(
         print("bot turns shown (moves, ms, scheduled ms, ms drawing):", measured)
     finally:
         ctx.close()
+
+
+# ---------------------------------------------------------------------------- tarot
+
+
+def play_tarot_move(page: Page, game: dict[str, Any], move: dict[str, Any]) -> None:
+    """Make ``move`` by taps: a flip is a tap on the hand, the call at a turn's start the
+    Crapette! button; the rest as ``play_by_taps``."""
+    if move["action"] == "flip":
+        tap_at(page, center(page, pile_selector(f"K{game['seat']}")))
+    elif move["action"] == "stop" and game["view"]["stop"] is None:
+        page.tap("#btn-call")
+    else:
+        play_by_taps(page, game, move)
+
+
+def test_a_bobcrapette_deal_by_taps_on_a_phone_with_calls_at_turn_start(
+    browser: Browser, serverless_page: Path, shots: Path
+) -> None:
+    """A whole deal of the bobcrapette preset (tarot77, flip, the call at a turn's start,
+    a false call costing the turn, a blocked deal drawn) on the 390x844 phone, by taps, in
+    the page without a server against its random bot (which ends turns wrongly): tarot cards
+    on the table, 10 foundations, the greedy hint's moves, its right calls included, to the
+    end, and one false call at the first turn start where the hint does not call (the page
+    says so and the turn passes)."""
+    ctx = new_context(browser, "en", phone="390x844", settings=QUIET)
+    serve_from_folder(ctx, serverless_page, [])
+    english = catalogue("en")
+    try:
+        page = ctx.new_page()
+        page.goto(f"{PAGE_ORIGIN}/game/")
+        page.wait_for_selector("#preset option[value='bobcrapette']", state="attached")
+        offered = page.eval_on_selector_all("#preset option", "os => os.map(o => o.value)")
+        assert {"tarot", "bobcrapette"} <= set(offered)
+        assert (
+            page.inner_text("#preset option[value='bobcrapette']") == english["preset.bobcrapette"]
+        )
+        page.select_option("#preset", "bobcrapette")
+        page.select_option("#opponent", "random")
+        page.select_option("#length", "deal")
+        page.fill("#seed", "7")
+        page.click("#btn-new")
+        page.wait_for_function("() => window.crapette.game && window.crapette.idle")
+        game = game_of(page)
+        assert game["rules"].startswith("bobcrapette")
+        check_phone_layout(page, 390)
+        assert page.locator("#board .slot-F").count() == 10
+        assert page.is_visible("#btn-call")
+        # the trumps and Knights on the table are drawn: a trump's number large in the middle
+        faces = page.eval_on_selector_all(
+            "#board .card.face", "es => es.map(e => [e.dataset.card, e.className, e.innerText])"
+        )
+        assert faces
+        for code, classes, text in faces:
+            if code[-1] in "Mm":
+                assert "trump" in classes and code[:-1] in text, (code, text)
+        deadline = time.monotonic() + 240
+        made = right_calls = false_calls = flips = 0
+        for _ in range(1500):
+            assert time.monotonic() < deadline, "the deal took too long"
+            if game["status"] != "playing":
+                break
+            assert game["your_turn"]
+            move = local_hint(page, game)
+            may_call = any(m["action"] == "stop" for m in game["legal_moves"])
+            assert page.is_enabled("#btn-call") == may_call
+            if may_call and move["action"] != "stop" and not false_calls:
+                # a call on a clean turn end (the greedy hint calls exactly on a fault): a
+                # false call, which costs the turn under bobcrapette
+                page.tap("#btn-call")
+                game = wait_my_turn(page, game["version"])
+                assert page.inner_text("#message") == english["say.call.false.lose_turn"]
+                assert page.get_attribute("#message", "data-kind") == "error"
+                assert game["last_moves"], "the false call did not pass the turn"
+                false_calls += 1
+                continue
+            play_tarot_move(page, game, move)
+            made += 1
+            flips += move["action"] == "flip"
+            calling = move["action"] == "stop"
+            game = wait_my_turn(page, game["version"])
+            if calling:
+                right_calls += 1
+                assert page.inner_text("#message") == english["say.call.right"]
+            else:
+                assert page.get_attribute("#message", "data-kind") != "error", page.inner_text(
+                    "#message"
+                )
+            if made == 30:
+                page.screenshot(path=str(shots / "bobcrapette-phone-mid.png"), scale="css")
+                check_phone_layout(page, 390)
+        assert game["status"] == "over", "the deal did not end"
+        assert flips > 5 and false_calls == 1 and right_calls >= 1
+        page.wait_for_selector("#result-dialog[open]")
+        outcome = game["outcome"]
+        title = page.inner_text("#result-title")
+        if outcome["winner"] is None:
+            assert title == english["result.draw"]
+        else:
+            me = game["seat"]
+            assert title == english["result.win" if outcome["winner"] == me else "result.lose"]
+        page.screenshot(path=str(shots / "bobcrapette-phone-end.png"), scale="css")
+    finally:
+        ctx.close()

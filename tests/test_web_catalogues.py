@@ -92,7 +92,7 @@ TECHNICAL = {
     "#result-table thead",
     "#result-table tbody",
     "card back p${owner}",
-    'card face ${red ? "red" : "black"}',
+    'card face ${trump ? "trump" : red ? "red" : "black"}',
     "slot slot-${kind}",
     "translate(${dx}px, ${dy}px)",
     "translate(0, 0)",

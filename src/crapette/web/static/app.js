@@ -35,6 +35,7 @@ const session = {
   busy: false, // a request is out or moves are being shown
   selected: null, // {pile, depth}
   hint: null, // a legal move entry
+  verdict: null, // {version, text, kind}: what a call at a turn's start came to, to say
   presets: [],
   lastSeen: 0, // the number of the opponent's latest move shown
   known: {}, // move number -> card, for the moves list
@@ -285,6 +286,8 @@ function motionTo(next) {
     Object.assign(move, { from: "T", to: `W${1 - me}`, card: prev.view.turned });
   } else if (action === "reveal") {
     Object.assign(move, { from: `R${1 - me}`, to: `R${1 - me}`, card: next.view.reserves[1 - me].up.at(-1) });
+  } else if (action === "flip") {
+    Object.assign(move, { from: `K${1 - me}`, to: `W${1 - me}`, card: next.view.wastes[1 - me].at(-1) || null });
   }
   if (move.card) session.known[entry.number] = move.card;
   return { move, actor: "opp", rects: null };
@@ -305,6 +308,8 @@ function myMove(entry, game) {
     card = game.view.turned;
   } else if (entry.action === "reveal") {
     Object.assign(move, { from: `R${me}`, to: `R${me}` });
+  } else if (entry.action === "flip") {
+    Object.assign(move, { from: `K${me}`, to: `W${me}` });
   }
   return { move, card };
 }
@@ -336,6 +341,9 @@ async function show(payload, duration) {
   if (motion && motion.move.action === "draw" && motion.actor === "you") {
     motion.move.card = payload.view.turned;
   }
+  if (motion && motion.move.action === "flip" && motion.actor === "you") {
+    motion.move.card = payload.view.wastes[payload.seat].at(-1) || null;
+  }
   updatePanel(payload);
   mark();
   if (motion) {
@@ -353,6 +361,10 @@ async function show(payload, duration) {
   } else if (!newGame) {
     if (passed) say(words.describe(passed, "you", payload.seat));
     announceFresh(payload);
+  }
+  if (session.verdict && (newGame || payload.version > session.verdict.version)) {
+    if (!newGame) say(session.verdict.text, session.verdict.kind); // (a call's verdict)
+    session.verdict = null;
   }
   if (payload.last_moves.length) session.lastSeen = payload.last_moves.at(-1).number;
   if (payload.your_turn && motion && motion.actor === "opp") sound.play("turn");
@@ -410,8 +422,14 @@ function updatePanel(game) {
   $("#turn").textContent = turnText(game);
   $("#rules-name").textContent = `${words.rulesName(game.rules)} · ${words.matchWords(m)}`;
   const has = (action) => game.legal_moves.some((mv) => mv.action === action);
-  $("#btn-draw").disabled = !has("draw") && !has("reveal");
-  $("#btn-draw").textContent = has("reveal") && !has("draw") ? t("button.reveal") : t("button.draw");
+  $("#btn-draw").disabled = !has("draw") && !has("reveal") && !has("flip");
+  $("#btn-draw").textContent = has("flip")
+    ? t("button.flip")
+    : has("reveal") && !has("draw") ? t("button.reveal") : t("button.draw");
+  // the call at a turn's start (call_window=turn_start): offered while the rules allow it
+  const callAtStart = words.optionsOf(game.rules, session.presets).call_window === "turn_start";
+  $("#btn-call").hidden = !callAtStart;
+  $("#btn-call").disabled = !(has("stop") && !game.view.stop);
   $("#btn-discard").disabled = !(has("discard") || has("end"));
   $("#btn-discard").textContent = has("end") ? t("button.end") : t("button.discard");
   $("#btn-hint").disabled = !game.your_turn || game.status !== "playing";
@@ -500,6 +518,13 @@ function cell(tag, text, attrs = {}) {
   return node;
 }
 
+/** Whether the deal ended blocked under blocked=draw (no winner, 0 to both). */
+function blockedDraw(game) {
+  const outcome = game.outcome;
+  if (!outcome || outcome.winner !== null || outcome.reason === "resigned") return false;
+  return words.optionsOf(game.rules, session.presets).blocked === "draw";
+}
+
 function fillResult(game) {
   const me = game.seat;
   const opp = 1 - me;
@@ -509,6 +534,7 @@ function fillResult(game) {
   if (outcome === null || outcome === undefined) title = game.ended ? resignedText(game) : t("result.over");
   else if (outcome.winner === me) title = t("result.win");
   else if (outcome.winner === opp) title = t("result.lose");
+  else if (blockedDraw(game)) title = t("result.draw");
   else title = t(outcome.reason === "move_cap" ? "result.cap" : "result.stalemate");
   $("#result-title").textContent = title;
   const head = $("#result-table thead");
@@ -558,6 +584,7 @@ function fillResult(game) {
     } else {
       const low = tally[0].count <= tally[1].count ? 0 : 1;
       reasonText = t(outcome.reason === "move_cap" ? "result.reason.cap" : "result.reason.stalemate");
+      if (blockedDraw(game)) reasonText = t("result.reason.draw");
       scoreText = outcome.scores[low]
         ? t(low === me ? "result.diff.you" : "result.diff.opp", {
             high: tally[1 - low].count, low: tally[low].count, score: outcome.scores[low],
@@ -649,7 +676,7 @@ function activate(pile, depth = 1, rects = null) {
   }
   const selected = session.selected;
   if (!selected) {
-    if (pile === `K${me}`) return act("draw");
+    if (pile === `K${me}`) return act(game.legal_moves.some((m) => m.action === "flip") ? "flip" : "draw");
     if (pile === `R${me}` && game.legal_moves.some((m) => m.action === "reveal")) return act("reveal");
     if (!ownSource(pile, me) || !pileCards(game.view, pile, game.turn_player).length) {
       say(t("say.nothing"), "error");
@@ -689,6 +716,44 @@ function act(action, rects = null) {
   const game = session.game;
   const entry = game.legal_moves.find((m) => m.action === action) || { action, notation: action, illegal: true };
   return send(entry, rects);
+}
+
+/** Call "Crapette!" at the start of your turn (call_window=turn_start): on how your
+ * opponent ended their turn. A right call takes back their turn end (their turned card goes
+ * back to their hand) and you play on; a false call costs what the rules say (false_call).
+ * The answer's payload tells which: after a right call the opponent's hand has grown and
+ * they made no move; the verdict is said once the call is shown. */
+async function callAtStart() {
+  const game = session.game;
+  if (!game || !game.your_turn || game.view.stop) return;
+  const entry = game.legal_moves.find((m) => m.action === "stop");
+  if (!entry) {
+    say(t("say.call.closed"), "error");
+    return;
+  }
+  const opp = 1 - game.seat;
+  const { move, card } = myMove(entry, game);
+  session.pending = { version: game.version, move, card, rects: null };
+  try {
+    const after = await request(() => backend.move(entry.notation, game.version));
+    const right = after.last_moves.length === 0 && after.view.hands[opp] > game.view.hands[opp];
+    const penalty = words.optionsOf(game.rules, session.presets).false_call;
+    session.verdict = {
+      version: game.version,
+      text: right ? t("say.call.right") : t(`say.call.false.${penalty}`),
+      kind: right ? "info" : "error",
+    };
+    receive(after);
+    // (the page may have shown the call already: the page without a server tells it of
+    // each change as it happens)
+    if (session.verdict && session.game && session.game.version > session.verdict.version) {
+      say(session.verdict.text, session.verdict.kind);
+      session.verdict = null;
+    }
+  } catch (error) {
+    session.pending = null;
+    refuse(error);
+  }
 }
 
 async function send(entry, rects) {
@@ -926,9 +991,11 @@ function wire() {
   const onClick = (selector, action) => $(selector).addEventListener("click", () => whenIdle(action));
   onClick("#btn-draw", () => {
     const game = session.game;
-    if (game && game.legal_moves.some((m) => m.action === "reveal") && !game.legal_moves.some((m) => m.action === "draw")) act("reveal");
+    if (game && game.legal_moves.some((m) => m.action === "flip")) act("flip");
+    else if (game && game.legal_moves.some((m) => m.action === "reveal") && !game.legal_moves.some((m) => m.action === "draw")) act("reveal");
     else if (game) act("draw");
   });
+  onClick("#btn-call", callAtStart);
   onClick("#btn-discard", () => {
     const game = session.game;
     if (game) act(game.legal_moves.some((m) => m.action === "end") ? "end" : "discard");

@@ -16,6 +16,10 @@ export const GUIDE_STEPS = [
   "guide.step.hint",
 ];
 
+/** Each pack's size and foundations (RULES.md, "Packs and table rules"). */
+const PACK_SIZE = { standard: 52, tarot56: 56, tarot77: 77, tarot78: 78 };
+const FOUNDATIONS = { standard: 8, tarot56: 8, tarot77: 10, tarot78: 10 };
+
 function el(tag, text, className) {
   const node = document.createElement(tag);
   if (text !== undefined) node.textContent = text;
@@ -29,7 +33,7 @@ function section(title, ...paragraphs) {
   for (const item of paragraphs) {
     if (Array.isArray(item)) {
       const list = el(item.ordered ? "ol" : "ul");
-      for (const line of item) list.append(el("li", line));
+      for (const line of item) if (line) list.append(el("li", line));
       part.append(list);
     } else if (item) {
       part.append(el("p", item));
@@ -49,26 +53,29 @@ function ordered(items) {
 export function rulesSections(options, presetTitle, match) {
   const o = options;
   const reserve = o.reserve_size;
+  const pack = o.pack || "standard";
+  const flip = o.turn_end === "flip";
+  const atStart = o.call_window === "turn_start" && o.stop !== "enforced";
   const parts = [];
   parts.push(el("p", t("rules.intro", { preset: presetTitle }), "lead"));
   parts.push(
     section(
       t("rules.h.table"),
-      t("rules.table.packs"),
+      pack === "standard" ? t("rules.table.packs") : t(`rules.table.packs.${pack}`),
       o.reserve_face_up
         ? t("rules.table.reserve", { count: reserve, down: reserve - 1 })
         : t("rules.table.reserve.down", { count: reserve }),
       t("rules.table.houses"),
-      t("rules.table.hand", { count: 52 - reserve - 4 }),
-      t("rules.table.foundations"),
+      t("rules.table.hand", { count: PACK_SIZE[pack] - reserve - 4 }),
+      FOUNDATIONS[pack] === 10 ? t("rules.table.foundations.trumps") : t("rules.table.foundations"),
       o.first_player === "cut" ? t("rules.start.cut") : t("rules.start.reserve"),
     ),
   );
   parts.push(
     section(
       t("rules.h.available"),
-      t("rules.available"),
-      o.own_waste_playable ? t("rules.available.waste.yes") : t("rules.available.waste.no"),
+      flip ? t("rules.available.flip") : t("rules.available"),
+      flip ? null : o.own_waste_playable ? t("rules.available.waste.yes") : t("rules.available.waste.no"),
       o.reserve_face_up ? null : t("rules.available.reveal"),
     ),
   );
@@ -78,10 +85,11 @@ export function rulesSections(options, presetTitle, match) {
       [
         t("rules.build.foundation"),
         t("rules.build.house"),
-        t("rules.build.load"),
+        o.load_match === "colour" ? t("rules.build.load.colour") : t("rules.build.load"),
         o.load_wrap ? t("rules.build.load.wrap") : t("rules.build.load.nowrap"),
         o.load_from === "own" ? t("rules.build.load.own") : t("rules.build.load.any"),
         t(`rules.groups.${o.group_moves}`),
+        o.sterile_moves === "forbidden" ? t("rules.build.sterile") : null,
         t("rules.build.never"),
       ],
     ),
@@ -89,14 +97,18 @@ export function rulesSections(options, presetTitle, match) {
   parts.push(
     section(
       t("rules.h.turn"),
-      ordered([t("rules.turn.compulsory"), t("rules.turn.draw"), t("rules.turn.discard")]),
-      t("rules.turn.empty"),
-      t("rules.turn.end"),
+      flip
+        ? ordered([t("rules.turn.flip.moves"), t("rules.turn.flip.end")])
+        : ordered([t("rules.turn.compulsory"), t("rules.turn.draw"), t("rules.turn.discard")]),
+      flip ? t("rules.turn.flip.empty") : t("rules.turn.empty"),
+      flip ? null : t("rules.turn.end"),
       t("rules.turn.cycles"),
     ),
   );
   const priorities = [];
-  if (o.priority === "serbian") {
+  if (o.priority === "bobcrapette") {
+    priorities.push(t("rules.priority.bobcrapette"));
+  } else if (o.priority === "serbian") {
     priorities.push(t("rules.priority.serbian.foundation"), t("rules.priority.serbian.order"));
   } else {
     priorities.push(t("rules.priority.reserve"), t("rules.priority.foundation"));
@@ -106,14 +118,18 @@ export function rulesSections(options, presetTitle, match) {
     section(
       t("rules.h.priority", { preset: presetTitle }),
       ordered(priorities),
-      t(`rules.stop.${o.stop}`),
+      atStart ? t("rules.call.turn_start") : t(`rules.stop.${o.stop}`),
+      atStart ? t(`rules.call.penalty.${o.stop}`) : null,
+      atStart ? t(`rules.false.${o.false_call}`) : null,
     ),
   );
   parts.push(
     section(
       t("rules.h.scoring"),
       t("rules.score.win", { bonus: o.win_bonus, reserve: o.reserve_points, hand: o.hand_points }),
-      t("rules.score.stalemate", { reserve: o.reserve_points, hand: o.hand_points }),
+      o.blocked === "draw"
+        ? t("rules.score.blocked.draw")
+        : t("rules.score.stalemate", { reserve: o.reserve_points, hand: o.hand_points }),
       t("rules.score.cap"),
     ),
   );

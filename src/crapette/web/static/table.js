@@ -100,14 +100,26 @@ function wideWidth(width, height) {
 }
 
 /** The geometry of the table for a board `width` px wide and at most `height` px tall. */
-export function layout(width, height, me) {
+export function layout(width, height, me, nf = 8) {
   const tall = width < TALL_BELOW;
   const rowsW = rowsWidth(width, height, tall);
   const wideW = tall ? 0 : wideWidth(width, height);
-  return wideW > rowsW ? wideLayout(width, wideW, me) : rowsLayout(width, rowsW, me, tall);
+  return wideW > rowsW ? wideLayout(width, wideW, me, nf) : rowsLayout(width, rowsW, me, tall, nf);
 }
 
-function rowsLayout(width, w, me, tall) {
+/** The `nf` foundations (8, or 10 under the tarot packs) in two columns beside the houses'
+ * four rows: with 10, five to a column in the same height, each overlapping the one above
+ * by a fifth (its corner index and most of it still show). */
+function placeFoundations(piles, nf, colA, colB, rowY) {
+  const rows = Math.ceil(nf / 2);
+  const pitch = (rowY(3) - rowY(0)) / Math.max(1, rows - 1);
+  for (let i = 0; i < nf; i++) {
+    const y = Math.round(rowY(0) + Math.floor(i / 2) * pitch);
+    piles[`F${i + 1}`] = { x: i % 2 ? colB : colA, y, fan: 0 };
+  }
+}
+
+function rowsLayout(width, w, me, tall, nf) {
   const g = tall ? 4 : Math.round(w * 0.13);
   const pad = tall ? 4 : g;
   const h = Math.round(w * 1.4);
@@ -128,9 +140,7 @@ function rowsLayout(width, w, me, tall) {
   const piles = {};
   left.forEach((name, i) => (piles[name] = { x: leftBase, y: rowY(i), fan: -1, room: fanRoom }));
   right.forEach((name, i) => (piles[name] = { x: rightBase, y: rowY(i), fan: 1, room: fanRoom }));
-  for (let i = 0; i < 8; i++) {
-    piles[`F${i + 1}`] = { x: i % 2 ? colB : colA, y: rowY(Math.floor(i / 2)), fan: 0 };
-  }
+  placeFoundations(piles, nf, colA, colB, rowY);
   piles[`R${opp}`] = { x: leftBase, y: top, fan: -1, room: fanRoom, label: "above" };
   piles[`W${opp}`] = { x: colA, y: top, fan: 0, label: "above" };
   piles[`K${opp}`] = { x: rightBase, y: top, fan: 0, label: "above" };
@@ -145,7 +155,7 @@ function rowsLayout(width, w, me, tall) {
   };
 }
 
-function wideLayout(width, w, me) {
+function wideLayout(width, w, me, nf) {
   const g = Math.round(w * 0.13);
   const pad = g;
   const h = Math.round(w * 1.4);
@@ -167,9 +177,7 @@ function wideLayout(width, w, me) {
   const piles = {};
   left.forEach((name, i) => (piles[name] = { x: leftBase, y: rowY(i), fan: -1, room: fanRoom }));
   right.forEach((name, i) => (piles[name] = { x: rightBase, y: rowY(i), fan: 1, room: fanRoom }));
-  for (let i = 0; i < 8; i++) {
-    piles[`F${i + 1}`] = { x: i % 2 ? colB : colA, y: rowY(Math.floor(i / 2)), fan: 0 };
-  }
+  placeFoundations(piles, nf, colA, colB, rowY);
   // the opponent's column, top down: reserve (beside the houses nearest it), waste, turned
   // card, hand; yours, top down: hand, turned card, waste, reserve (beside yours)
   piles[`R${opp}`] = { x: oppColumn, y: sideY(0), fan: -1, room: reserveFan, label: "under" };
@@ -273,7 +281,7 @@ export class Table {
     this.seat = payload.seat;
     const me = payload.seat;
     const width = this.board.clientWidth;
-    const geo = layout(width, this.room(), me);
+    const geo = layout(width, this.room(), me, view.foundations.length);
     this.geo = geo;
     const board = this.board;
     board.style.height = `${geo.height}px`;
@@ -330,7 +338,7 @@ export class Table {
     const f = geo.foundations;
     this.rects.F = { x: f.x, y: f.y, w: f.w, h: f.h };
     this.cardEls.F = [];
-    for (let i = 1; i <= 8; i++) this.cardEls.F.push(...this.cardEls[`F${i}`]);
+    for (let i = 1; i <= view.foundations.length; i++) this.cardEls.F.push(...this.cardEls[`F${i}`]);
     this.updatePiles(payload);
   }
 

@@ -55,6 +55,8 @@ export function describe(move, actor, me) {
       return card ? t(`move.${actor}.discard`, { card }) : t(`move.${actor}.discard.nocard`);
     case "reveal":
       return card ? t(`move.${actor}.reveal`, { card }) : t(`move.${actor}.reveal.nocard`);
+    case "flip":
+      return card ? t(`move.${actor}.flip`, { card }) : t(`move.${actor}.flip.nocard`);
     case "end":
       return t(`move.${actor}.end`);
     case "stop":
@@ -110,7 +112,7 @@ export function optionsOf(text, presets) {
   const options = { ...(base ? base.options : {}) };
   for (const [key, raw] of Object.entries(changes)) {
     if (raw === "true" || raw === "false") options[key] = raw === "true";
-    else if (raw === "none") options[key] = null;
+    else if (raw === "none" && typeof options[key] !== "string") options[key] = null; // (false_call=none is a word)
     else if (/^-?\d+$/.test(raw)) options[key] = Number(raw);
     else options[key] = raw;
   }
