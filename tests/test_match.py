@@ -18,20 +18,25 @@ def _play_out(match: crapette.Match, rng: Rng) -> crapette.Match:
     return match
 
 
-def _run(rules: crapette.Ruleset, seed: int) -> crapette.Match:
+def _run(rules: crapette.Ruleset, seed: int, *, deals: int = 200) -> crapette.Match:
+    """The match of random play-outs from ``seed``, stopped after ``deals`` deals at most."""
     match = crapette.new_match(rules, seed=seed)
     rng = Rng(seed)
-    while True:
+    for _ in range(deals):
         match = _play_out(match, rng)
         if match.outcome() is not None:
-            return match
+            break
         match = match.next_deal()
+    return match
 
 
 @pytest.mark.parametrize("name", list(crapette.PRESETS))
 def test_matches_end_and_totals_are_the_sum_of_the_deals(name: str) -> None:
-    """Every preset's match ends; its totals are the sums of its deals' scores."""
-    rules = crapette.Ruleset.preset(name).replace(move_cap=600)
+    """Every preset's match ends; its totals are the sums of its deals' scores. (Random
+    play-outs seldom finish a deal: capped at 600 moves, they are blocked deals, which
+    ``blocked=draw`` scores 0 to both, so the match is played with its blocked deals scored;
+    the next test plays them drawn.)"""
+    rules = crapette.Ruleset.preset(name).replace(move_cap=600, blocked="scored")
     match = _run(rules, seed=7)
     result = match.outcome()
     assert result is not None
@@ -51,6 +56,15 @@ def test_matches_end_and_totals_are_the_sum_of_the_deals(name: str) -> None:
         assert result.winner == (0 if result.totals[0] > result.totals[1] else 1)
     else:
         assert result.winner is None
+
+
+def test_drawn_blocked_deals_score_nothing_and_the_match_goes_on() -> None:
+    """``blocked=draw`` [BOB]: a deal blocked at the move cap is a draw, 0 to both, so a
+    match to 300 of such deals never reaches its target."""
+    rules = crapette.Ruleset.preset("bobcrapette").replace(move_cap=50)
+    match = _run(rules, seed=7, deals=12)
+    assert match.outcome() is None and len(match.results) == 12
+    assert all(r.outcome.scores == (0, 0) and r.outcome.winner is None for r in match.results)
 
 
 def test_race_to_150_is_shorter_than_to_300() -> None:

@@ -269,19 +269,33 @@ def drag(page: Page, source: tuple[float, float], target: tuple[float, float]) -
 
 
 def card_center(page: Page, game: dict[str, Any], pile: str, count: int) -> tuple[float, float]:
+    """A point of the ``count``-th card from the top of ``pile`` that no other card covers
+    (a house card under others is picked by its visible edge, whichever way it fans)."""
     cards = page.locator(f"#board .card[data-pile='{pile}']")
     total = cards.count()
     assert total >= count, (pile, count, total)
-    box = cards.nth(total - count).bounding_box()
-    assert box is not None
-    # a house card under others is picked by its visible edge
-    visible = 0.5 if count == 1 else 0.15
-    if pile.startswith("H") and count > 1:
-        left = box["x"] < page.locator(pile_selector(pile)).bounding_box()["x"] + 5  # type: ignore[index]
-        x = box["x"] + box["width"] * (0.85 if left else visible)
-    else:
-        x = box["x"] + box["width"] * visible
-    return x, box["y"] + box["height"] / 2
+    point = cards.nth(total - count).evaluate(
+        """card => {
+             // the cards let pointer events through to the board: for the time of the
+             // search, the topmost card at a point is the one the eye sees there
+             const all = [...document.querySelectorAll("#board .card")];
+             for (const c of all) c.style.pointerEvents = "auto";
+             try {
+               const box = card.getBoundingClientRect();
+               const y = box.y + box.height / 2;
+               for (const share of [0.5, 0.15, 0.85, 0.05, 0.95]) {
+                 const x = box.x + box.width * share;
+                 const hit = document.elementFromPoint(x, y);
+                 if (hit && hit.closest(".card") === card) return [x, y];
+               }
+               return null;
+             } finally {
+               for (const c of all) c.style.pointerEvents = "";
+             }
+           }"""
+    )
+    assert point is not None, f"no visible part of card {total - count} of {pile}"
+    return point[0], point[1]
 
 
 def play_by_drag(page: Page, game: dict[str, Any], move: dict[str, Any]) -> None:
