@@ -1287,8 +1287,9 @@ static PyTypeObject StateType = {
     .tp_str = state_str,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "GameState(rules, to_act, foundations, houses, reserves, reserve_up, hands, wastes,"
-              " turned=None, stop=None, emptied=0, passes=(1, 1), moves_made=0, houses_key=None,"
-              " seen_log=None, seen_size=-1, *, seen=None)\n--\n\n"
+              " turned=None, stop=None, emptied=0, passes=(1, 1), moves_made=0, fault=None,"
+              " window=False, false_calls=(0, 0), houses_key=None, seen_log=None, seen_size=-1,"
+              " *, seen=None)\n--\n\n"
               "One position of a deal (the native engine's): every card's place, whose move it\n"
               "is and the counters the rules need. Immutable, hashable and equal by value;\n"
               "apply returns a new one. See crapette.state for the fields.",

@@ -318,6 +318,7 @@ def test_the_fuzzed_fields_are_the_constructors() -> None:
     assert set(STATE_FIELDS) == {
         *["rules", "to_act", "foundations", "houses", "reserves", "reserve_up", "hands", "wastes"],
         *["turned", "stop", "emptied", "passes", "moves_made", "seen"],
+        *["fault", "window", "false_calls"],
     }
 
 
