@@ -267,3 +267,38 @@ def test_the_second_stage_judges_the_finalists_again() -> None:
     assert both.best.moves in [s.line for s in ranked[:FINALISTS]]
     with pytest.raises(InvalidArgumentError, match="deep"):
         analyse(view, SMALL, deep=-1)
+
+
+@pytest.mark.parametrize("preset", ["tarot", "bobcrapette", "tarot(pack=tarot78)"])
+def test_samples_of_a_tarot_position_give_each_pack_its_own_cards(preset: str) -> None:
+    """The hidden cards are drawn by their pack (a face-down reserve card comes from its
+    owner's pack), whatever the pack's size: a tarot position is analysed, and every
+    sample's reserves and hands hold the view's hidden cards, each reserve its owner's."""
+    from crapette.bots._value import Sampler
+    from crapette.cards import PACKS
+    from crapette.deal import Rng
+
+    rules = c.parse_rules(preset)
+    owner = PACKS[rules.pack].owner
+    state = play_deal(
+        c.new_game(rules, seed=61), (get_bot("greedy", 1), get_bot("greedy", 2)), max_moves=40
+    )
+    assert state.moves_made == 40
+    view = observe(state, state.to_act)
+    found = hint(view, Limit(rollouts=16), seed=1, deep=2)
+    assert found.move in c.legal_moves(state)
+    draw = Sampler(view)
+    for n in range(20):
+        sample = draw(Rng(n))
+        hidden = [
+            card
+            for p in (0, 1)
+            for card in (
+                *sample.reserves[p][: len(sample.reserves[p]) - state.reserve_up[p]],
+                *sample.hands[p],
+            )
+        ]
+        assert sorted(hidden) == sorted(view.hidden_cards())
+        for p in (0, 1):
+            down = sample.reserves[p][: len(sample.reserves[p]) - state.reserve_up[p]]
+            assert all(owner[card] == p for card in down), (p, down)

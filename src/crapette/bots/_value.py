@@ -43,7 +43,7 @@ import attrs
 from crapette._engine import apply_unchecked
 from crapette.bots._greedy import play_out
 from crapette.bots.planner import HandMemory
-from crapette.cards import PACK
+from crapette.cards import PACKS
 from crapette.deal import Rng, shuffled
 from crapette.moves import Move
 from crapette.outcome import counts, outcome
@@ -175,9 +175,10 @@ class Sampler:
         known = {card for hand in hands if hand is not None for card in hand}
         self._hands = hands
         pool = [c for c in view.hidden_cards() if c not in known]
+        owner = PACKS[view.rules.pack].owner
         self._packs = (
-            tuple(c for c in pool if PACK[c] == 0),
-            tuple(c for c in pool if PACK[c] == 1),
+            tuple(c for c in pool if owner[c] == 0),
+            tuple(c for c in pool if owner[c] == 1),
         )
 
     def __call__(self, rng: Rng) -> GameState:
