@@ -99,12 +99,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(autouse=True)
-def _quick_hints(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The sessions' hints (the server's and the terminal game's) from a small analysis:
-    the web tests play whole deals by hints, each an analysis (tests/test_analysis.py
-    checks the hint at its real limit)."""
-    from crapette.analysis import Limit
+def _quick_hints(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """The sessions' hints (the server's and the terminal game's) from a small analysis
+    (tests/test_analysis.py checks the hint at its real limit).
+
+    The web tests (``test_web_*``) play whole deals by hints, from seeds chosen as deals
+    that the greedy bot's moves finish in a few dozen moves; a small analysis plays long
+    shuffles of sequences between houses instead. There the hint's move is the greedy
+    bot's choice (``Session.quick_hint``), its value, reason and fields still the
+    analysis's: the server's hint route runs as it does for a user."""
+    import attrs
+
+    from crapette.analysis import Hint, Limit
     from crapette.session import Session
 
     monkeypatch.setattr(Session, "hint_limit", Limit(rollouts=24))
     monkeypatch.setattr(Session, "hint_deep", 2)
+    if not Path(str(request.node.fspath)).stem.startswith("test_web_"):
+        return
+    analysed = Session.advice
+
+    def greedy_advice(self: Session, seat: int) -> Hint:
+        found = analysed(self, seat)
+        move = self.quick_hint(seat)
+        return attrs.evolve(found, move=move, line=(move,))
+
+    monkeypatch.setattr(Session, "advice", greedy_advice)
