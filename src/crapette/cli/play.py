@@ -12,6 +12,7 @@ from crapette.bots import bot_names
 from crapette.cli.game import TerminalGame
 from crapette.cli.show import SEED_HELP
 from crapette.errors import CrapetteError
+from crapette.rules import PRESETS
 from crapette.rules import parse_rules
 
 __all__ = ["MAX_DELAY", "add_parser", "run"]
@@ -32,7 +33,7 @@ def add_parser(subparsers: Any) -> None:
         "--rules",
         default="classic",
         metavar="RULES",
-        help="a preset (classic, pagat, g4a, belarusian, serbian) or a rules string such as"
+        help=f"a preset ({', '.join(PRESETS)}) or a rules string such as"
         " 'serbian(house_filling=immediate)' (default: classic)",
     )
     parser.add_argument(
