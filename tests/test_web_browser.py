@@ -1464,3 +1464,81 @@ def test_a_bobcrapette_deal_by_taps_on_a_phone_with_calls_at_turn_start(
         page.screenshot(path=str(shots / "bobcrapette-phone-end.png"), scale="css")
     finally:
         ctx.close()
+
+
+# ---------------------------------------------------------------------------- rule options
+
+
+def _field_values(page: Page) -> dict[str, str]:
+    """The New game form's option fields: option name -> the field's value."""
+    pairs: list[list[str]] = page.eval_on_selector_all(
+        "[data-option]", "fs => fs.map(f => [f.dataset.option, f.value])"
+    )
+    return dict((name, value) for name, value in pairs)
+
+
+def _as_field(value: object) -> str:
+    """An option's value as its field holds it (JavaScript's ``String``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def test_the_new_game_form_offers_every_rule_option(
+    browser: Browser, server: str, axe_source: str
+) -> None:
+    """Beside the preset, a field for every rule option but the match's (the Length field's),
+    set to the preset's values and reset when the preset changes; the game starts with the
+    options changed (the rules string names only those), the first-deal guide speaks of the
+    chosen rules, and a combination RULES.md refuses starts no game."""
+    from crapette import _spec
+
+    ctx = new_context(browser, "en", settings=QUIET)
+    try:
+        page = ctx.new_page()
+        page.goto(server + "/")
+        page.wait_for_selector("#preset option[value='classic']", state="attached")
+        offered = [o.name for o in _spec.OPTIONS if o.kind != "count"]
+        values = _field_values(page)
+        assert list(values) == offered
+        classic = crapette.Ruleset.preset("classic")
+        assert values == {name: _as_field(getattr(classic, name)) for name in offered}
+        guide = page.text_content("#guide-steps") or ""
+        assert "eight foundations" in guide and "ten foundations" not in guide
+
+        page.select_option("#preset", "bobcrapette")
+        bob = crapette.Ruleset.preset("bobcrapette")
+        assert _field_values(page) == {name: _as_field(getattr(bob, name)) for name in offered}
+        guide = page.text_content("#guide-steps") or ""
+        assert "ten foundations" in guide and "trumps from 1 to 21" in guide
+        assert "Two moves are compulsory" in guide and "tap your hand" in guide
+
+        page.click("#new-options summary")
+        assert page.is_visible("#option-pack")
+        check_axe(page, axe_source, "the rule options open")
+        page.select_option("#option-pack", "tarot56")
+        page.fill("#option-reserve_size", "19")
+        page.select_option("#option-blocked", "scored")
+        guide = page.text_content("#guide-steps") or ""
+        assert "eight foundations" in guide and "Knight between the Jack" in guide
+        page.select_option("#opponent", "greedy")
+        page.select_option("#length", "deal")
+        page.fill("#seed", "5")
+        page.click("#btn-new")
+        page.wait_for_function("() => window.crapette.game && window.crapette.idle")
+        game = game_of(page)
+        assert crapette.Ruleset.from_string(game["rules"]) == bob.replace(
+            pack="tarot56", reserve_size=19, blocked="scored", match_target=None, match_deals=1
+        )
+        assert game["rules"].startswith("bobcrapette(")
+        assert len(api(server, page, "GET")["view"]["foundations"]) == 8
+
+        # a refused combination (turn_end=flip needs a playable own waste): no game
+        page.select_option("#preset", "classic")
+        page.select_option("#option-turn_end", "flip")
+        page.select_option("#option-own_waste_playable", "false")
+        page.click("#btn-new")
+        page.wait_for_function("() => window.crapette.idle")
+        page.wait_for_selector("#message[data-kind='error']")
+        assert page.inner_text("#message") == catalogue("en")["error.bad_rules"]
+        assert game_of(page)["rules"] == game["rules"]  # the deal on the table goes on
+    finally:
+        ctx.close()

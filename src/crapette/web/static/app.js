@@ -10,6 +10,7 @@ import * as i18n from "./i18n.js";
 import * as refusals from "./refusals.js";
 import * as sound from "./sound.js";
 import { rulesBody, guideItems } from "./rules.js";
+import { OPTIONS } from "./spec.js";
 import { Table, pileCards } from "./table.js";
 import * as words from "./words.js";
 
@@ -37,6 +38,7 @@ const session = {
   hint: null, // a legal move entry
   verdict: null, // {version, text, kind}: what a call at a turn's start came to, to say
   presets: [],
+  guideRules: null, // the rules string whose words the first-deal guide shows
   lastSeen: 0, // the number of the opponent's latest move shown
   known: {}, // move number -> card, for the moves list
   pending: null, // the player's move in flight: {version, move, rects, card}
@@ -399,6 +401,7 @@ function describeEntry(entry, me) {
  * in the panel beside the table during a game. */
 function placeGuide() {
   const guide = $("#guide");
+  if ((session.game ? session.game.rules : chosenRules()) !== session.guideRules) showGuide();
   if (session.game) {
     if (guide.parentElement !== $("#panel")) $("#panel").prepend(guide);
   } else if (guide.parentElement !== $("#table")) {
@@ -906,10 +909,10 @@ function matchOf(preset) {
 
 async function newGame(event) {
   if (event) event.preventDefault();
-  const spec = { rules: $("#preset").value, opponent: $("#opponent").value };
+  const spec = { rules: chosenRules(), opponent: $("#opponent").value };
   const seed = $("#seed").value;
   if (seed !== "") spec.seed = Number(seed);
-  if ($("#length").value === "match") spec.match = matchOf(spec.rules);
+  if ($("#length").value === "match") spec.match = matchOf($("#preset").value);
   try {
     const created = await request(() => backend.create(spec));
     saveSeat(created.game_id, created.token, created.invite);
@@ -949,9 +952,90 @@ function fillPresets() {
   if (chosen) $("#preset").value = chosen;
 }
 
+/** The rule options the New game form offers beside the preset: every option of the spec
+ * but the match's (the Length field and the preset set those). */
+const FORM_OPTIONS = OPTIONS.filter((o) => o.kind !== "count");
+
+/** The New game form's option fields, one per rule option, in the spec's order: a list of
+ * its values' words for a choice or a flag, a number within its range for a count. */
+function fillOptionFields() {
+  const chosen = new Map([...document.querySelectorAll("[data-option]")].map((f) => [f.dataset.option, f.value]));
+  const fields = FORM_OPTIONS.map((option) => {
+    const label = document.createElement("label");
+    const name = document.createElement("span");
+    name.textContent = t(`new.option.${option.name}`);
+    let field;
+    if (option.kind === "int") {
+      field = document.createElement("input");
+      field.type = "number";
+      field.min = String(option.range[0]);
+      field.max = String(option.range[1]);
+      field.required = true;
+    } else {
+      field = document.createElement("select");
+      const values = option.kind === "bool" ? [true, false] : option.values;
+      field.append(
+        ...values.map((value) => {
+          const entry = document.createElement("option");
+          entry.value = String(value);
+          entry.textContent = t(`option.${option.name}.${value}`);
+          return entry;
+        }),
+      );
+    }
+    field.id = `option-${option.name}`;
+    field.dataset.option = option.name;
+    field.addEventListener("change", showGuide);
+    label.append(name, " ", field);
+    return label;
+  });
+  $("#option-fields").replaceChildren(...fields);
+  if (chosen.size) {
+    for (const field of document.querySelectorAll("[data-option]")) {
+      field.value = chosen.get(field.dataset.option);
+    }
+  } else {
+    setOptionFields();
+  }
+}
+
+/** The option fields set to the chosen preset's values. */
+function setOptionFields() {
+  const preset = session.presets.find((p) => p.name === ($("#preset").value || "classic"));
+  if (!preset) return;
+  for (const field of document.querySelectorAll("[data-option]")) {
+    field.value = String(preset.options[field.dataset.option]);
+  }
+  showGuide();
+}
+
+/** The rules string of the New game form: the preset, with the options whose fields differ
+ * from its values (`tarot(pack=tarot56, sterile_moves=forbidden)`). A number field that
+ * holds no whole number keeps the preset's value. */
+function chosenRules() {
+  const name = $("#preset").value || "classic";
+  const preset = session.presets.find((p) => p.name === name);
+  const changes = [];
+  for (const field of document.querySelectorAll("[data-option]")) {
+    const option = field.dataset.option;
+    const value = field.value.trim();
+    if (!preset || value === "" || value === String(preset.options[option])) continue;
+    if (field.type === "number" && !/^\d+$/.test(value)) continue;
+    changes.push(`${option}=${value}`);
+  }
+  return changes.length ? `${name}(${changes.join(", ")})` : name;
+}
+
+/** The first-deal guide in the words of the rules on the table, or else of the form's. */
+function showGuide() {
+  const rules = session.game ? session.game.rules : chosenRules();
+  session.guideRules = rules;
+  $("#guide-steps").replaceChildren(...guideItems(words.optionsOf(rules, session.presets)));
+}
+
 function openRules() {
   const game = session.game;
-  const rules = game ? game.rules : $("#preset").value || "classic";
+  const rules = game ? game.rules : chosenRules();
   const options = words.optionsOf(rules, session.presets);
   const { preset } = words.parseRules(rules);
   const match = game ? game.match : { ...matchOf(preset), ...($("#length").value === "deal" ? { target: null, deals: 1 } : {}) };
@@ -962,8 +1046,9 @@ function openRules() {
 function relabel() {
   i18n.translate();
   document.title = t("app.title");
-  $("#guide-steps").replaceChildren(...guideItems());
   fillPresets();
+  fillOptionFields();
+  showGuide();
   if (session.game) {
     table.render(session.game);
     updatePanel(session.game);
@@ -987,6 +1072,7 @@ function wire() {
   });
   board.addEventListener("keydown", onKey);
   $("#new-game").addEventListener("submit", newGame);
+  $("#preset").addEventListener("change", setOptionFields);
   // every game button made while the page is busy waits its turn (whenIdle), as taps do
   const onClick = (selector, action) => $(selector).addEventListener("click", () => whenIdle(action));
   onClick("#btn-draw", () => {

@@ -16,6 +16,32 @@ export const GUIDE_STEPS = [
   "guide.step.hint",
 ];
 
+/** The guide's steps in the words of these rules (every option's value; none: the
+ * standard pack, the usual priorities and the discard turn): ten foundations with a pack of
+ * trumps, the Knight and the trumps on the foundations, Bobcrapette's two compulsory moves,
+ * the flip that ends a turn under `turn_end=flip`, loading by colour. */
+export function guideSteps(options = {}) {
+  const pack = options.pack || "standard";
+  const ten = FOUNDATIONS[pack] === 10;
+  const steps = [];
+  for (const key of GUIDE_STEPS) {
+    if (key === "guide.step.piles" && ten) {
+      steps.push("guide.step.piles.ten");
+    } else if (key === "guide.step.foundations" && (pack !== "standard" || options.priority === "bobcrapette")) {
+      const family = pack === "standard" ? "standard" : ten ? "trumps" : "knight";
+      steps.push(`guide.step.foundations.${family}`);
+      steps.push(options.priority === "bobcrapette" ? "guide.step.compulsory.bobcrapette" : "guide.step.compulsory");
+    } else if (key === "guide.step.hand" && options.turn_end === "flip") {
+      steps.push("guide.step.hand.flip");
+    } else if (key === "guide.step.load" && options.load_match === "colour") {
+      steps.push("guide.step.load.colour");
+    } else {
+      steps.push(key);
+    }
+  }
+  return steps;
+}
+
 /** Each pack's size and foundations (RULES.md, "Packs and table rules"). */
 const PACK_SIZE = { standard: 52, tarot56: 56, tarot77: 77, tarot78: 78 };
 const FOUNDATIONS = { standard: 8, tarot56: 8, tarot77: 10, tarot78: 10 };
@@ -141,8 +167,8 @@ export function rulesSections(options, presetTitle, match) {
 }
 
 /** The first-deal guide as a list of steps. */
-export function guideItems() {
-  return GUIDE_STEPS.map((key) => el("li", t(key)));
+export function guideItems(options) {
+  return guideSteps(options).map((key) => el("li", t(key)));
 }
 
 /** The whole rules dialog body: the guide, then the rules. */
@@ -151,7 +177,7 @@ export function rulesBody(options, presetTitle, match) {
   const guide = el("section");
   guide.append(el("h3", t("guide.title")));
   const list = el("ol");
-  list.append(...guideItems());
+  list.append(...guideItems(options));
   guide.append(list);
   body.append(guide, ...rulesSections(options, presetTitle, match));
   return body;
