@@ -1488,7 +1488,7 @@ def test_the_new_game_form_offers_every_rule_option(
     """Beside the preset, a field for every rule option but the match's (the Length field's),
     set to the preset's values and reset when the preset changes; the game starts with the
     options changed (the rules string names only those), the first-deal guide speaks of the
-    chosen rules, and a combination RULES.md refuses starts no game."""
+    chosen rules, and a combination the rules refuse (docs/rules.md) starts no game."""
     from crapette import _spec
 
     ctx = new_context(browser, "en", settings=QUIET)
@@ -1540,5 +1540,62 @@ def test_the_new_game_form_offers_every_rule_option(
         page.wait_for_selector("#message[data-kind='error']")
         assert page.inner_text("#message") == catalogue("en")["error.bad_rules"]
         assert game_of(page)["rules"] == game["rules"]  # the deal on the table goes on
+    finally:
+        ctx.close()
+
+
+def test_the_call_button_counts_the_false_calls_left(browser: Browser, server: str) -> None:
+    """``false_call=rationed`` (chosen in the New game form): the Crapette! button says how
+    many false calls the player has left; each false call costs nothing else (the player
+    goes on) and counts one; after the third the button is disabled."""
+    ctx = new_context(browser, "en", settings=QUIET)
+    words = catalogue("en")["button.call.left"]
+
+    def label(left: int) -> str:
+        return str(words["one" if left == 1 else "other"]).replace("{count}", str(left))
+
+    try:
+        page = ctx.new_page()
+        page.goto(server + "/")
+        page.wait_for_selector("#preset option[value='bobcrapette']", state="attached")
+        page.select_option("#preset", "bobcrapette")
+        page.click("#new-options summary")
+        page.select_option("#option-false_call", "rationed")
+        page.select_option("#opponent", "random")
+        page.select_option("#length", "deal")
+        page.fill("#seed", "7")
+        page.click("#btn-new")
+        page.wait_for_function("() => window.crapette.game && window.crapette.idle")
+        game = game_of(page)
+        assert "false_call=rationed" in game["rules"]
+        seat = game["seat"]
+        assert game["view"]["false_calls"] == [0, 0]
+        calls = 0
+        for _ in range(400):
+            if game["status"] != "playing" or calls == 3:
+                break
+            assert game["your_turn"]
+            may_call = any(m["action"] == "stop" for m in game["legal_moves"])
+            move = hinted(server, page, game)
+            if may_call and move["action"] != "stop":
+                assert page.inner_text("#btn-call") == label(3 - calls)
+                page.click("#btn-call")
+                game = wait_my_turn(page, game["version"])
+                calls += 1
+                assert game["view"]["false_calls"][seat] == calls
+                assert page.inner_text("#btn-call") == label(3 - calls)
+                continue
+            after = api(
+                server, page, "POST", "/moves", move=move["notation"], version=game["version"]
+            )
+            page.wait_for_function(
+                "v => window.crapette.game.version === v && window.crapette.idle",
+                arg=after["version"],
+            )
+            game = wait_my_turn(page, game["version"]) if not after["your_turn"] else game_of(page)
+        assert calls == 3, "the deal ended before three false calls"
+        assert page.inner_text("#btn-call") == label(0)
+        assert page.is_disabled("#btn-call")
+        assert not any(m["action"] == "stop" for m in game["legal_moves"])
     finally:
         ctx.close()

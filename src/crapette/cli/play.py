@@ -12,8 +12,7 @@ from crapette.bots import bot_names
 from crapette.cli.game import TerminalGame
 from crapette.cli.show import SEED_HELP
 from crapette.errors import CrapetteError
-from crapette.rules import PRESETS
-from crapette.rules import parse_rules
+from crapette.rules import PRESETS, parse_rules
 
 __all__ = ["MAX_DELAY", "add_parser", "run"]
 

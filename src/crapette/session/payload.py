@@ -109,6 +109,9 @@ class ViewPayload(TypedDict):
     turned: str | None
     stop: StopInfo | None
     moves_made: int
+    false_calls: list[int]
+    """Each player's false calls of the deal (counted under ``false_call="rationed"``, which
+    allows 3; ``[0, 0]`` under other rules)."""
 
 
 class _LegalMoveBase(TypedDict):
@@ -391,6 +394,7 @@ def view_payload(view: PlayerView, state: GameState) -> ViewPayload:
         turned=str(view.turned) if view.turned is not None else None,
         stop=stop,
         moves_made=view.moves_made,
+        false_calls=list(view.false_calls),
     )
 
 

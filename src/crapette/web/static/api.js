@@ -35,7 +35,7 @@
 // The Payload (GET /api/games/{id}; see docs/web.md): version, status (waiting, playing,
 // deal_over, over), rules (a rules string "preset(option=value, ...)"), seat, to_act,
 // turn_player, your_turn, view {foundations, houses, reserves [{down, up}], hands, wastes,
-// turned, stop, moves_made}, legal_moves [{code, notation, action, from, to, count,
+// turned, stop, moves_made, false_calls}, legal_moves [{code, notation, action, from, to, count,
 // violation?}], last_moves [{number, seat, move, cards, from?, to?}] (the opponent's moves
 // since the seat's last one), outcome {winner, scores, reason, tally [{reserve, hand, waste,
 // count}] per player, points {reserve, hand, win_bonus}} or null, match {deal, target, deals,

@@ -26,6 +26,7 @@ const SPEEDS = { slow: [700, 420], normal: [320, 160], fast: [160, 60], off: [0,
 const ACCELERATION = 0.9;
 const FLOOR_MS = 80;
 const GAP_WAIT_MS = 700; // how long a later version waits for the ones before it
+const RATIONED_CALLS = 3; // the false calls a player may make in a deal under false_call=rationed
 
 const settings = loadSettings();
 const backend = await createBackend();
@@ -430,9 +431,14 @@ function updatePanel(game) {
     ? t("button.flip")
     : has("reveal") && !has("draw") ? t("button.reveal") : t("button.draw");
   // the call at a turn's start (call_window=turn_start): offered while the rules allow it
-  const callAtStart = words.optionsOf(game.rules, session.presets).call_window === "turn_start";
+  const options = words.optionsOf(game.rules, session.presets);
+  const callAtStart = options.call_window === "turn_start";
   $("#btn-call").hidden = !callAtStart;
   $("#btn-call").disabled = !(has("stop") && !game.view.stop);
+  // under false_call=rationed, the false calls the player has left this deal
+  $("#btn-call").textContent = options.false_call === "rationed"
+    ? t("button.call.left", { count: Math.max(0, RATIONED_CALLS - game.view.false_calls[me]) })
+    : t("button.call");
   $("#btn-discard").disabled = !(has("discard") || has("end"));
   $("#btn-discard").textContent = has("end") ? t("button.end") : t("button.discard");
   $("#btn-hint").disabled = !game.your_turn || game.status !== "playing";

@@ -490,6 +490,7 @@ class LocalGame {
       turned: view.turned !== null ? text(view.turned) : null,
       stop,
       moves_made: view.movesMade,
+      false_calls: [...view.falseCalls],
     };
   }
 
