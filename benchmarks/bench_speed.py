@@ -47,7 +47,8 @@ import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
-PRESETS = ("classic", "pagat", "g4a", "belarusian", "serbian")
+PRESETS = ("classic", "pagat", "g4a", "belarusian", "serbian", "tarot", "bobcrapette")
+"""The presets of the self-play rows: the standard pack's five, then the tarot packs' two."""
 TURN_LENGTHS = (1, 10, 100, 1000, 2000)
 
 # Work per run (identical for both builds: fixed seeds and counts).

@@ -194,11 +194,22 @@ def game_of(page: Page) -> dict[str, Any]:
 
 
 def start_game(
-    page: Page, base: str, preset: str, opponent: str, seed: int, length: str = "deal"
+    page: Page,
+    base: str,
+    preset: str,
+    opponent: str,
+    seed: int,
+    length: str = "deal",
+    options: dict[str, str] | None = None,
 ) -> dict[str, Any]:
+    """A new game from the New game form (``options``: rule options changed in its fields)."""
     page.goto(base + "/")
     page.wait_for_selector("#preset option[value='classic']", state="attached")
     page.select_option("#preset", preset)
+    if options:
+        page.click("#new-options summary")
+        for name, value in options.items():
+            page.select_option(f"#option-{name}", value)
     page.select_option("#opponent", opponent)
     page.select_option("#length", length)
     page.fill("#seed", str(seed))
@@ -1556,17 +1567,9 @@ def test_the_call_button_counts_the_false_calls_left(browser: Browser, server: s
 
     try:
         page = ctx.new_page()
-        page.goto(server + "/")
-        page.wait_for_selector("#preset option[value='bobcrapette']", state="attached")
-        page.select_option("#preset", "bobcrapette")
-        page.click("#new-options summary")
-        page.select_option("#option-false_call", "rationed")
-        page.select_option("#opponent", "random")
-        page.select_option("#length", "deal")
-        page.fill("#seed", "7")
-        page.click("#btn-new")
-        page.wait_for_function("() => window.crapette.game && window.crapette.idle")
-        game = game_of(page)
+        game = start_game(
+            page, server, "bobcrapette", "random", 7, options={"false_call": "rationed"}
+        )
         assert "false_call=rationed" in game["rules"]
         seat = game["seat"]
         assert game["view"]["false_calls"] == [0, 0]
