@@ -210,6 +210,12 @@ def start_game(
         page.click("#new-options summary")
         for name, value in options.items():
             page.select_option(f"#option-{name}", value)
+    return submit_new_game(page, opponent, seed, length)
+
+
+def submit_new_game(page: Page, opponent: str, seed: int, length: str = "deal") -> dict[str, Any]:
+    """Fill the New game form's opponent, length and deal number, start, and wait for the
+    game on the table."""
     page.select_option("#opponent", opponent)
     page.select_option("#length", length)
     page.fill("#seed", str(seed))
@@ -1409,12 +1415,7 @@ def test_a_bobcrapette_deal_by_taps_on_a_phone_with_calls_at_turn_start(
             page.inner_text("#preset option[value='bobcrapette']") == english["preset.bobcrapette"]
         )
         page.select_option("#preset", "bobcrapette")
-        page.select_option("#opponent", "random")
-        page.select_option("#length", "deal")
-        page.fill("#seed", "7")
-        page.click("#btn-new")
-        page.wait_for_function("() => window.crapette.game && window.crapette.idle")
-        game = game_of(page)
+        game = submit_new_game(page, "random", 7)
         assert game["rules"].startswith("bobcrapette")
         check_phone_layout(page, 390)
         assert page.locator("#board .slot-F").count() == 10
@@ -1530,12 +1531,7 @@ def test_the_new_game_form_offers_every_rule_option(
         page.select_option("#option-blocked", "scored")
         guide = page.text_content("#guide-steps") or ""
         assert "eight foundations" in guide and "Knight between the Jack" in guide
-        page.select_option("#opponent", "greedy")
-        page.select_option("#length", "deal")
-        page.fill("#seed", "5")
-        page.click("#btn-new")
-        page.wait_for_function("() => window.crapette.game && window.crapette.idle")
-        game = game_of(page)
+        game = submit_new_game(page, "greedy", 5)
         assert crapette.Ruleset.from_string(game["rules"]) == bob.replace(
             pack="tarot56", reserve_size=19, blocked="scored", match_target=None, match_deals=1
         )
