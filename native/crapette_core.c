@@ -250,7 +250,7 @@ static void put_top(cr_state *s, int pile, const uint8_t *buf, int n) {
 }
 
 /* Move the top n cards of pile a onto pile b, in order (a != b); off: the offsets of s. */
-static void move_block(cr_state *s, const int *off, int a, int b, int n) {
+ALWAYS_INLINE void move_block(cr_state *s, const int *off, int a, int b, int n) {
     int ea = off[a] + s->len[a], eb = off[b] + s->len[b];
     uint8_t buf[CR_NCARDS];
     memcpy(buf, s->cards + ea - n, (size_t)n);
@@ -600,28 +600,30 @@ ALWAYS_INLINE int group_moves(gen *g, int source, uint16_t *out, int n, const cr
             lifted[c] = key;
         }
     }
+    /* the whole house onto an empty one changes nothing: a sterile move */
+    if (g->sterile && to_empty == size) to_empty--;
     for (unsigned left = targets; left; left &= left - 1) {
         int t = lowest_bit(left);
         int lo, hi;
-        int onto_empty = (g->empty >> t) & 1u;
-        if (onto_empty) {
+        if ((g->empty >> t) & 1u) {
             lo = 1;
             hi = to_empty;
         } else {
             lo = hi = sizes[t];
         }
         int dst = s->len[CR_PILE_HOUSE + t];
+        /* the moves of 1..13 cards are consecutive in the table; longer groups (a tarot
+           pack's runs: a 52-card pack's runs stop at 13) come last, in g->late */
+        int base = cr_group_index[source][t][1] - 1;
         for (int count = lo; count <= hi; count++) {
-            if (onto_empty && g->sterile && count == size) continue; /* changes nothing */
             if (g->seen) {
                 uint64_t key = lifted[count];
                 for (int i = 0; i < count; i++)
                     key ^= zkey(t, dst + i, cards[size - count + i], pk->count);
                 if (seen_has(g->seen, key)) continue;
             }
-            uint16_t move = (uint16_t)cr_group_index[source][t][count];
-            if (count <= 13) out[n++] = move;
-            else g->late[g->nlate++] = move;
+            if (pk->size <= 52 || count <= 13) out[n++] = (uint16_t)(base + count);
+            else g->late[g->nlate++] = (uint16_t)cr_group_index[source][t][count];
         }
     }
 #undef FROM_TOP
@@ -1287,8 +1289,8 @@ static int play_any(const cr_rules *r, const cr_state *s, int move, cr_state *o,
 
 /* _engine._play: the plain transition for a move of the player to act (for the standard
    pack in its own instance, see ALWAYS_INLINE). */
-static int play(const cr_rules *r, const cr_state *s, int move, cr_state *o,
-                const uint64_t *current, uint64_t *key) {
+ALWAYS_INLINE int play(const cr_rules *r, const cr_state *s, int move, cr_state *o,
+                       const uint64_t *current, uint64_t *key) {
     if (CR_RULE(r, PACK) == CR_PACK_STANDARD) return play_standard(r, s, move, o, current, key);
     return play_any(r, s, move, o, current, key);
 }
