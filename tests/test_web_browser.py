@@ -1529,14 +1529,32 @@ def test_the_new_game_form_offers_every_rule_option(
         page.select_option("#option-pack", "tarot56")
         page.fill("#option-reserve_size", "19")
         page.select_option("#option-blocked", "scored")
+        page.fill("#option-move_cap", "500")
         guide = page.text_content("#guide-steps") or ""
         assert "eight foundations" in guide and "Knight between the Jack" in guide
         game = submit_new_game(page, "greedy", 5)
         assert crapette.Ruleset.from_string(game["rules"]) == bob.replace(
-            pack="tarot56", reserve_size=19, blocked="scored", match_target=None, match_deals=1
+            pack="tarot56",
+            reserve_size=19,
+            blocked="scored",
+            move_cap=500,
+            match_target=None,
+            match_deals=1,
         )
         assert game["rules"].startswith("bobcrapette(")
         assert len(api(server, page, "GET")["view"]["foundations"]) == 8
+
+        # the rules text words every option: those its sections do not word come under
+        # "More rules", by the catalogue's sentence for the value or by the value's words
+        page.click("#btn-rules")
+        page.wait_for_selector("#rules-dialog[open]")
+        english = catalogue("en")
+        more = page.locator("#rules-body section", has_text=english["rules.h.more"])
+        assert more.locator("li").all_inner_texts() == [
+            english["rules.sterile_moves.forbidden"],
+            "A deal ends after 500 moves.",
+        ]
+        page.keyboard.press("Escape")
 
         # a refused combination (turn_end=flip needs a playable own waste): no game
         page.select_option("#preset", "classic")

@@ -1,7 +1,8 @@
 // The rules summary and the first-deal guide, built from the catalogue for the options of
 // the game (or of the preset chosen in the form): the building rules, the priorities of
 // those rules, the scoring. The texts follow docs/rules.md.
-import { t } from "./i18n.js";
+import { current, has, t } from "./i18n.js";
+import { OPTIONS } from "./spec.js";
 import { matchWords } from "./words.js";
 
 /** The guide's steps, in order (catalogue keys). */
@@ -77,10 +78,17 @@ function ordered(items) {
 /** The rules summary for `options` (every option's value) and `presetTitle` (in words),
  * as DOM sections; `match` {target, deals} is the game's match format. */
 export function rulesSections(options, presetTitle, match) {
-  const o = options;
+  const worded = new Set(); // the options the sections below read, and so word
+  const o = new Proxy(options, {
+    get(target, name) {
+      worded.add(name);
+      return target[name];
+    },
+  });
   const reserve = o.reserve_size;
   const pack = o.pack || "standard";
   const flip = o.turn_end === "flip";
+  const waste = o.own_waste_playable; // (under flip, the flip sentence says it is playable)
   const atStart = o.call_window === "turn_start" && o.stop !== "enforced";
   const parts = [];
   parts.push(el("p", t("rules.intro", { preset: presetTitle }), "lead"));
@@ -101,7 +109,7 @@ export function rulesSections(options, presetTitle, match) {
     section(
       t("rules.h.available"),
       flip ? t("rules.available.flip") : t("rules.available"),
-      flip ? null : o.own_waste_playable ? t("rules.available.waste.yes") : t("rules.available.waste.no"),
+      flip ? null : waste ? t("rules.available.waste.yes") : t("rules.available.waste.no"),
       o.reserve_face_up ? null : t("rules.available.reveal"),
     ),
   );
@@ -115,7 +123,6 @@ export function rulesSections(options, presetTitle, match) {
         o.load_wrap ? t("rules.build.load.wrap") : t("rules.build.load.nowrap"),
         o.load_from === "own" ? t("rules.build.load.own") : t("rules.build.load.any"),
         t(`rules.groups.${o.group_moves}`),
-        o.sterile_moves === "forbidden" ? t("rules.build.sterile") : null,
         t("rules.build.never"),
       ],
     ),
@@ -159,11 +166,36 @@ export function rulesSections(options, presetTitle, match) {
       t("rules.score.cap"),
     ),
   );
+  const more = moreRules(options, worded);
+  if (more.length) parts.push(section(t("rules.h.more"), more));
   const matchText = [matchWords(match)];
   if (match.target !== null) matchText.push(t("rules.match.target", { target: match.target }));
   if (match.deals !== null && match.deals > 1) matchText.push(t("rules.match.deals", { count: match.deals }));
   parts.push(section(t("rules.h.match"), ...matchText));
   return parts;
+}
+
+/** The lines of "More rules": for every option of the spec (crapette._spec, through the
+ * generated spec.js) that the sections did not word (`worded`: the names they read; the
+ * match's options are the match section's) and whose value is not its default, the
+ * catalogue's sentence `rules.<name>.<value>` when it has one, else the value's own words
+ * (`option.<name>.<value>`, or `option.<name>` with the number), which every catalogue has.
+ * A new rule option needs no code here (docs/architecture.md, "Adding a rule option"). */
+export function moreRules(options, worded = new Set()) {
+  const lines = [];
+  for (const option of OPTIONS) {
+    const value = options[option.name];
+    if (worded.has(option.name) || option.kind === "count") continue;
+    if (value === undefined || value === option.default) continue;
+    const sentence = `rules.${option.name}.${value}`;
+    if (has(sentence)) {
+      lines.push(t(sentence));
+    } else {
+      const words = option.kind === "int" ? t(`option.${option.name}`, { value }) : t(`option.${option.name}.${value}`);
+      lines.push(words.charAt(0).toLocaleUpperCase(current()) + words.slice(1) + ".");
+    }
+  }
+  return lines;
 }
 
 /** The first-deal guide as a list of steps. */
