@@ -43,9 +43,13 @@ class DealMachine(RuleBasedStateMachine):
         after = c.apply(before, move)
         assert before == twin and c.to_json(before) == snapshot  # untouched
         assert after.moves_made == before.moves_made + 1
-        if move in (c.CALL_STOP, c.LET_STAND):
+        if move is c.LET_STAND or (move is c.CALL_STOP and before.stop is not None):
             assert before.stop is not None and after.stop is None
             assert after.to_act == before.stop.resume or move is c.CALL_STOP
+        elif move is c.CALL_STOP:  # a call at the start of a turn (call_window=turn_start)
+            assert before.window and after.stop is None
+            # the caller's window closes; a false call that costs the turn opens the other's
+            assert not after.window or after.to_act != before.to_act
         if before.stop is None and move is c.DISCARD:
             assert after.turned is None
             assert after.to_act != before.to_act or after.stop is not None

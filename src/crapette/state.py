@@ -24,7 +24,6 @@ each state knowing how many of its keys it has seen, so a turn of ``k`` house mo
 from __future__ import annotations
 
 import functools
-import inspect
 from collections import Counter
 from collections.abc import Collection, Container, Mapping
 from itertools import chain
@@ -323,10 +322,7 @@ class GameState:  # the Python engine's class (PythonState)
         self.false_calls = false_calls
         self.houses_key = 0 if houses_key is None else houses_key
         self.seen_log = seen_log
-        self.seen_size = seen_size
-        # Until now ``self`` was an instance of the twin class (see ``_new``): it becomes a
-        # GameState, which is then checked whole.
-        self.__class__ = PythonState
+        self.seen_size = seen_size  # (the last field: the state is built, see _write_once)
         problems = _problems(self, PythonState, check_key=key_given)
         if problems:
             raise _impossible(problems)
@@ -511,12 +507,27 @@ def _layout_key(houses: tuple[Pile, ...], rules: object) -> int:
         return 0
 
 
-# The Python class is a plain ``__slots__`` class whose instances are filled in by a twin
-# class (the same slots) and then made ``GameState``s, whose assignment and deletion raise as
-# the native class's read-only fields do. The public constructor's twin runs ``__init__``
-# (which checks the state); ``make_state``'s only assigns the slots.
-_TWIN: Any = None
-_FAST_TWIN: Any = None
+# A state's fields are slots, written once: by the constructor (``__init__``, through
+# ``_write_once``) or by ``make_state`` (through the slots' own setters); after that,
+# assignment and deletion raise as the native class's read-only fields do.
+_new_object: Final = object.__new__
+_SET: Final[tuple[Any, ...]] = tuple(vars(GameState)[name].__set__ for name in _FIELDS)
+"""The slots' setters, in field order."""
+_SETTER: Final[dict[str, Any]] = dict(zip(_FIELDS, _SET, strict=True))
+_built: Final = vars(GameState)["seen_size"].__get__  # raises until the last field is set
+
+
+def _write_once(self: GameState, name: str, value: object) -> None:
+    """Assignment to a state: a field written by the constructor, once; anything else is
+    refused as the native class refuses it."""
+    setter = _SETTER.get(name)
+    if setter is not None:
+        try:
+            _built(self)
+        except AttributeError:  # the constructor is filling it in
+            setter(self, value)
+            return
+    _read_only(self, name, value)
 
 
 def _read_only(self: object, name: str, value: object = None) -> None:
@@ -535,68 +546,8 @@ def _read_only(self: object, name: str, value: object = None) -> None:
     raise AttributeError(f"{kind!r} object has no attribute {name!r}")
 
 
-def _no_init(self: object, *args: object, **kwargs: object) -> None:
-    """Everything was done by ``__new__`` (the twin's ``__init__``)."""
-
-
-def _new(cls: type, *args: object, **kwargs: object) -> Any:
-    return _TWIN(*args, **kwargs)  # ``__init__`` makes it a GameState, then checks it
-
-
-def _assign(
-    self: Any,
-    rules: Ruleset,
-    to_act: int,
-    foundations: tuple[Pile, ...],
-    houses: tuple[Pile, ...],
-    reserves: tuple[Pile, ...],
-    reserve_up: tuple[int, ...],
-    hands: tuple[Pile, ...],
-    wastes: tuple[Pile, ...],
-    turned: Card | None,
-    stop: PendingStop | None,
-    emptied: int,
-    passes: tuple[int, ...],
-    moves_made: int,
-    fault: PendingStop | None,
-    window: bool,
-    false_calls: tuple[int, ...],
-    houses_key: int,
-    seen_log: SeenLog | None,
-    seen_size: int,
-) -> None:
-    """The slots of ``make_state``'s twin, assigned as given."""
-    self.rules = rules
-    self.to_act = to_act
-    self.foundations = foundations
-    self.houses = houses
-    self.reserves = reserves
-    self.reserve_up = reserve_up
-    self.hands = hands
-    self.wastes = wastes
-    self.turned = turned
-    self.stop = stop
-    self.emptied = emptied
-    self.passes = passes
-    self.moves_made = moves_made
-    self.fault = fault
-    self.window = window
-    self.false_calls = false_calls
-    self.houses_key = houses_key
-    self.seen_log = seen_log
-    self.seen_size = seen_size
-
-
-_init = PythonState.__init__
-_TWIN = type("GameState", (), {"__slots__": _FIELDS, "__init__": _init})
-_FAST_TWIN = type("GameState", (), {"__slots__": _FIELDS, "__init__": _assign})
-# help() and inspect.signature show the constructor's parameters, not _new's
-_parameters = list(inspect.signature(_init).parameters.values())[1:]
-setattr(PythonState, "__signature__", inspect.Signature(_parameters))  # noqa: B010
-setattr(PythonState, "__new__", staticmethod(_new))  # noqa: B010 - not a plain attribute
-setattr(PythonState, "__init__", _no_init)  # noqa: B010
-setattr(PythonState, "__setattr__", _read_only)  # noqa: B010
-setattr(PythonState, "__delattr__", _read_only)  # noqa: B010
+setattr(PythonState, "__setattr__", _write_once)  # noqa: B010 - hidden from mypy, which
+setattr(PythonState, "__delattr__", _read_only)  # noqa: B010 - keeps refusing assignment
 
 
 def make_state(
@@ -622,32 +573,29 @@ def make_state(
 ) -> GameState:
     """The Python engine's internal constructor: every field given, in field order, nothing
     derived or checked (its ``apply`` builds every state with it, from a state that passed
-    the checks, by the rules): the twin class fills the slots by plain assignment (the
-    fastest way CPython builds an object) and the object becomes a ``GameState`` of the
-    Python engine."""
-    state = _FAST_TWIN(
-        rules,
-        to_act,
-        foundations,
-        houses,
-        reserves,
-        reserve_up,
-        hands,
-        wastes,
-        turned,
-        stop,
-        emptied,
-        passes,
-        moves_made,
-        fault,
-        window,
-        false_calls,
-        houses_key,
-        seen_log,
-        seen_size,
-    )
-    state.__class__ = PythonState
-    return state  # type: ignore[no-any-return]
+    the checks, by the rules), stored through the slots' setters."""
+    state: GameState = _new_object(PythonState)
+    put = _SET
+    put[0](state, rules)
+    put[1](state, to_act)
+    put[2](state, foundations)
+    put[3](state, houses)
+    put[4](state, reserves)
+    put[5](state, reserve_up)
+    put[6](state, hands)
+    put[7](state, wastes)
+    put[8](state, turned)
+    put[9](state, stop)
+    put[10](state, emptied)
+    put[11](state, passes)
+    put[12](state, moves_made)
+    put[13](state, fault)
+    put[14](state, window)
+    put[15](state, false_calls)
+    put[16](state, houses_key)
+    put[17](state, seen_log)
+    put[18](state, seen_size)
+    return state
 
 
 class PendingStop(NamedTuple):
