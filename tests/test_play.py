@@ -497,3 +497,16 @@ def test_a_tarot_deal_in_the_terminal() -> None:
     assert [line.split()[0] for line in lines[2:6]] == ["H1", "H2", "H3", "H4"]
     assert lines[6].split() == ["·", "·"]  # F9 and F10: a fifth row, no houses beside it
     assert lines[7].startswith("player 1") or lines[7].startswith("player 0")
+
+
+@pytest.mark.parametrize("delay", ["nan", "inf", "-inf", "-1", "1e400", "61"])
+def test_demo_delay_must_be_a_finite_number_of_seconds(
+    delay: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("rich")
+    from crapette.cli import main
+
+    assert main(["play", "--demo", "--seed", "1", f"--delay={delay}"]) == 1
+    err = capsys.readouterr().err
+    assert "--delay must be a number of seconds from 0 to 60" in err
+    assert "Traceback" not in err

@@ -12,6 +12,7 @@ from crapette.cli import main
 from crapette.deal import Rng
 from crapette.records import GameRecord, format_record, format_result, parse_record
 from crapette.text import board
+from test_errors import MESSAGE_LIMIT
 
 PRESETS = list(c.PRESETS)
 
@@ -314,3 +315,65 @@ def test_record_headers_are_immutable_and_move_texts_checked() -> None:
             GameRecord({"Seed": "1"}, ("draw", bad))
     with pytest.raises(c.NotationError, match="is not a move"):
         GameRecord.from_dict({"headers": {"Seed": "1"}, "moves": ["12."]})
+
+
+# --------------------------------------------------------------------------------------
+# Errors point into the whole record; input read with a size cap
+
+
+@pytest.mark.parametrize(
+    ("bad", "found"),
+    [("ZZ-Q", "ZZ-Q"), ("R-Fx99", "99"), ("R-Q", "Q"), ("dra\u00a0w", "\u00a0")],
+)
+def test_record_errors_point_into_the_whole_record(bad: str, found: str) -> None:
+    text = f'[Seed "1"]\n[Rules "classic"]\n\n1. R-F draw {{a comment}}\n2. {bad} discard\n'
+    with pytest.raises(c.NotationError) as info:
+        parse_record(text)
+    error = info.value
+    assert error.text == text
+    assert error.position is not None
+    assert text[error.position :].startswith(found)
+
+
+def test_record_moves_are_separated_by_ascii_white_space_only() -> None:
+    with pytest.raises(c.NotationError) as info:
+        parse_record('[Seed "1"]\n\n1. draw\u00a0discard\n')
+    assert info.value.position == 19
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+@pytest.mark.parametrize("command", [["replay", "/dev/zero"], ["show", "-"]])
+def test_endless_input_is_refused_at_the_size_cap(
+    command: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    import sys
+
+    pytest.importorskip("rich")
+    from crapette.cli import main
+
+    with open("/dev/zero", "rb") as zero:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(zero))
+        assert main(command) == 1
+    err = capsys.readouterr().err
+    assert "longer than the limit of 16,777,216 bytes" in err
+    assert len(err) < MESSAGE_LIMIT
+
+
+def test_read_input_caps_files_and_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    from crapette.cli._input import read_input
+
+    path = tmp_path / "record.txt"
+    path.write_text("draw " * 10, encoding="utf-8")
+    assert read_input(path, limit=50) == "draw " * 10
+    with pytest.raises(c.CrapetteError, match=r"record\.txt.*limit of 49 bytes"):
+        read_input(path, limit=49)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"x" * 100)))
+    with pytest.raises(c.CrapetteError, match=r"standard input.*limit"):
+        read_input("-", limit=99)
+    path.write_bytes(b"\xff\xfe")
+    with pytest.raises(c.CrapetteError, match="not UTF-8"):
+        read_input(path)

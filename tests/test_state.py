@@ -377,3 +377,57 @@ def test_layout_keys_seen_are_checked() -> None:
             with pytest.raises(c.InvalidPositionError, match="seen must hold layout keys"):
                 engine_state.replace(seen=keys)
     assert state.replace(seen=(5, 2**64 - 1)).problems() == []
+
+
+# --- the Python engine's one-entry move cache -------------------------------------------
+
+
+def _two_positions() -> tuple[c.GameState, c.GameState, c.Move]:
+    """Two Python-engine positions and a move legal in the first only."""
+    from crapette._engine import python_apply_unchecked
+    from crapette._movegen import python_legal_moves
+    from crapette.state import to_python
+
+    first = to_python(c.new_game(seed=4))
+    for move in python_legal_moves(first):
+        second = python_apply_unchecked(first, move)
+        extra = [m for m in python_legal_moves(first) if m not in python_legal_moves(second)]
+        if extra and second.to_act == first.to_act:
+            return first, second, extra[0]
+    raise AssertionError("no such pair")  # pragma: no cover
+
+
+def test_the_move_cache_answers_only_for_the_state_it_listed() -> None:
+    """``apply`` looks a move up in the moves ``legal_moves`` listed last only when they are
+    this state's: a move legal in the last listed position is still refused here."""
+    from crapette._engine import python_apply
+    from crapette._movegen import known_moves, python_legal_moves
+
+    first, second, move = _two_positions()
+    python_legal_moves(first)
+    assert known_moves(first) is not None and known_moves(second) is None
+    with pytest.raises(c.IllegalMoveError):
+        python_apply(second, move)
+    python_legal_moves(second)
+    with pytest.raises(c.IllegalMoveError):
+        python_apply(second, move)
+    assert python_apply(first, move) is not None
+
+
+def test_the_move_cache_spares_the_check_of_a_listed_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After ``legal_moves(state)``, applying one of its moves asks no rule again (the
+    one-entry cache); another position's move is checked by the rules."""
+    import crapette._engine as engine
+    from crapette._movegen import python_legal_moves
+
+    first, second, _ = _two_positions()
+    calls = []
+    real = engine.is_legal
+    monkeypatch.setattr(engine, "is_legal", lambda s, m: calls.append(m) or real(s, m))
+    moves = python_legal_moves(first)
+    engine.python_apply(first, moves[-1])
+    assert calls == []
+    engine.python_apply(second, python_legal_moves(second)[0])
+    assert calls == []
+    engine.python_apply(first, moves[0])  # the cache holds the second position now
+    assert calls == [moves[0]]
