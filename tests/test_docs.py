@@ -513,3 +513,11 @@ def test_ci_runs_the_readmes_test_command_and_the_selection_exists() -> None:
     tests = {p.stem for p in (DOCS.parent / "tests").glob("test_*.py")}
     assert tests >= conftest.ENGINE_MODULES | conftest.NATIVE_MODULES
     assert not conftest.ENGINE_MODULES & conftest.NATIVE_MODULES
+
+
+def test_getting_started_deals_a_game_before_making_a_release() -> None:
+    page = (DOCS / "getting-started.md").read_text(encoding="utf-8")
+    headings = [line for line in page.splitlines() if line.startswith("## ")]
+    titles = [h[3:].strip() for h in headings]
+    assert "Deal a game" in titles and "Making a release" in titles
+    assert titles.index("Deal a game") < titles.index("Making a release")
