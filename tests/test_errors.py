@@ -1,6 +1,6 @@
 """Every bad value given to a public function raises one of the library's errors (a
 ``CrapetteError``, and a ``ValueError`` but for ``BotError``), and its message names what was
-wrong (issue 10, item 5 and "Bad input"). A wrong Python type is a ``TypeError``, as in
+wrong. A wrong Python type is a ``TypeError``, as in
 Python."""
 
 from __future__ import annotations

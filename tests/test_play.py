@@ -329,7 +329,7 @@ def test_cli_play_with_no_input_quits(
 
 
 def test_the_board_is_redrawn_after_the_humans_own_move() -> None:
-    """Issue 14 item 15: after a move that keeps the turn, the board shows the new position."""
+    """After a move that keeps the turn, the board shows the new position."""
     game, _ = make_game([])
     first = c.legal_moves(game.state)[0]
     after = c.apply(game.state, first)
@@ -376,7 +376,7 @@ def test_after_a_stop_decision_the_game_says_what_happened(preset: str, answer: 
 
 
 def test_loading_a_position_file_in_the_game(tmp_path: Path) -> None:
-    """Issue 14 item 13: a position line or a JSON state loads as a deal with no moves."""
+    """A position line or a JSON state loads as a deal with no moves."""
     state = c.new_game(c.Ruleset.preset("g4a"), seed=6)
     for name, text in (("p.txt", c.format_position(state) + "\n"), ("p.json", c.to_json(state))):
         path = tmp_path / name

@@ -207,7 +207,7 @@ def test_cli_show_reads_files_and_says_when_one_is_missing(
 
 
 def test_seed_means_the_same_deals_on_every_command(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 14 item 12: ``--seed S`` names a series of deals, deal K shuffled from
+    """``--seed S`` names a series of deals, deal K shuffled from
     ``deal_seed(S, K - 1)``: the deals of ``play --seed S``'s match and ``simulate --seed S``
     (each played twice); ``--deal-seed N`` is the deal of ``new_game(seed=N)``."""
     from crapette.cli.game import TerminalGame
@@ -231,7 +231,7 @@ def test_seed_means_the_same_deals_on_every_command(capsys: pytest.CaptureFixtur
 
 
 def test_show_piped_into_head_prints_no_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 14 item 14: ``crapette show --seed 3 | head -1``: the reader has gone when the
+    """``crapette show --seed 3 | head -1``: the reader has gone when the
     board is written; the command stops quietly (status 1, nothing on stderr)."""
     import io
     import os
@@ -300,7 +300,8 @@ def test_record_text_layout_to_the_character() -> None:
 
 
 def test_record_headers_are_immutable_and_move_texts_checked() -> None:
-    """Issue 14 item 6."""
+    """A record's headers cannot be changed (nor by changing the dict it was built from),
+    and its move texts are checked when it is built."""
     record = GameRecord({"Seed": "1"}, ("draw",))
     with pytest.raises(TypeError):
         record.headers["Seed"] = "2"  # type: ignore[index]

@@ -1,4 +1,4 @@
-"""The ``Ruleset`` (issue 3): the presets of docs/rules.md's variant matrix, independent
+"""The ``Ruleset``: the presets of docs/rules.md's variant matrix, independent
 options, the canonical string that round-trips, and ``InvalidRulesError`` for bad input."""
 
 from __future__ import annotations
@@ -66,8 +66,8 @@ def test_preset_string_round_trip(name: str) -> None:
 
 
 def test_canonical_string_example() -> None:
-    """Issue 3: "a canonical string form that round-trips, e.g.
-    ``serbian(house_filling=immediate)``"."""
+    """A canonical string form that round-trips, e.g.
+    ``serbian(house_filling=immediate)``."""
     rules = Ruleset.preset("serbian").replace(house_filling="immediate")
     assert str(rules) == "serbian(house_filling=immediate)"
     assert Ruleset.from_string("serbian(house_filling=immediate)") == rules
@@ -147,7 +147,7 @@ def test_ruleset_is_frozen_and_hashable() -> None:
     ],
 )
 def test_bad_input_raises_invalid_rules_error(make: object, words: str) -> None:
-    """Issue 3 "Bad input": an unknown preset or option, a value of the wrong type or a bad
+    """An unknown preset or option, a value of the wrong type or a bad
     value raise ``InvalidRulesError`` naming it (never a silent default)."""
     with pytest.raises(InvalidRulesError, match=words):
         make()  # type: ignore[operator]
@@ -169,8 +169,8 @@ def test_bad_input_raises_invalid_rules_error(make: object, words: str) -> None:
     ],
 )
 def test_impossible_values_and_combinations(changes: dict[str, object], words: str) -> None:
-    """Issue 3 "Bad input": "an impossible combination (say, a reserve size outside what a
-    pack allows)": ``InvalidRulesError`` naming it, from ``replace`` and from a string."""
+    """An impossible combination (say, a reserve size outside what a pack allows):
+    ``InvalidRulesError`` naming it, from ``replace`` and from a string."""
     with pytest.raises(InvalidRulesError, match=words):
         Ruleset().replace(**changes)
     text = (

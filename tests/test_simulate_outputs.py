@@ -123,7 +123,7 @@ def _lines_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> list[str]:
 def test_piped_compare_keeps_every_name_and_interval_on_one_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Issue 14 item 14: piped output is not a terminal, so the tables are not wrapped at
+    """Piped output is not a terminal, so the tables are not wrapped at
     80 columns (every preset by default: a table wider than 80)."""
     lines = _lines_of(["compare", "--bots", "greedy,greedy", "--games", "2"], capsys)
     header = next(line for line in lines if "classic" in line)

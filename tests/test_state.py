@@ -1,6 +1,6 @@
-"""The lean state (issue 13 item 1), one way to build it (issue 10), the checked ``apply``
-that checks one move (issue 13 item 2), ``Move`` field checks (issue 14 item 4) and
-``validate_position`` of every field (issue 14 item 5)."""
+"""The lean state, one way to build it, the checked ``apply`` that checks one move (and the
+Python engine's move cache that spares it), ``Move`` field checks and ``validate_position``
+of every field."""
 
 from __future__ import annotations
 
@@ -171,7 +171,7 @@ def test_layouts_seen_from_several_threads() -> None:
 
 
 def test_a_long_turn_costs_the_same_per_state() -> None:
-    """Issue 13: memory per retained state is flat from the first to the last moves of a
+    """Memory per retained state is flat from the first to the last moves of a
     1,000-move turn (a set of seen layouts per state would grow with the turn)."""
     start, moves = _long_turn(1000)
     gc.collect()
@@ -218,7 +218,7 @@ def test_outcome_is_none_exactly_while_the_deal_runs(state: c.GameState) -> None
     assert (result is None) == (not c.is_over(state))
 
 
-# --- Move checks its fields (issue 14 item 4) --------------------------------------------
+# --- Move checks its fields -------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -245,7 +245,7 @@ def test_no_float_equals_a_real_move() -> None:
         Move(Action.PLAY, 1.0, 2)  # type: ignore[arg-type]
 
 
-# --- validate_position checks every field (issue 14 item 5) ------------------------------
+# --- validate_position checks every field -----------------------------------------------
 
 
 def _broken(state: c.GameState) -> list[tuple[str, dict[str, object]]]:
@@ -332,7 +332,7 @@ def test_a_valid_state_has_no_problems() -> None:
 def test_legal_moves_never_fails_on_a_validated_state(
     state: c.GameState, field: str, value: int
 ) -> None:
-    """A state that passes validation never makes ``legal_moves`` raise (issue 14 item 5)."""
+    """A state that passes validation never makes ``legal_moves`` raise."""
     if field in ("reserve_up", "passes"):
         change = {field: (value, getattr(state, field)[1])}
     elif field == "houses":
