@@ -52,7 +52,6 @@ ENGINE_MODULES = frozenset(
         "test_errors",
         "test_faces",
         "test_fallible",
-        "test_hardening",
         "test_match",
         "test_notation",
         "test_parsers_fuzz",
@@ -71,7 +70,6 @@ ENGINE_MODULES = frozenset(
         "test_serialize",
         "test_state",
         "test_stateful",
-        "test_survivors",
         "test_views",
     }
 )

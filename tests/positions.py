@@ -14,18 +14,23 @@ Where the other cards go: first, complete suits (A to K, so nothing ever goes on
 the foundations left empty by the test; then whatever is left goes to the bottom of the
 piles named by ``rest`` (by default the bottom of both hands, under the cards the test
 wrote). Pass ``rest="hand1"`` (say) when a test needs player 0's hand empty.
+
+For tests that need many positions rather than one, :func:`walk` and
+:func:`random_states` give the states of a seeded random game.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 
 import crapette as c
 from crapette.cards import PACKS, STANDARD, Card, Pack, full_pack
+from crapette.deal import Rng
 from crapette.moves import ALL_MOVES
 
-__all__ = ["cards", "deal_order", "leftovers", "position"]
+__all__ = ["cards", "deal_order", "leftovers", "position", "random_states", "walk"]
 
 RestPile = str
 _REST_PILES = ("hand0", "hand1", "waste0", "waste1", "reserve0", "reserve1")
@@ -250,3 +255,33 @@ def play(state: c.GameState, *texts: str) -> c.GameState:
     for text in texts:
         state = c.apply(state, mv(text))
     return state
+
+
+@functools.cache
+def walk(name: str, steps: int, seed: int = 3) -> tuple[c.GameState, ...]:
+    """The states of a random game of the preset ``name`` dealt and played from ``seed``:
+    at most ``steps`` moves (cached)."""
+    rng = Rng(seed)
+    state = c.new_game(c.Ruleset.preset(name), seed=seed)
+    out = [state]
+    for _ in range(steps):
+        moves = c.legal_moves(state)
+        if not moves:
+            break
+        state = c.apply_unchecked(state, moves[rng.below(len(moves))])
+        out.append(state)
+    return tuple(out)
+
+
+def random_states(rules: str, seed: int, moves: int = 3000) -> list[c.GameState]:
+    """The states of random play (random moves, so every kind of move shows up)."""
+    rng = Rng(seed)
+    state = c.new_game(rules, seed=seed)
+    out = [state]
+    for _ in range(moves):
+        legal = c.legal_moves(state)
+        if not legal:
+            break
+        state = c.apply_unchecked(state, legal[rng.below(len(legal))])
+        out.append(state)
+    return out

@@ -264,7 +264,7 @@ def test_import_crapette_is_light() -> None:
 
 
 def test_the_facade_is_small_and_exact() -> None:
-    assert len(crapette.__all__) <= 60  # 58 and refusal, Refusal (issue 28)
+    assert len(crapette.__all__) <= 60  # 58 and refusal, Refusal
     assert len(set(crapette.__all__)) == len(crapette.__all__)
     for name in crapette.__all__:
         assert hasattr(crapette, name), name

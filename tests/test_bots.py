@@ -17,7 +17,9 @@ from crapette.bots import (
     get_bot,
     play_deal,
 )
+from crapette.bots.search import MAX_BUDGET
 from crapette.views import PlayerView, observe
+from test_errors import MESSAGE_LIMIT
 
 
 def _play(rules: c.Ruleset, bots: tuple[Bot, Bot], seed: int) -> list[c.Move]:
@@ -141,3 +143,13 @@ def test_a_subclass_names_itself_with_a_class_attribute(base: type[Bot]) -> None
     assert named().name == "cautious" and base().name == base.name
     result = simulate("classic(move_cap=60)", (named, "random"), games=2, seed=1)
     assert result.bots == ("cautious", "random")
+
+
+@pytest.mark.parametrize("option", ["9" * 5000, str(MAX_BUDGET + 1), "0", "٣", "+5", " 5"])
+def test_search_budget_is_capped(option: str) -> None:
+    with pytest.raises(c.CrapetteError, match="search budget") as info:
+        get_bot("search:" + option)
+    assert len(str(info.value)) < MESSAGE_LIMIT
+    assert get_bot(f"search:{MAX_BUDGET}").budget == MAX_BUDGET  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="budget"):
+        SearchBot(budget=MAX_BUDGET + 1)

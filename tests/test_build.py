@@ -117,7 +117,7 @@ needs_native = pytest.mark.skipif(
 
 def test_engine_says_which_engine_runs() -> None:
     """``crapette.ENGINE`` is "native" exactly when the extension module is loaded (the name
-    ``COMPILED`` of a retired mypyc build is gone: issue 28, item 7)."""
+    ``COMPILED`` of a retired mypyc build is gone)."""
     loaded = "crapette._core" in sys.modules
     assert ("native" if loaded else "python") == crapette.ENGINE
     assert not hasattr(crapette, "COMPILED")
@@ -194,7 +194,7 @@ def _python(code: str, cwd: Path | None = None, **env_changes: str) -> tuple[str
 def test_the_python_engine_never_runs_unannounced() -> None:
     """Without its native core and without ``CRAPETTE_PURE``, ``import crapette`` warns
     once (every module of the package imported) that the Python engine runs, why and how to
-    get the native engine; ``CRAPETTE_PURE=1`` chooses it silently (issue 30)."""
+    get the native engine; ``CRAPETTE_PURE=1`` chooses it silently."""
     code = NO_EXTENSION + (
         "import crapette, crapette.bots, crapette.simulation, crapette.records\n"
         "import importlib; importlib.reload(crapette)\n"
@@ -217,7 +217,7 @@ def test_a_wheel_built_without_a_compiler_says_why_at_import(tmp_path: Path) -> 
     Python engine, is tagged for this interpreter (pip caches built wheels: a py3-none-any
     one would reach other Python versions) and carries the reason; installed (here:
     unpacked on ``PYTHONPATH``, away from the checkout), its import warns once, quoting that
-    reason (issue 30)."""
+    reason."""
     import zipfile
 
     root = Path(__file__).resolve().parent.parent

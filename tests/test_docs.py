@@ -366,7 +366,7 @@ MATRIX_OPTIONS = {
 def test_the_variant_matrix_agrees_with_the_presets(page: str) -> None:
     """In the variant matrix two presets have the same text in a row exactly when they have
     the same options ("same" repeats the ``classic`` column): under ``belarusian`` the
-    first player follows the same rule as under ``classic`` (issue 14 item 18)."""
+    first player follows the same rule as under ``classic``."""
     if not DOCS.is_dir():
         pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
     rows = [
@@ -396,7 +396,7 @@ _PYPI_INSTALL = re.compile(r"""pip install ["']?crapette\b""")
 
 
 def test_no_page_installs_from_pypi_without_saying_it_needs_a_release() -> None:
-    """Issue 14 item 16: crapette is not on PyPI before its first release, so a paragraph
+    """crapette is not on PyPI before its first release, so a paragraph
     or table that shows ``pip install crapette...`` says that it is for after a release (or
     for PyPI)."""
     if not DOCS.is_dir():
@@ -412,7 +412,7 @@ def test_no_page_installs_from_pypi_without_saying_it_needs_a_release() -> None:
 
 def test_the_install_table_names_every_extra() -> None:
     """Every optional extra of the package has its row in getting-started's install table
-    (issue 30: the ``web`` extra was missing)."""
+    (the ``web`` extra was once missing)."""
     if not DOCS.is_dir():
         pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
     extras = set(importlib.metadata.metadata("crapette").get_all("Provides-Extra") or [])
@@ -463,7 +463,7 @@ def test_deprecated_uses_finds_each_form() -> None:
 
 def test_no_code_block_of_the_docs_uses_a_deprecated_name() -> None:
     """Every Python block of the docs and the README, skipped ones included, imports the
-    names from their homes, never a deprecated top-level name (issue 30)."""
+    names from their homes, never a deprecated top-level name."""
     if not DOCS.is_dir():
         pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
     bad = [
@@ -476,7 +476,7 @@ def test_no_code_block_of_the_docs_uses_a_deprecated_name() -> None:
 
 
 def test_the_json_example_shows_what_the_library_writes() -> None:
-    """The notation page's JSON example starts as ``to_json`` writes it (issue 30: it showed
+    """The notation page's JSON example starts as ``to_json`` writes it (it once showed
     ``"behaviour": 1``)."""
     if not DOCS.is_dir():
         pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
@@ -491,7 +491,7 @@ def test_ci_runs_the_readmes_test_command_and_the_selection_exists() -> None:
     """The README's test command installs what the tests need (the package, axe-core), runs
     the whole suite, then the ``engine`` selection on the Python engine; ``.ci/run`` reads
     that command from the README and runs it as written; the selection names only modules
-    that exist (issue 30)."""
+    that exist."""
     if not (DOCS.parent / ".ci" / "run").is_file():
         pytest.skip("no checkout beside the tests (an installed-wheel run)")
     readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
@@ -513,3 +513,11 @@ def test_ci_runs_the_readmes_test_command_and_the_selection_exists() -> None:
     tests = {p.stem for p in (DOCS.parent / "tests").glob("test_*.py")}
     assert tests >= conftest.ENGINE_MODULES | conftest.NATIVE_MODULES
     assert not conftest.ENGINE_MODULES & conftest.NATIVE_MODULES
+
+
+def test_getting_started_deals_a_game_before_making_a_release() -> None:
+    page = (DOCS / "getting-started.md").read_text(encoding="utf-8")
+    headings = [line for line in page.splitlines() if line.startswith("## ")]
+    titles = [h[3:].strip() for h in headings]
+    assert "Deal a game" in titles and "Making a release" in titles
+    assert titles.index("Deal a game") < titles.index("Making a release")

@@ -1,24 +1,39 @@
 """Every bad value given to a public function raises one of the library's errors (a
 ``CrapetteError``, and a ``ValueError`` but for ``BotError``), and its message names what was
-wrong (issue 10, item 5 and "Bad input"). A wrong Python type is a ``TypeError``, as in
+wrong. A wrong Python type is a ``TypeError``, as in
 Python."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import crapette as c
 from crapette import svg, text
 from crapette.adapters.encoding import decode
-from crapette.bots import Fallible, GreedyBot, SearchBot, play_deal, register_bot, stop_decision
+from crapette.bots import (
+    Fallible,
+    GreedyBot,
+    SearchBot,
+    get_bot,
+    play_deal,
+    register_bot,
+    stop_decision,
+)
 from crapette.cards import full_pack
 from crapette.deal import Rng
 from crapette.errors import BotError, SimulationError, UnknownBotError
 from crapette.notation import format_public_position
+from crapette.records import parse_record
 from crapette.testing import divide, perft
+
+MESSAGE_LIMIT = 500  # no error message quotes more than a bounded excerpt of its input
+# (an unknown option's message lists every option name: about 330 characters with the tarot
+# packs' and table rules' options)
 
 STATE = c.new_game(seed=1)
 VIEW = c.observe(STATE, STATE.to_act)
@@ -233,3 +248,50 @@ def test_simulation_messages_quote_huge_numbers_by_size(field: str) -> None:
     args = {"games": 2, "seed": 1, field: 10**5000}
     with pytest.raises(SimulationError, match="an integer of 16610 bits"):
         simulate("classic", ("random", "random"), **args)
+
+
+# --------------------------------------------------------------------------------------
+# Messages quote a bounded excerpt of their input
+
+
+HUGE = "x" * 10_000_000
+
+
+@pytest.mark.parametrize(
+    "parse",
+    [
+        c.parse_card,
+        c.parse_position,
+        parse_record,
+        c.from_json,
+        c.Ruleset.from_string,
+        lambda text: c.parse_move(c.new_game(seed=1), text),
+        lambda text: c.parse_position(c.format_position(c.new_game(seed=1)) + " " + text),
+        lambda text: parse_record('[Seed "1"]\n\n1. draw ' + text),
+        lambda text: parse_record(f'[Seed "{text}"]\n\n1. draw').replay(),
+        lambda text: c.from_json(json.dumps({"format": "crapette", "version": text})),
+        lambda text: c.from_json(
+            c.to_json(c.new_game(seed=1)).replace('"to_act": 0', '"to_act": "' + text + '"')
+        ),
+        lambda text: c.Ruleset.from_string(f"classic(stop={text})"),
+        lambda text: c.from_json(
+            c.to_json(c.Ruleset()).replace('"options": {', '"options": {"' + text + '": 1, ')
+        ),
+        lambda text: get_bot(text),
+        lambda text: get_bot("search:" + text),
+    ],
+)
+def test_error_messages_quote_a_bounded_excerpt(parse: Any) -> None:
+    with pytest.raises(c.CrapetteError) as info:
+        parse(HUGE)
+    assert len(str(info.value)) < MESSAGE_LIMIT
+
+
+def test_position_error_on_a_huge_line_quotes_an_excerpt() -> None:
+    line = c.format_position(c.new_game(seed=1)).replace("0 -/", "1 -/", 1)
+    fields = line.split(" ")
+    fields[12] = ",".join(["00000000000000ff"] * 200_000)
+    fields[9] = "1"  # house H1 marked emptied but holds a card: an impossible position
+    with pytest.raises(c.NotationError, match="impossible position") as info:
+        c.parse_position(" ".join(fields))
+    assert len(str(info.value)) < 1000

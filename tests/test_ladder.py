@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from crapette.cli import main
 from crapette.errors import InvalidRulesError, SimulationError, UnknownBotError
 from crapette.simulation.ladder import Ladder, bradley_terry, ladder
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 def test_bradley_terry_two_bots() -> None:
@@ -144,3 +149,15 @@ def test_bootstrap_intervals_have_width() -> None:
     for r in result.ratings:
         assert r.low is not None and r.high is not None
         assert r.low < r.rating < r.high
+
+
+def test_ninety_five_percent_prints_once() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "crapette", "ladder", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert "95% bootstrap" in " ".join(done.stdout.split()) and "%%" not in done.stdout
+    assert "%%" not in (DOCS / "cli.md").read_text(encoding="utf-8")

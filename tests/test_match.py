@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
 import crapette
+from crapette.bots import GreedyBot, play_deal
 from crapette.deal import Rng
 from crapette.match import deal_seed
 
@@ -147,3 +151,130 @@ def test_repr_pastes_back_at_every_step_of_a_match() -> None:
             break
         match = match.next_deal()
     assert seen >= 2 and repr(match).startswith("crapette.Match(rules=crapette.parse_rules(")
+
+
+# --------------------------------------------------------------------------------------
+# Matches saved and resumed
+
+
+def _play_match(rules: crapette.Ruleset, seed: int) -> list[crapette.Match]:
+    """Every match value from the first move to the end, deal after deal."""
+    match = crapette.new_match(rules, seed=seed)
+    rng = Rng(seed)
+    out = [match]
+    while True:
+        while crapette.outcome(match.state) is None:
+            moves = crapette.legal_moves(match.state)
+            match = match.play(moves[rng.below(len(moves))])
+            out.append(match)
+        if match.outcome() is not None:
+            return out
+        match = match.next_deal()
+        out.append(match)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        crapette.Ruleset().replace(move_cap=60, match_target=90),
+        crapette.Ruleset.preset("serbian").replace(move_cap=40, match_deals=3),
+        crapette.Ruleset.preset("pagat").replace(
+            move_cap=50, match_target=60, match_starter="alternate"
+        ),
+    ],
+    ids=["classic", "serbian", "pagat-alternate"],
+)
+def test_a_match_in_progress_is_saved_and_resumed(rules: crapette.Ruleset) -> None:
+    matches = _play_match(rules, seed=4)
+    assert matches[-1].number >= 1  # more than one deal was played
+    for match in matches[::7] + matches[-3:]:
+        text = crapette.to_json(match)
+        resumed = crapette.from_json(text)
+        assert resumed == match
+        assert isinstance(resumed, crapette.Match)
+        assert resumed.results == match.results and resumed.totals == match.totals
+        assert resumed.outcome() == match.outcome()
+        assert json.loads(text)["type"] == "match"
+    # A resumed match goes on exactly like the original.
+    middle = len(matches) // 2
+    resumed = crapette.from_json(crapette.to_json(matches[middle]))
+    assert isinstance(resumed, crapette.Match)
+    assert (
+        resumed.play(crapette.legal_moves(resumed.state)[0])
+        == matches[middle].play(crapette.legal_moves(matches[middle].state)[0])
+        or crapette.outcome(resumed.state) is not None
+    )
+
+
+def test_results_include_the_last_deal_once_the_match_is_over() -> None:
+    final = _play_match(crapette.Ruleset().replace(move_cap=60, match_target=90), seed=4)[-1]
+    result = final.outcome()
+    assert result is not None
+    assert len(final.results) == result.deals == final.number + 1
+    last = final.results[-1]
+    assert last.outcome == crapette.outcome(final.state)
+    assert last.seed == deal_seed(final.seed, final.number)
+    assert result.totals == (
+        sum(r.outcome.scores[0] for r in final.results),
+        sum(r.outcome.scores[1] for r in final.results),
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "words"),
+    [
+        (("results", 0, "scores"), [0, 10**6], "over before this deal"),
+        (("results", 0, "seed"), 12345, "this deal's seed"),
+        (("results", 0, "reason"), "resigned", "reason"),
+        (("results", 0, "reason"), "swap", "winner exactly when"),
+        (("starter",), "flip", "starter"),
+        (("results", 1, "starter"), "flip", r"results\[1\].starter"),
+        (("seed",), 1.5, "seed"),
+        (("rules",), "serbian", "not the match's rules"),
+        (("results",), {}, "results"),
+    ],
+)
+def test_a_tampered_match_is_refused(path: tuple[Any, ...], value: Any, words: str) -> None:
+    matches = _play_match(crapette.Ruleset().replace(move_cap=60, match_target=90), seed=4)
+    match = next(m for m in matches if m.number >= 2)
+    doc = json.loads(crapette.to_json(match))
+    target = doc["match"]
+    for key in path[:-1]:
+        target = target[key]
+    if value == "flip":
+        value = 1 - target[path[-1]]
+    if value == "swap":
+        value = "stalemate" if target["winner"] is not None else "win"
+    target[path[-1]] = value
+    with pytest.raises(crapette.NotationError, match=words):
+        crapette.from_json(json.dumps(doc))
+
+
+# --------------------------------------------------------------------------------------
+# A match ends when a total reaches the target
+
+
+def _first_deal(target: int) -> crapette.Match:
+    """The first deal of a match to ``target`` (seed 11), played to its end by two greedy
+    bots (the deal does not depend on the target)."""
+    match = crapette.new_match(f"classic(match_target={target})", seed=11)
+    return match.with_state(play_deal(match.state, (GreedyBot(1), GreedyBot(2))))
+
+
+def test_a_match_ends_when_a_total_reaches_the_target_exactly() -> None:
+    """docs/rules.md, matches: the match ends once a player's total *reaches* the target
+    (``>=``): a deal that brings the winner exactly to it ends the match."""
+    result = crapette.outcome(_first_deal(10**6).state)
+    assert result is not None and result.winner is not None
+    points = max(result.scores)
+    for target, over in ((points, True), (points + 1, False), (points - 1, True)):
+        match = _first_deal(target)
+        assert match.totals == result.scores
+        decided = match.outcome()
+        assert (decided is not None) is over, (target, points)
+        if decided is not None:
+            assert decided.winner == result.winner and decided.totals == result.scores
+            with pytest.raises(crapette.MatchError, match="the match is over"):
+                match.next_deal()
+        else:
+            assert match.next_deal().number == 1

@@ -4,6 +4,7 @@ examples, and the errors for malformed or impossible text."""
 from __future__ import annotations
 
 import functools
+import re
 
 import pytest
 
@@ -17,6 +18,7 @@ from crapette.notation import (
     move_from_text,
 )
 from crapette.text import describe_move
+from positions import walk
 
 PRESETS = list(c.PRESETS)
 
@@ -348,3 +350,58 @@ def test_position_with_modified_rules() -> None:
     line = c.format_position(state)
     assert line.split(" ")[0] == "serbian(house_filling=immediate,move_cap=500)"
     assert c.parse_position(line) == state
+
+
+# --------------------------------------------------------------------------------------
+# Tall houses, pile names in errors, and white space in move text
+
+
+@pytest.mark.parametrize("house", [0, 7])
+@pytest.mark.parametrize("height", [14, 17, 40])
+def test_tall_house_in_a_position_line_is_a_notation_error(house: int, height: int) -> None:
+    fields = c.format_position(c.new_game(seed=1)).split(" ")
+    houses = fields[3].split("/")
+    houses[house] = "KS" * height
+    fields[3] = "/".join(houses)
+    line = " ".join(fields)
+    with pytest.raises(c.NotationError, match=rf"H{house + 1} .*{height} cards.*at most 13"):
+        c.parse_position(line)
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("R-Fx2", ("R", "F")),
+        ("T-H3x2", ("T", "H3")),
+        ("H2-Fx3", ("H2", "F")),
+        ("H4-OWx2", ("H4", "OW")),
+        ("H1-H1", ("H1",)),
+    ],
+)
+def test_impossible_moves_are_named_with_piles(text: str, names: tuple[str, ...]) -> None:
+    with pytest.raises(c.IllegalMoveError) as info:
+        c.parse_move(c.new_game(seed=1), text)
+    message = str(info.value)
+    assert all(re.search(rf"\b{name}\b", message) for name in names), message
+    assert not re.search(r"from -?\d+ to -?\d+|source=|target=", message), message
+
+
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [("\u00a0draw", 0), ("draw\u2003", 4), ("R-\u00a0F", 2), ("R\u2013F", 1), ("R-Ｆ", 2)],
+)
+def test_move_text_allows_only_ascii_white_space(text: str, position: int) -> None:
+    state = walk("classic", 0)[0]
+    with pytest.raises(c.NotationError) as info:
+        c.parse_move(state, text)
+    assert info.value.position == position
+    with pytest.raises(c.NotationError):
+        move_from_text(text)
+
+
+def test_move_text_allows_ascii_white_space_around() -> None:
+    state = walk("classic", 0)[0]
+    move = c.legal_moves(state)[0]
+    text = c.format_move(move)
+    for padded in (f" {text}", f"{text}\t", f"\r\n {text} \n"):
+        assert c.parse_move(state, padded) == move

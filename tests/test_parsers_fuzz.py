@@ -186,7 +186,7 @@ def test_ruleset_from_string(text: str) -> None:
         assert c.Ruleset.from_string(str(rules)) == rules
 
 
-# Issue 14: the validations added for hardening, fuzzed.
+# The exact grammars (rules numbers, seen keys, move text) and bounded messages, fuzzed.
 
 UNICODE_DIGITS_AND_SIGNS = st.sampled_from(list("0123456789_+-. \t\u00a0\u0663\uff11\u2003e"))
 
@@ -259,7 +259,8 @@ def test_error_messages_stay_short_for_long_input(piece: str, size: int) -> None
             assert len(str(exc)) < 1000
 
 
-# Issue 14 items 4, 5, 6, 8 and 17: the validations of values built in Python, fuzzed.
+# The validations of values built in Python (moves, positions, records, rulesets,
+# matches), fuzzed.
 
 junk = st.one_of(
     st.none(),

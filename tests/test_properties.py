@@ -1,5 +1,5 @@
-"""Invariant properties of the engine over seeds, presets and random rulesets (issues 2
-and 3): the 104 cards, purity of ``apply``, legal moves that apply and illegal ones that
+"""Invariant properties of the engine over seeds, presets and random rulesets: the 104
+cards, purity of ``apply``, legal moves that apply and illegal ones that
 raise, termination, score formulas and reproducible deals."""
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def test_invariants_at_every_step(rules: c.Ruleset, seed: int, walk: int) -> Non
 
 @given(states(max_steps=300))
 def test_apply_never_mutates_its_input(state: c.GameState) -> None:
-    """Issue 2: "``apply`` never mutates its input": the state equals its deep copy and a
+    """``apply`` never mutates its input: the state equals its deep copy and a
     re-created twin after every legal move is applied to it."""
     twin = copy.deepcopy(state)
     snapshot = c.to_json(state)
@@ -94,8 +94,8 @@ def test_apply_never_mutates_its_input(state: c.GameState) -> None:
 
 @given(states(max_steps=300), st.sampled_from(ALL_MOVES))
 def test_moves_not_legal_raise_and_change_nothing(state: c.GameState, move: c.Move) -> None:
-    """Issue 2: "a move not in ``legal_moves`` raises ``IllegalMoveError`` and changes
-    nothing"; the message names the move and says why (``why_illegal``)."""
+    """A move not in ``legal_moves`` raises ``IllegalMoveError`` and changes
+    nothing; the message names the move and says why (``why_illegal``)."""
     twin = copy.deepcopy(state)
     snapshot = c.to_json(state)
     if move in c.legal_moves(state):
@@ -118,9 +118,8 @@ def test_every_illegal_move_of_a_state(state: c.GameState) -> None:
 
 
 def test_bad_objects_are_type_errors() -> None:
-    """Issue 2 "Bad input": "an object that is not a move: ``IllegalMoveError`` or
-    ``TypeError`` with a clear message, and the state unchanged. A seed that is not an int:
-    ``TypeError``."""
+    """An object that is not a move: ``IllegalMoveError`` or ``TypeError`` with a clear
+    message, and the state unchanged. A seed that is not an int: ``TypeError``."""
     state = c.new_game(seed=1)
     twin = copy.deepcopy(state)
     snapshot = c.to_json(state)
@@ -188,7 +187,7 @@ def test_natural_deals_end_without_the_cap(name: str) -> None:
 
 @given(rulesets(options=("reserve_size", "reserve_face_up", "first_player")), seeds())
 def test_same_seed_same_deal(rules: c.Ruleset, seed: int) -> None:
-    """Issue 2: "The same seed gives the same deal"."""
+    """The same seed gives the same deal."""
     assert c.new_game(rules, seed=seed) == c.new_game(rules, seed=seed)
     assert c.new_game(rules, seed=seed) == c.new_game(rules, seed=seed % 2**64)
 

@@ -12,6 +12,7 @@ from crapette.cli import main
 from crapette.deal import Rng
 from crapette.records import GameRecord, format_record, format_result, parse_record
 from crapette.text import board
+from test_errors import MESSAGE_LIMIT
 
 PRESETS = list(c.PRESETS)
 
@@ -206,7 +207,7 @@ def test_cli_show_reads_files_and_says_when_one_is_missing(
 
 
 def test_seed_means_the_same_deals_on_every_command(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 14 item 12: ``--seed S`` names a series of deals, deal K shuffled from
+    """``--seed S`` names a series of deals, deal K shuffled from
     ``deal_seed(S, K - 1)``: the deals of ``play --seed S``'s match and ``simulate --seed S``
     (each played twice); ``--deal-seed N`` is the deal of ``new_game(seed=N)``."""
     from crapette.cli.game import TerminalGame
@@ -230,7 +231,7 @@ def test_seed_means_the_same_deals_on_every_command(capsys: pytest.CaptureFixtur
 
 
 def test_show_piped_into_head_prints_no_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 14 item 14: ``crapette show --seed 3 | head -1``: the reader has gone when the
+    """``crapette show --seed 3 | head -1``: the reader has gone when the
     board is written; the command stops quietly (status 1, nothing on stderr)."""
     import io
     import os
@@ -299,7 +300,8 @@ def test_record_text_layout_to_the_character() -> None:
 
 
 def test_record_headers_are_immutable_and_move_texts_checked() -> None:
-    """Issue 14 item 6."""
+    """A record's headers cannot be changed (nor by changing the dict it was built from),
+    and its move texts are checked when it is built."""
     record = GameRecord({"Seed": "1"}, ("draw",))
     with pytest.raises(TypeError):
         record.headers["Seed"] = "2"  # type: ignore[index]
@@ -314,3 +316,65 @@ def test_record_headers_are_immutable_and_move_texts_checked() -> None:
             GameRecord({"Seed": "1"}, ("draw", bad))
     with pytest.raises(c.NotationError, match="is not a move"):
         GameRecord.from_dict({"headers": {"Seed": "1"}, "moves": ["12."]})
+
+
+# --------------------------------------------------------------------------------------
+# Errors point into the whole record; input read with a size cap
+
+
+@pytest.mark.parametrize(
+    ("bad", "found"),
+    [("ZZ-Q", "ZZ-Q"), ("R-Fx99", "99"), ("R-Q", "Q"), ("dra\u00a0w", "\u00a0")],
+)
+def test_record_errors_point_into_the_whole_record(bad: str, found: str) -> None:
+    text = f'[Seed "1"]\n[Rules "classic"]\n\n1. R-F draw {{a comment}}\n2. {bad} discard\n'
+    with pytest.raises(c.NotationError) as info:
+        parse_record(text)
+    error = info.value
+    assert error.text == text
+    assert error.position is not None
+    assert text[error.position :].startswith(found)
+
+
+def test_record_moves_are_separated_by_ascii_white_space_only() -> None:
+    with pytest.raises(c.NotationError) as info:
+        parse_record('[Seed "1"]\n\n1. draw\u00a0discard\n')
+    assert info.value.position == 19
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+@pytest.mark.parametrize("command", [["replay", "/dev/zero"], ["show", "-"]])
+def test_endless_input_is_refused_at_the_size_cap(
+    command: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    import sys
+
+    pytest.importorskip("rich")
+    from crapette.cli import main
+
+    with open("/dev/zero", "rb") as zero:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(zero))
+        assert main(command) == 1
+    err = capsys.readouterr().err
+    assert "longer than the limit of 16,777,216 bytes" in err
+    assert len(err) < MESSAGE_LIMIT
+
+
+def test_read_input_caps_files_and_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    from crapette.cli._input import read_input
+
+    path = tmp_path / "record.txt"
+    path.write_text("draw " * 10, encoding="utf-8")
+    assert read_input(path, limit=50) == "draw " * 10
+    with pytest.raises(c.CrapetteError, match=r"record\.txt.*limit of 49 bytes"):
+        read_input(path, limit=49)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"x" * 100)))
+    with pytest.raises(c.CrapetteError, match=r"standard input.*limit"):
+        read_input("-", limit=99)
+    path.write_bytes(b"\xff\xfe")
+    with pytest.raises(c.CrapetteError, match="not UTF-8"):
+        read_input(path)

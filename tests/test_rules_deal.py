@@ -81,7 +81,7 @@ def test_deal_other_reserve_sizes(size: int) -> None:
     ],
 )
 def test_deal_rejects_bad_packs(bad: tuple[c.Card, ...], words: str) -> None:
-    """Issue 2 "Bad input": packs that are not one full 52-card pack each raise ValueError
+    """Packs that are not one full 52-card pack each raise ValueError
     naming the missing or doubled cards."""
     with pytest.raises(ValueError, match=words):
         c.deal(CLASSIC, bad, deal_order(1))

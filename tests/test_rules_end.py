@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 import crapette as c
-from positions import cards, names, play, position, quiet
+from crapette.moves import HAND, RESERVE, WASTE
+from positions import cards, names, play, position, quiet, random_states
 
 CLASSIC = c.Ruleset()
 
@@ -237,3 +238,35 @@ def test_no_outcome_while_the_deal_runs() -> None:
     """``outcome`` is ``None`` while the deal runs."""
     state = c.new_game(seed=3)
     assert c.outcome(state) is None and not c.is_over(state)
+
+
+@pytest.mark.parametrize(
+    ("source", "rules"),
+    [(RESERVE, "classic"), (HAND, "classic"), (WASTE, "serbian"), (RESERVE, "serbian")],
+)
+def test_a_card_played_from_reserve_turned_card_or_waste_is_progress(
+    source: int, rules: str
+) -> None:
+    """Decision 10: "progress is playing a card from your own reserve, turned card or own
+    waste anywhere but your own waste": it clears both players' pass marks, whatever they
+    were. A card moved between houses is not progress."""
+    played = 0
+    for seed in range(1, 4):
+        for state in random_states(rules, seed)[::7]:
+            for move in c.legal_moves(state):
+                if not move.is_play or move.source != source:
+                    continue
+                for marks in ((1, 2), (2, 1), (1, 1)):
+                    after = c.apply(state.replace(passes=marks), move)
+                    assert after.passes == (0, 0), (str(move), marks)
+                played += 1
+                break
+    assert played >= 10  # the walk met such moves
+    houses = 0
+    for state in random_states(rules, 5)[::5]:
+        for move in c.legal_moves(state):
+            if move.is_play and move.source < 8 and move.target < 8:
+                after = c.apply(state.replace(passes=(1, 2)), move)
+                assert after.passes == (1, 2)
+                houses += 1
+    assert houses > 0

@@ -1,7 +1,9 @@
-"""The ``Ruleset`` (issue 3): the presets of docs/rules.md's variant matrix, independent
+"""The ``Ruleset``: the presets of docs/rules.md's variant matrix, independent
 options, the canonical string that round-trips, and ``InvalidRulesError`` for bad input."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import attrs
 import pytest
@@ -9,7 +11,9 @@ from hypothesis import given
 
 import crapette as c
 from crapette import InvalidRulesError, Ruleset, _spec
+from crapette.rules import RANGES
 from strategies import OPTION_VALUES, rulesets
+from test_errors import MESSAGE_LIMIT
 
 # docs/rules.md "The variant matrix", one row per option.
 MATRIX = {
@@ -62,8 +66,8 @@ def test_preset_string_round_trip(name: str) -> None:
 
 
 def test_canonical_string_example() -> None:
-    """Issue 3: "a canonical string form that round-trips, e.g.
-    ``serbian(house_filling=immediate)``"."""
+    """A canonical string form that round-trips, e.g.
+    ``serbian(house_filling=immediate)``."""
     rules = Ruleset.preset("serbian").replace(house_filling="immediate")
     assert str(rules) == "serbian(house_filling=immediate)"
     assert Ruleset.from_string("serbian(house_filling=immediate)") == rules
@@ -143,7 +147,7 @@ def test_ruleset_is_frozen_and_hashable() -> None:
     ],
 )
 def test_bad_input_raises_invalid_rules_error(make: object, words: str) -> None:
-    """Issue 3 "Bad input": an unknown preset or option, a value of the wrong type or a bad
+    """An unknown preset or option, a value of the wrong type or a bad
     value raise ``InvalidRulesError`` naming it (never a silent default)."""
     with pytest.raises(InvalidRulesError, match=words):
         make()  # type: ignore[operator]
@@ -165,8 +169,8 @@ def test_bad_input_raises_invalid_rules_error(make: object, words: str) -> None:
     ],
 )
 def test_impossible_values_and_combinations(changes: dict[str, object], words: str) -> None:
-    """Issue 3 "Bad input": "an impossible combination (say, a reserve size outside what a
-    pack allows)": ``InvalidRulesError`` naming it, from ``replace`` and from a string."""
+    """An impossible combination (say, a reserve size outside what a pack allows):
+    ``InvalidRulesError`` naming it, from ``replace`` and from a string."""
     with pytest.raises(InvalidRulesError, match=words):
         Ruleset().replace(**changes)
     text = (
@@ -191,3 +195,78 @@ def test_reserve_size_bounds_are_playable() -> None:
         state = c.new_game(rules, seed=5)
         assert len(state.reserves[0]) == size and len(state.hands[0]) == 48 - size
         assert c.legal_moves(state)
+
+
+# --------------------------------------------------------------------------------------
+# Numeric options in their documented ranges, the exact grammar of rules strings,
+# read-only tables
+
+
+def test_every_numeric_option_has_a_documented_range() -> None:
+    numeric = [name for name, (kind, _) in c.OPTIONS.items() if kind in ("int", "count_or_none")]
+    assert sorted(numeric) == sorted(RANGES)
+    variants = (Path(__file__).parents[1] / "docs" / "variants.md").read_text("utf-8")
+    rows = {line.split("|")[1].strip(): line for line in variants.splitlines() if "|" in line}
+    for name, (low, high) in RANGES.items():
+        assert f"{low}..{high:,}" in rows[f"`{name}`"], name
+
+
+@pytest.mark.parametrize("name", sorted(RANGES))
+def test_numeric_options_accept_their_range_and_nothing_else(name: str) -> None:
+    low, high = RANGES[name]
+    # the range of the reserve is the largest pack's (78 cards less 4 houses)
+    base = c.Ruleset(pack="tarot78") if name == "reserve_size" else c.Ruleset()
+    for value in (low, high):
+        rules = base.replace(**{name: value})
+        assert c.Ruleset.from_string(str(rules)) == rules
+        assert c.from_json(c.to_json(rules)) == rules
+        c.format_position(c.new_game(rules, seed=1))
+    for value in (low - 1, high + 1, 10**5000, -(10**5000)):
+        with pytest.raises(c.InvalidRulesError, match=name) as info:
+            base.replace(**{name: value})
+        assert len(str(info.value)) < MESSAGE_LIMIT
+    for text in (str(low - 1), str(high + 1), "9" * 5000):
+        with pytest.raises(c.InvalidRulesError, match=name) as info:
+            c.Ruleset.from_string(f"classic({name}={text})")
+        assert len(str(info.value)) < MESSAGE_LIMIT
+
+
+def test_win_bonus_of_five_thousand_digits_is_refused() -> None:
+    with pytest.raises(c.InvalidRulesError, match=r"win_bonus.*out of range"):
+        c.Ruleset(win_bonus=10**5000)
+
+
+@pytest.mark.parametrize(
+    "value", ["1_0", "+1", "\u0663", "\uff11", "1\u00a0", "\u00a010", "0x10", "1e3", "10.0", ""]
+)
+def test_rules_numbers_are_ascii_decimal(value: str) -> None:
+    with pytest.raises(c.InvalidRulesError, match="win_bonus"):
+        c.Ruleset.from_string(f"classic(win_bonus={value})")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["\u00a0classic", "classic\u3000", "classic(\u2003stop=undo)", "classic(stop=undo\u00a0)"],
+)
+def test_rules_strings_allow_only_ascii_blanks(text: str) -> None:
+    with pytest.raises(c.InvalidRulesError):
+        c.Ruleset.from_string(text)
+
+
+def test_rules_strings_allow_spaces_and_tabs() -> None:
+    rules = c.Ruleset.from_string(" \tclassic ( win_bonus = 010 ,\tstop=undo ) ")
+    assert rules == c.Ruleset(win_bonus=10, stop="undo")
+
+
+def test_presets_and_options_are_read_only() -> None:
+    before = str(c.Ruleset(stop="undo"))
+    with pytest.raises(TypeError):
+        c.PRESETS["classic"] = c.Ruleset(stop="undo")  # type: ignore[index]
+    with pytest.raises(TypeError):
+        del c.PRESETS["pagat"]  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        c.OPTIONS["stop"] = ("bool", "")  # type: ignore[index]
+    with pytest.raises(TypeError):
+        RANGES["win_bonus"] = (0, 10**9)  # type: ignore[index]
+    assert c.Ruleset.preset("classic") == c.Ruleset()
+    assert str(c.Ruleset(stop="undo")) == before == "pagat"

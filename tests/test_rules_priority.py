@@ -4,10 +4,12 @@ moves that respect the priorities), for every value of ``priority`` and ``house_
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 import crapette as c
-from positions import mv, names, play, position, quiet
+from positions import mv, names, play, position, quiet, random_states
 
 CLASSIC = c.Ruleset()
 IMMEDIATE = CLASSIC.replace(house_filling="immediate")
@@ -196,3 +198,47 @@ def test_pagat_priority_lets_a_buildable_card_load() -> None:
     spec = {"reserve0": "6D", "reserve1": "7D", "hand0": "2C"}
     state = position(houses=quiet({1: "7C"}), **spec)  # type: ignore[arg-type]
     assert {"R-H2", "R-OR"} <= set(names(state))
+
+
+@pytest.mark.parametrize("rules", ["belarusian", "pagat(house_filling=immediate)"])
+def test_the_houses_emptied_in_a_turn_are_forgotten_when_the_turn_passes(rules: str) -> None:
+    """``house_filling=immediate``: a house emptied during a turn must be filled from the
+    reserve before other moves of *that* turn; ``state.emptied`` marks those houses and is
+    cleared when the turn passes, so the next player is not held to the previous player's
+    empty houses."""
+    passed = 0
+    for seed in range(1, 6):
+        states = random_states(rules, seed)
+        for before, after in itertools.pairwise(states):
+            if after.turn_player != before.turn_player:
+                assert after.emptied == 0
+                passed += before.emptied != 0
+            if before.emptied and after.turn_player == before.turn_player:
+                # during the turn the marks stay until the house is filled
+                assert after.emptied & before.emptied == before.emptied & ~_filled(after)
+    assert passed >= 3  # turns that ended with an emptied house still marked
+
+
+def _filled(state: c.GameState) -> int:
+    return sum(1 << h for h in range(8) if state.houses[h])
+
+
+def test_the_next_player_may_ignore_the_previous_turns_empty_houses() -> None:
+    """The behaviour behind the field: after the turn passes, the next player's moves are
+    the same as if no house had been emptied (under ``stop=enforced`` a still-marked house
+    would forbid every move but filling it)."""
+    seen = 0
+    for seed in range(1, 8):
+        states = random_states("belarusian", seed)
+        for before, after in itertools.pairwise(states):
+            if (
+                before.emptied
+                and after.turn_player != before.turn_player
+                and after.reserves[after.to_act]
+                and not all(after.houses)
+            ):
+                assert c.legal_moves(after) == c.legal_moves(after.replace(emptied=0))
+                marked = after.replace(emptied=before.emptied & ~_filled(after))
+                if marked.emptied:
+                    seen += c.legal_moves(marked) != c.legal_moves(after)
+    assert seen >= 1  # the marks would have mattered

@@ -45,7 +45,7 @@ def _cycle() -> c.GameState:
 
 def _not_a_run() -> c.GameState:
     # H1 holding 9S 5H is not a run. No state of play has one, and the constructor refuses
-    # it (issue 32: every state that exists is a possible one); the reason is reached by the
+    # it (every state that exists is a possible one); the reason is reached by the
     # Python reference on a state of its engine built unchecked (make_state).
     with pytest.raises(c.InvalidPositionError, match="H1"):
         position(houses=quiet({0: "9S 5H", 1: "TH"}), check_runs=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+from typing import Any
 
 import pytest
 
@@ -11,6 +12,7 @@ import crapette as c
 from crapette.deal import Rng
 from crapette.records import GameRecord
 from crapette.serialize import JSON_VERSION, format_version, state_from_dict, state_to_dict
+from positions import walk
 
 PRESETS = list(c.PRESETS)
 
@@ -184,3 +186,86 @@ def test_a_value_new_in_version_3_writes_version_3() -> None:
     assert format_version(flip) == 3
     assert format_version(c.Ruleset.preset("pagat").replace(stop="card")) == 2
     assert '"version": 3' in c.to_json(c.new_game(c.Ruleset().replace(priority="bobcrapette")))
+
+
+# --------------------------------------------------------------------------------------
+# from_json reads exactly the documented grammar
+
+
+def state_doc(state: c.GameState) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(c.to_json(state))
+    return doc
+
+
+def stop_state() -> c.GameState:
+    for seed in range(20):
+        for state in walk("pagat", 400, seed):
+            if state.stop is not None:
+                return state
+    raise AssertionError("no pending Stop! in the sample games")
+
+
+@pytest.mark.parametrize("house", [0, 7])
+def test_tall_house_in_json_is_a_notation_error(house: int) -> None:
+    doc = state_doc(c.new_game(seed=1))
+    doc["state"]["houses"][house] = ["KS"] * 20
+    with pytest.raises(c.NotationError, match=rf"state.houses\[{house}\].*at most 13"):
+        c.from_json(json.dumps(doc))
+
+
+def nested_stop_text(depth: int) -> str:
+    """A state document whose pending Stop! nests ``depth`` times (written as text: the
+    json module itself cannot write so deep a document)."""
+    doc = state_doc(stop_state())
+    inner = doc["state"]
+    stop = inner["stop"]
+    template = json.dumps({**inner, "stop": "@@"})
+    before, after = template.split('"@@"')
+    head = json.dumps({k: v for k, v in doc.items() if k != "state"})[:-1] + ', "state": '
+    opening = before + '{"prior": '
+    rest = {k: v for k, v in stop.items() if k != "prior"}
+    closing = ", " + json.dumps(rest)[1:] + after
+    return head + opening * depth + json.dumps(stop["prior"]) + closing * depth + "}"
+
+
+@pytest.mark.parametrize("depth", [1, 2, 300, 495, 5000])
+def test_nested_pending_stop_is_refused(depth: int) -> None:
+    text = nested_stop_text(depth)
+    if depth == 1:
+        assert c.from_json(text) == stop_state()
+        return
+    # Too deep for the json module itself: still the library's error.
+    words = "cannot itself hold a pending Stop!" if depth <= 300 else None
+    with pytest.raises(c.NotationError, match=words):
+        c.from_json(text)
+
+
+@pytest.mark.parametrize("key", ["-f", "0x1f", "+1f", "1_f", " 1f", "1f ", "", "1" * 17, "１"])
+def test_seen_keys_follow_the_position_grammar(key: str) -> None:
+    doc = state_doc(c.new_game(seed=2))
+    doc["state"]["seen"] = [key]
+    with pytest.raises(c.NotationError, match=r"state.seen\[0\]"):
+        c.from_json(json.dumps(doc))
+
+
+def test_seen_keys_the_writer_uses_are_read() -> None:
+    doc = state_doc(c.new_game(seed=2))
+    doc["state"]["seen"] = ["00000000000000ff", "1F"]
+    state = c.from_json(json.dumps(doc))
+    assert isinstance(state, c.GameState) and {0xFF, 0x1F} <= state.seen
+
+
+@pytest.mark.parametrize("version", [1.0, True, "1", [1], None, 0, JSON_VERSION + 1])
+def test_only_the_integer_version_is_read(version: object) -> None:
+    doc = state_doc(c.new_game(seed=2))
+    doc["version"] = version
+    with pytest.raises(c.NotationError, match="unsupported crapette JSON version"):
+        c.from_json(json.dumps(doc))
+
+
+@pytest.mark.parametrize("field", ["to_act", "moves_made"])
+def test_integer_fields_refuse_floats(field: str) -> None:
+    doc = state_doc(c.new_game(seed=2))
+    doc["state"][field] = 0.0
+    with pytest.raises(c.NotationError, match=f"state.{field}"):
+        c.from_json(json.dumps(doc))

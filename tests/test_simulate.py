@@ -204,7 +204,7 @@ def test_cli_compare_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
 def test_piped_compare_is_not_wrapped_and_its_help_agrees(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Issue 14 item 14: piped output keeps each ruleset's name and interval on one line;
+    """Piped output keeps each ruleset's name and interval on one line;
     ``compare --help`` names one default."""
     rules = [FAST, "g4a(move_cap=400)", "serbian(move_cap=400)", "belarusian(move_cap=400)"]
     argv = ["compare", "--games", "2", "--bots", "greedy,greedy"]

@@ -1,6 +1,6 @@
-"""The lean state (issue 13 item 1), one way to build it (issue 10), the checked ``apply``
-that checks one move (issue 13 item 2), ``Move`` field checks (issue 14 item 4) and
-``validate_position`` of every field (issue 14 item 5)."""
+"""The lean state, one way to build it, the checked ``apply`` that checks one move (and the
+Python engine's move cache that spares it), ``Move`` field checks and ``validate_position``
+of every field."""
 
 from __future__ import annotations
 
@@ -171,7 +171,7 @@ def test_layouts_seen_from_several_threads() -> None:
 
 
 def test_a_long_turn_costs_the_same_per_state() -> None:
-    """Issue 13: memory per retained state is flat from the first to the last moves of a
+    """Memory per retained state is flat from the first to the last moves of a
     1,000-move turn (a set of seen layouts per state would grow with the turn)."""
     start, moves = _long_turn(1000)
     gc.collect()
@@ -218,7 +218,7 @@ def test_outcome_is_none_exactly_while_the_deal_runs(state: c.GameState) -> None
     assert (result is None) == (not c.is_over(state))
 
 
-# --- Move checks its fields (issue 14 item 4) --------------------------------------------
+# --- Move checks its fields -------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -245,7 +245,7 @@ def test_no_float_equals_a_real_move() -> None:
         Move(Action.PLAY, 1.0, 2)  # type: ignore[arg-type]
 
 
-# --- validate_position checks every field (issue 14 item 5) ------------------------------
+# --- validate_position checks every field -----------------------------------------------
 
 
 def _broken(state: c.GameState) -> list[tuple[str, dict[str, object]]]:
@@ -332,7 +332,7 @@ def test_a_valid_state_has_no_problems() -> None:
 def test_legal_moves_never_fails_on_a_validated_state(
     state: c.GameState, field: str, value: int
 ) -> None:
-    """A state that passes validation never makes ``legal_moves`` raise (issue 14 item 5)."""
+    """A state that passes validation never makes ``legal_moves`` raise."""
     if field in ("reserve_up", "passes"):
         change = {field: (value, getattr(state, field)[1])}
     elif field == "houses":
@@ -377,3 +377,57 @@ def test_layout_keys_seen_are_checked() -> None:
             with pytest.raises(c.InvalidPositionError, match="seen must hold layout keys"):
                 engine_state.replace(seen=keys)
     assert state.replace(seen=(5, 2**64 - 1)).problems() == []
+
+
+# --- the Python engine's one-entry move cache -------------------------------------------
+
+
+def _two_positions() -> tuple[c.GameState, c.GameState, c.Move]:
+    """Two Python-engine positions and a move legal in the first only."""
+    from crapette._engine import python_apply_unchecked
+    from crapette._movegen import python_legal_moves
+    from crapette.state import to_python
+
+    first = to_python(c.new_game(seed=4))
+    for move in python_legal_moves(first):
+        second = python_apply_unchecked(first, move)
+        extra = [m for m in python_legal_moves(first) if m not in python_legal_moves(second)]
+        if extra and second.to_act == first.to_act:
+            return first, second, extra[0]
+    raise AssertionError("no such pair")  # pragma: no cover
+
+
+def test_the_move_cache_answers_only_for_the_state_it_listed() -> None:
+    """``apply`` looks a move up in the moves ``legal_moves`` listed last only when they are
+    this state's: a move legal in the last listed position is still refused here."""
+    from crapette._engine import python_apply
+    from crapette._movegen import known_moves, python_legal_moves
+
+    first, second, move = _two_positions()
+    python_legal_moves(first)
+    assert known_moves(first) is not None and known_moves(second) is None
+    with pytest.raises(c.IllegalMoveError):
+        python_apply(second, move)
+    python_legal_moves(second)
+    with pytest.raises(c.IllegalMoveError):
+        python_apply(second, move)
+    assert python_apply(first, move) is not None
+
+
+def test_the_move_cache_spares_the_check_of_a_listed_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After ``legal_moves(state)``, applying one of its moves asks no rule again (the
+    one-entry cache); another position's move is checked by the rules."""
+    import crapette._engine as engine
+    from crapette._movegen import python_legal_moves
+
+    first, second, _ = _two_positions()
+    calls = []
+    real = engine.is_legal
+    monkeypatch.setattr(engine, "is_legal", lambda s, m: calls.append(m) or real(s, m))
+    moves = python_legal_moves(first)
+    engine.python_apply(first, moves[-1])
+    assert calls == []
+    engine.python_apply(second, python_legal_moves(second)[0])
+    assert calls == []
+    engine.python_apply(first, moves[0])  # the cache holds the second position now
+    assert calls == [moves[0]]

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import crapette as c
 from crapette.cards import PACKS, Card
 from crapette.deal import Rng, shuffled
+from crapette.text import board
 from crapette.views import VIEW_FORMAT, PlayerView, StopView, determinize, observe
 from strategies import play_rulesets, states, synthetic_states
 
@@ -147,7 +148,7 @@ def test_to_string_is_stable_and_one_line() -> None:
     assert "\n" not in text
     assert text.startswith("view/1 | classic | player 0 | to_act 0 | F - - - - - - - - | H ")
     assert "| R0 12:6S | R1 12:6d | hands 35 35 | W0 - | W1 - | T - | stop - | moves 0 |" in text
-    assert str(observe(state, 0)) != text  # str() is the board for people (test_newcomer)
+    assert str(observe(state, 0)) != text  # str() is the board for people (tested below)
     assert observe(state, 1).to_string() != text
 
 
@@ -293,3 +294,17 @@ def test_tarot_cards_in_the_view_string() -> None:
     assert " | R0 12:10M | R1 12:3m | hands 60 60 | " in text  # trumps of both packs
     assert len(view.foundations) == 10
     assert sorted(view.hidden_cards() + tuple(view.visible_cards())) == list(PACKS["tarot77"].cards)
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_a_view_prints_as_the_board_its_player_sees(player: int) -> None:
+    state = c.new_game(seed=5)
+    view = c.observe(state, player)
+    text = board(view)
+    assert str(view) == text
+    assert text == board(state, hidden=True, bottom=player)
+    assert text.splitlines()[-2].startswith(f"player {player}")  # the viewer at the bottom
+    assert board(view, ascii=True, bottom=0, names=("a", "b")) == board(
+        state, hidden=True, ascii=True, bottom=0, names=("a", "b")
+    )
+    assert "|" not in text and view.to_string().startswith("view/1 |")  # the machine form
