@@ -93,9 +93,11 @@ def puzzle_position(number: int, line: Sequence[str] = ()) -> PuzzlePosition:
         game["legal_moves"] = []
         game["your_turn"] = False
     game["can_undo"] = bool(moves)
+    texts = [format_move(m) for m in moves]
     return PuzzlePosition(
         puzzle=_info(number, puzzle),
-        line=[format_move(m) for m in moves],
+        line=texts,
+        moves=line_moves(puzzle.state(), texts),
         complete=complete,
         game=game,
     )

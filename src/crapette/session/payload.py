@@ -373,7 +373,9 @@ class PuzzlePosition(TypedDict):
 
     puzzle: PuzzleInfo
     line: list[str]
-    """The solver's moves so far."""
+    """The solver's moves so far, in notation."""
+    moves: list[LineMove]
+    """The same moves, with their piles and cards (to say them)."""
     complete: bool
     """Whether the line is whole (it shows a new card, ends the turn, wins the deal or
     reaches a Stop! decision): nothing more may be played, the line may be checked."""
