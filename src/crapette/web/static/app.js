@@ -481,8 +481,8 @@ function updatePanel(game) {
   const stop = game.view.stop;
   const dialog = $("#stop-dialog");
   if (stop && game.your_turn) {
-    const entry = game.last_moves.at(-1);
-    const text = entry ? describeEntry(entry, me) : stop.move;
+    const entry = game.last_moves.at(-1) || stopEntry(stop); // (a puzzle starts at the decision)
+    const text = describeEntry(entry, me);
     $("#stop-text").textContent = t("stop.text", { move: text });
     if (!dialog.open) dialog.showModal();
   } else if (dialog.open) {
@@ -493,6 +493,18 @@ function updatePanel(game) {
   if (invite) $("#invite-link").value = `${location.origin}${location.pathname}?game=${game.game_id}&invite=${invite}`;
   updateDev(game);
   if (session.mode === "puzzle") updatePuzzlePanel();
+}
+
+/** A Stop! decision's move as a recent-move entry (without its cards), to say it. */
+function stopEntry(stop) {
+  const entry = { number: 0, seat: stop.offender, move: stop.move, cards: [] };
+  if (stop.move.includes("-")) {
+    const [source, target] = stop.move.split("-");
+    const own = { R: `R${stop.offender}`, W: `W${stop.offender}`, T: "T" };
+    entry.from = own[source] || source;
+    entry.to = target.split("x")[0];
+  }
+  return entry;
 }
 
 function turnText(game) {
