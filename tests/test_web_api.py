@@ -974,3 +974,43 @@ def test_a_puzzle_is_played_move_by_move_and_checked_by_the_engine(client: TestC
     bad = client.post("/api/puzzles/1/answer", json={"line": ["draw"], "more": 1})
     error_of(bad, 422, "invalid_request")
     error_of(client.post("/api/puzzles/1/answer", json={"line": ["draw"] * 65}), 422)
+
+
+def test_the_engine_makes_one_analysis_at_a_time(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a review is being made, another that waits too long for the engine is answered
+    503 analysis_busy with Retry-After (and nothing is kept of it); the first is answered."""
+    import threading
+
+    import crapette.web._routes as routes
+    from crapette.session import DealReview
+
+    slow = threading.Event()
+    real = DealReview.of
+
+    def held(*args: Any, **kwargs: Any) -> DealReview:
+        slow.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(DealReview, "of", held)
+    monkeypatch.setattr(routes, "ANALYSIS_WAIT", 0.2)
+    seats = [new_game(client, rules="classic", seed=5 + k, opponent="greedy") for k in range(2)]
+    for seat in seats:
+        assert seat.post("/resign").status_code == 200
+    answers: list[Any] = []
+    first = threading.Thread(
+        target=lambda: answers.append(
+            client.get(seats[0].url + "/review", headers=seats[0].headers)
+        )
+    )
+    first.start()
+    time.sleep(0.3)  # the first review holds the engine
+    busy = client.get(seats[1].url + "/review", headers=seats[1].headers)
+    error_of(busy, 503, "analysis_busy")
+    assert busy.headers["Retry-After"] == "5"
+    slow.set()
+    first.join(30)
+    assert answers and answers[0].status_code == 200, answers
+    again = client.get(seats[1].url + "/review", headers=seats[1].headers)
+    assert again.status_code == 200, again.text  # once the engine is free
