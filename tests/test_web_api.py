@@ -29,7 +29,15 @@ from crapette.deal import Rng
 from crapette.moves import ALL_MOVES
 from crapette.records import parse_record
 from crapette.web import MemoryStore, SQLiteStore, create_app
-from crapette.web.schema import GamePayload, Hint, MovesPayload
+from crapette.web.schema import (
+    GamePayload,
+    Hint,
+    MovesPayload,
+    PuzzleList,
+    PuzzlePosition,
+    PuzzleVerdict,
+    ReviewPayload,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -834,3 +842,175 @@ def test_a_game_between_two_people_is_dealt_from_a_seed_the_server_draws() -> No
         new_game(c, opponent="greedy", seed=5)
     with TestClient(create_app(MemoryStore(), allow_seeds=True)) as c:
         new_game(c, opponent="human", seed=5)
+
+
+# ---------------------------------------------------------------------------- review, puzzles
+
+REVIEW = TypeAdapter(ReviewPayload)
+POSITION = TypeAdapter(PuzzlePosition)
+VERDICT = TypeAdapter(PuzzleVerdict)
+
+
+def test_a_finished_deal_is_reviewed_never_a_running_one(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pagat deal where the player breaks a priority rule and turns cards where it had
+    better moves, then resigns: refused while it runs; then every move judged, the board
+    before each as the seat saw it (nothing it could not see), a fault with the rule's
+    reason code and the missed move, a judgment with the best line; kept for the next ask.
+    (The server's limit, 256 play-outs or 20 ms, is here 256 play-outs: the same judgments
+    on any machine.)"""
+    from crapette.analysis import Limit
+    from crapette.web.session import Game
+
+    monkeypatch.setattr(Game, "review_limit", Limit(rollouts=256))
+    me = new_game(client, rules="pagat", seed=3, opponent="greedy")
+    error_of(client.get(me.url + "/review", headers=me.headers), 409, "deal_running")
+    error_of(client.get(me.url + "/review"), 401, "no_token")
+    for _ in range(14):
+        data = me.get()
+        legal = data["legal_moves"]
+        bad = [m for m in legal if m.get("violation")]
+        bad += [m for m in legal if m["action"] in ("draw", "discard")]
+        assert me.play((bad or legal)[0]["notation"], data["version"]).status_code == 200
+    assert me.post("/resign").status_code == 200
+    started = time.monotonic()
+    r = client.get(me.url + "/review", headers=me.headers)
+    assert r.status_code == 200, r.text
+    review = r.json()
+    REVIEW.validate_python(review)  # the documented shape, no key more
+    game = server_game(client, me.game_id)
+    states = [state for state, _ in game.record().replay()]
+    assert len(review["decisions"]) == len(game.moves) == len(states) - 1
+    for decision, state, (who, text, _) in zip(
+        review["decisions"], states, game.moves, strict=False
+    ):
+        assert decision["played"]["move"] == text and decision["played"]["player"] == who
+        assert decision["view"]["moves_made"] == state.moves_made
+        scan(decision["view"], hidden_texts(state, 0), f"review@{decision['ply']}")
+        line = state
+        for step in decision["best"]:  # every best line is legal from its position
+            line = crapette.apply(line, crapette.parse_move(line, step["move"]))
+    faults = [d for d in review["decisions"] if d["fault"]]
+    assert faults and all(d["played"]["player"] == 0 for d in faults)
+    fault = faults[0]["fault"]
+    assert fault["kind"] == "missed_compulsory"
+    assert fault["reason"] == {"code": "priority_foundation", "params": {"cards": ["AC"]}}
+    assert [m["move"] for m in fault["remedy"]] == ["T-F"] and "T-F" in fault["text"]
+    judged = [d for d in review["decisions"] if d["judgment"]]
+    assert judged and all(d["best"] and d["loss"] > 0 for d in judged)
+    mine = next(d for d in judged if d["played"]["player"] == 0)
+    assert mine["win_after"] < mine["win_before"]
+    assert review["accuracy"][0] < review["accuracy"][1]
+    assert review["limit"] == "rollouts=256,deep=8"
+    assert time.monotonic() - started < 15
+    again = client.get(me.url + "/review", headers=me.headers).json()
+    assert again == review  # the review is kept
+    error_of(client.get(me.url + "/review?deal=2", headers=me.headers), 409, "deal_running")
+
+
+def test_the_puzzles_are_listed_without_their_solutions(client: TestClient) -> None:
+    listed = client.get("/api/puzzles").json()
+    TypeAdapter(PuzzleList).validate_python(listed)
+    puzzles = listed["puzzles"]
+    assert len(puzzles) == 32 and [p["number"] for p in puzzles] == list(range(1, 33))
+    assert "solution" not in json.dumps(listed) and "position" not in json.dumps(listed)
+    schema = client.get("/openapi.json").json()
+    for path in (
+        "/api/games/{game_id}/review",
+        "/api/puzzles",
+        "/api/puzzles/{number}",
+        "/api/puzzles/{number}/answer",
+    ):
+        assert path in schema["paths"], path
+    assert "ReviewPayload" in schema["components"]["schemas"]
+
+
+def test_a_puzzle_is_played_move_by_move_and_checked_by_the_engine(client: TestClient) -> None:
+    """Puzzle 1 (the solver is seat 1: H7-OW R-H7): each position is the solver's payload
+    (never a card hidden from the solver); the solution is right, the alternative wrong
+    (with the solution shown), a partial line not whole; refusals have their codes."""
+    from crapette.analysis import load_puzzles
+
+    puzzle = load_puzzles()[0]
+    state = puzzle.state()
+    start = client.get("/api/puzzles/1").json()
+    POSITION.validate_python(start)
+    game = start["game"]
+    PAYLOAD.validate_python(game)
+    assert game["seat"] == puzzle.player == 1 and game["your_turn"] and not start["complete"]
+    assert start["puzzle"]["theme"] == puzzle.theme and start["line"] == []
+    assert puzzle.solution[0] in [m["notation"] for m in game["legal_moves"]]
+    scan(start, hidden_texts(state, 1), "puzzle")
+    first = client.get("/api/puzzles/1", params={"line": "H7-OW"}).json()
+    assert first["line"] == ["H7-OW"] and not first["complete"] and first["game"]["can_undo"]
+    whole = client.get("/api/puzzles/1", params={"line": "H7-OW R-H7"}).json()
+    assert whole["complete"] and whole["game"]["legal_moves"] == []
+    assert not whole["game"]["your_turn"]
+
+    def answer(*line: str) -> Any:
+        return client.post("/api/puzzles/1/answer", json={"line": list(line)})
+
+    right = answer(*puzzle.solution).json()
+    VERDICT.validate_python(right)
+    assert right["correct"] and right["verdict"] == "solution"
+    wrong = answer("discard").json()
+    assert not wrong["correct"] and wrong["verdict"] == "worse"
+    assert wrong["win"] < wrong["best"]
+    assert [m["move"] for m in wrong["solution"]] == list(puzzle.solution)
+    assert wrong["solution"][0]["from"] == "H7" and wrong["solution"][0]["to"] == "W0"
+    partial = answer("H7-OW").json()
+    assert not partial["correct"] and partial["verdict"] == "partial"
+    body = error_of(client.get("/api/puzzles/1", params={"line": "H1-H2"}), 422, "illegal_move")
+    assert "H1-H2" in body
+    r = client.get("/api/puzzles/1", params={"line": "H1-H2"}).json()
+    assert r["error"]["reason"]["code"] == "house"
+    error_of(client.get("/api/puzzles/1", params={"line": "H7-OW R-H7 draw"}), 422, "line_over")
+    error_of(client.get("/api/puzzles/1", params={"line": "Z9"}), 422, "bad_move")
+    error_of(client.get("/api/puzzles/33"), 404, "no_such_puzzle")
+    error_of(client.get("/api/puzzles/0"), 404, "no_such_puzzle")
+    error_of(answer(), 422, "bad_move")
+    error_of(answer("R-H7x99" * 10), 422, "invalid_request")
+    bad = client.post("/api/puzzles/1/answer", json={"line": ["draw"], "more": 1})
+    error_of(bad, 422, "invalid_request")
+    error_of(client.post("/api/puzzles/1/answer", json={"line": ["draw"] * 65}), 422)
+
+
+def test_the_engine_makes_one_analysis_at_a_time(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a review is being made, another that waits too long for the engine is answered
+    503 analysis_busy with Retry-After (and nothing is kept of it); the first is answered."""
+    import threading
+
+    import crapette.web._routes as routes
+    from crapette.session import DealReview
+
+    slow = threading.Event()
+    real = DealReview.of
+
+    def held(*args: Any, **kwargs: Any) -> DealReview:
+        slow.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(DealReview, "of", held)
+    monkeypatch.setattr(routes, "ANALYSIS_WAIT", 0.2)
+    seats = [new_game(client, rules="classic", seed=5 + k, opponent="greedy") for k in range(2)]
+    for seat in seats:
+        assert seat.post("/resign").status_code == 200
+    answers: list[Any] = []
+    first = threading.Thread(
+        target=lambda: answers.append(
+            client.get(seats[0].url + "/review", headers=seats[0].headers)
+        )
+    )
+    first.start()
+    time.sleep(0.3)  # the first review holds the engine
+    busy = client.get(seats[1].url + "/review", headers=seats[1].headers)
+    error_of(busy, 503, "analysis_busy")
+    assert busy.headers["Retry-After"] == "5"
+    slow.set()
+    first.join(30)
+    assert answers and answers[0].status_code == 200, answers
+    again = client.get(seats[1].url + "/review", headers=seats[1].headers)
+    assert again.status_code == 200, again.text  # once the engine is free

@@ -941,6 +941,9 @@ def test_a_whole_deal_in_the_page_without_a_server(
         )
         assert score == str(outcome["scores"][me])
         assert "win" in page.inner_text("#result-title").lower()
+        # no review and no puzzles: the page's engine does not run the analysis
+        assert page.is_hidden("#btn-result-review") and page.is_hidden("#btn-puzzles")
+        assert page.is_hidden("#btn-review")
         page.screenshot(path=str(shots / "serverless-end.png"), scale="css")
         assert requests[after_load:] == [], "a request left the page after it loaded"
 
@@ -1614,5 +1617,200 @@ def test_the_call_button_counts_the_false_calls_left(browser: Browser, server: s
         assert page.inner_text("#btn-call") == label(0)
         assert page.is_disabled("#btn-call")
         assert not any(m["action"] == "stop" for m in game["legal_moves"])
+    finally:
+        ctx.close()
+
+
+# ---------------------------------------------------------------------------- review, puzzles
+
+
+def finish_a_deal_with_faults(page: Page, server: str) -> dict[str, Any]:
+    """A pagat deal (number 3, against the greedy bot) played badly by drags and clicks: a
+    priority violation whenever one is offered, else turning or discarding a card, for 14
+    moves; then the player resigns. The deal of the API's review test."""
+    game = start_game(page, server, "pagat", "greedy", 3)
+    for _ in range(14):
+        if game["status"] != "playing":
+            break
+        legal = game["legal_moves"]
+        bad = [m for m in legal if m.get("violation")]
+        bad += [m for m in legal if m["action"] in ("draw", "discard")]
+        before = game["version"]
+        play_by_drag(page, game, (bad or legal)[0])
+        game = wait_my_turn(page, before)
+    page.click("#btn-resign")
+    page.click("#btn-confirm-yes")
+    page.wait_for_selector("#result-dialog[open]")
+    return game_of(page)
+
+
+def shown_arrows(page: Page, kind: str) -> list[list[str]]:
+    """The arrows of ``kind`` on the board: [from, to] of each, in order."""
+    found: list[list[str]] = page.eval_on_selector_all(
+        f"#board .arrows g.{kind}", "gs => gs.map(g => [g.dataset.from, g.dataset.to])"
+    )
+    return found
+
+
+def expected_arrows(line: list[dict[str, Any]]) -> list[list[str]]:
+    """The arrows a line should have on the board (a Stop! decision or the end of a turn
+    has none)."""
+    out = []
+    for step in line:
+        p = step["player"]
+        move = step["move"]
+        if "from" in step:
+            out.append([step["from"], step["to"]])
+        elif move == "draw":
+            out.append([f"K{p}", ""])
+        elif move == "discard":
+            out.append(["T", f"W{p}"])
+        elif move == "reveal":
+            out.append([f"R{p}", ""])
+    return out
+
+
+def before_placeholder(message: str, name: str) -> str:
+    """The words of a catalogue message before its placeholder ``{name}``."""
+    return message.split("{" + name + "}")[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_finished_deal_is_reviewed_move_by_move(
+    browser: Browser,
+    server: str,
+    shots: Path,
+    axe_source: str,
+    lang: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After a deal, the result panel's Review opens the review: every move listed with its
+    mark, the board before each move with the move played and the engine's best line drawn
+    as arrows, the player's fault explained in words (the rule's reason, translated), a
+    judgment with the win chances; the arrow keys step through the moves; back to the game.
+    (The review's limit is fixed to 256 play-outs, as the API test's: the same judgments on
+    any machine.)"""
+    from crapette.analysis import Limit
+    from crapette.web.session import Game
+
+    monkeypatch.setattr(Game, "review_limit", Limit(rollouts=256))
+    messages = catalogue(lang)
+    ctx = new_context(browser, lang, settings=QUIET)
+    try:
+        page = ctx.new_page()
+        finish_a_deal_with_faults(page, server)
+        assert page.is_visible("#btn-result-review")
+        page.click("#btn-result-review")
+        page.wait_for_selector("body[data-mode='review']")
+        page.wait_for_function("() => window.crapette.idle")
+        review = page.evaluate("() => window.crapette.review.data")
+        decisions = review["decisions"]
+        seat = review["seat"]
+        assert page.locator("#review-moves button").count() == len(decisions) + 1
+        assert page.inner_text("#review-title") == messages["review.title"].replace("{deal}", "1")
+
+        # it opens at the player's first fault: in words, with the rule's reason
+        index = int(page.get_attribute("body", "data-review-index") or "-1")
+        first = decisions[index]
+        assert first["fault"] and first["played"]["player"] == seat
+        fault = page.inner_text("#review-fault")
+        words = before_placeholder(messages["review.fault.compulsory.you"], "moves")
+        assert fault.startswith(words)
+        reason = messages["reason.priority_foundation"]
+        assert before_placeholder(reason, "cards").strip() in fault and "♣" in fault
+        assert shown_arrows(page, "best") == expected_arrows(first["best"])
+
+        # the arrow keys step through the moves, the board and the arrows with them
+        page.keyboard.press("ArrowRight")
+        assert page.get_attribute("body", "data-review-index") == str(index + 1)
+        assert shown_arrows(page, "best") == expected_arrows(decisions[index + 1]["best"])
+        page.keyboard.press("ArrowLeft")
+        assert page.get_attribute("body", "data-review-index") == str(index)
+
+        # a judged move of the player: its mark, the win chances, the best line on the board
+        judged = next(
+            i for i, d in enumerate(decisions) if d["judgment"] and d["played"]["player"] == seat
+        )
+        decision = decisions[judged]
+        button = page.locator(f"#review-moves button[data-index='{judged}']")
+        assert button.get_attribute("data-judgment") == decision["judgment"]
+        button.click()
+        judgment = page.inner_text("#review-judgment")
+        assert judgment.startswith(messages[f"review.judgment.{decision['judgment']}"])
+        best = page.inner_text("#review-best")
+        assert best.startswith(before_placeholder(messages["review.best"], "line"))
+        assert shown_arrows(page, "best") == expected_arrows(decision["best"])
+        assert shown_arrows(page, "played") == expected_arrows([decision["played"]])
+        page.wait_for_function("() => window.crapette.idle")
+        page.screenshot(path=str(shots / f"review-{lang}.png"), scale="css")
+        check_axe(page, axe_source, f"review {lang}")
+
+        page.click("#btn-review-close")
+        page.wait_for_selector("body[data-mode='game']")
+        assert page.locator("#board .arrows").count() == 0
+        assert game_of(page)["status"] == "over" and page.is_visible("#btn-review")
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_a_puzzle_is_solved_and_a_wrong_answer_is_refused(
+    browser: Browser, server: str, shots: Path, axe_source: str, lang: str
+) -> None:
+    """Puzzle mode from the header: the first shipped puzzle (the solver is seat 1) on the
+    table; its solution played by drags is right, the engine says so; a turn ended at once
+    is wrong, with the solution in words and then drawn on the table; back to no game."""
+    messages = catalogue(lang)
+    ctx = new_context(browser, lang, settings=QUIET)
+    try:
+        page = ctx.new_page()
+        page.goto(server + "/")
+        page.wait_for_selector("#preset option[value='classic']", state="attached")
+        page.click("#btn-puzzles")
+        page.wait_for_selector("body[data-mode='puzzle']")
+        page.wait_for_function("() => window.crapette.game && window.crapette.idle")
+        game = game_of(page)
+        assert game["game_id"] == "puzzle-1" and game["seat"] == 1 and game["your_turn"]
+        assert messages["puzzle.theme.best"] in page.inner_text("#puzzle-theme")
+        assert page.inner_text("#puzzle-line") == messages["puzzle.line.empty"]
+        for notation in ("H7-OW", "R-H7"):
+            move = next(m for m in game["legal_moves"] if m["notation"] == notation)
+            before = game["version"]
+            play_by_drag(page, game, move)
+            game = wait_change(page, before)
+            assert page.get_attribute("#message", "data-kind") != "error"
+        assert page.inner_text("#turn") == messages["puzzle.turn.complete"]
+        assert "♥" in page.inner_text("#puzzle-line") and "♦" in page.inner_text("#puzzle-line")
+        page.click("#btn-puzzle-check")
+        page.wait_for_selector("#puzzle-verdict[data-correct='true']")
+        assert page.inner_text("#puzzle-verdict") == messages["puzzle.verdict.solution"]
+        page.screenshot(path=str(shots / f"puzzle-{lang}-right.png"), scale="css")
+        check_axe(page, axe_source, f"puzzle {lang}")
+
+        # a wrong answer: start again and end the turn at once
+        before = game["version"]
+        page.click("#btn-puzzle-reset")
+        game = wait_change(page, before)
+        assert game["legal_moves"] and page.inner_text("#puzzle-verdict")  # (kept until a move)
+        before = game["version"]
+        page.click("#btn-discard")
+        game = wait_change(page, before)
+        assert page.inner_text("#puzzle-verdict") == ""
+        page.click("#btn-puzzle-check")
+        page.wait_for_selector("#puzzle-verdict[data-correct='false']")
+        verdict = page.inner_text("#puzzle-verdict")
+        assert verdict.startswith(before_placeholder(messages["puzzle.verdict.worse"], "win"))
+        solution = page.inner_text("#puzzle-solution")
+        assert solution.startswith(before_placeholder(messages["puzzle.solution"], "line"))
+        page.click("#btn-puzzle-solution")
+        page.wait_for_function("() => document.querySelectorAll('#board .arrows g.best').length")
+        assert shown_arrows(page, "best") == [["H7", "W0"], ["R1", "H7"]]
+        page.screenshot(path=str(shots / f"puzzle-{lang}-solution.png"), scale="css")
+        check_axe(page, axe_source, f"puzzle {lang} solution")
+
+        page.click("#btn-puzzle-close")
+        page.wait_for_selector("body[data-mode='game']")
+        assert page.get_attribute("body", "data-status") == "none"
+        assert page.is_visible("#new-game")
     finally:
         ctx.close()

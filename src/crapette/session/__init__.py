@@ -21,6 +21,12 @@ A session holds:
   match seed, shown once the match is over, predicts none of the bots' choices; a session
   dealt from a seed its creator chose is keyed by that seed
   ([`chosen_secret`][crapette.session.chosen_secret]) and replays the same bot moves;
+- **the review**: a finished deal judged move by move by the engine
+  ([`Session.review`][crapette.session.Session.review], a
+  [`DealReview`][crapette.session.DealReview]), never during the deal;
+- **puzzle mode**: the shipped puzzles played on a seat's payload
+  ([`puzzle_position`][crapette.session.puzzle_position]) and an answer checked by the
+  engine ([`puzzle_answer`][crapette.session.puzzle_answer]);
 - **the payload**: everything a seat may know, built from its view only
   ([`crapette.session.payload`][crapette.session.payload], whose typed dicts are the one
   definition of its shape: the server's OpenAPI schema is generated from them).
@@ -29,6 +35,21 @@ A session holds:
 from __future__ import annotations
 
 from crapette.errors import SessionError
+from crapette.session._puzzles import ANSWER_LIMIT, puzzle_answer, puzzle_list, puzzle_position
+from crapette.session._review import REVIEW_DEEP, REVIEW_LIMIT, DealReview
 from crapette.session._session import Seat, Session, chosen_secret, new_secret
 
-__all__ = ["Seat", "Session", "SessionError", "chosen_secret", "new_secret"]
+__all__ = [
+    "ANSWER_LIMIT",
+    "REVIEW_DEEP",
+    "REVIEW_LIMIT",
+    "DealReview",
+    "Seat",
+    "Session",
+    "SessionError",
+    "chosen_secret",
+    "new_secret",
+    "puzzle_answer",
+    "puzzle_list",
+    "puzzle_position",
+]

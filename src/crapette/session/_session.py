@@ -31,6 +31,7 @@ from crapette.views import observe
 
 if TYPE_CHECKING:
     from crapette.analysis import Hint, Limit
+    from crapette.session._review import DealReview
 
 __all__ = ["Seat", "Session", "chosen_secret", "new_secret"]
 
@@ -155,6 +156,15 @@ class Session:
 
     hint_deep: ClassVar[int | None] = None
     """The samples of the second stage of the hints (``None``: the analysis's, 16)."""
+
+    review_limit: ClassVar[Limit | None] = None
+    """The analysis limit of each move of a review (``None``:
+    [`REVIEW_LIMIT`][crapette.session.REVIEW_LIMIT], 256 play-outs or 20 ms); a class
+    setting, not stored."""
+
+    review_deep: ClassVar[int | None] = None
+    """The samples of the second stage of a review's analyses (``None``:
+    [`REVIEW_DEEP`][crapette.session.REVIEW_DEEP], 8)."""
 
     # ------------------------------------------------------------------ creation
 
@@ -552,6 +562,36 @@ class Session:
             seat.resigned = False
         self._bots.clear()
         self._changed()
+
+    def finished_record(self, deal: int | None = None) -> tuple[int, GameRecord]:
+        """The number and the record of a finished deal of the match (``deal`` from 1;
+        default: the current deal, once it is over). A deal's record starts from the full
+        position: it is given only once the deal is over.
+
+        Raises:
+            SessionError: ``deal_running`` (the deal is not over, or not played yet).
+        """
+        number = deal if deal is not None else self.match.number + 1
+        if 1 <= number <= len(self.records):
+            return number, GameRecord.from_json(self.records[number - 1])
+        if number == len(self.records) + 1 and (self.deal_over or self.over):
+            return number, self.record()
+        raise self._refusal("deal_running", "a deal's record is given once the deal is over")
+
+    def review(self, deal: int | None = None) -> DealReview:
+        """The engine's review of a finished deal (the deal of
+        [`finished_record`][crapette.session.Session.finished_record]) at the class's
+        `review_limit`: every move of both players judged from its mover's view;
+        [`DealReview.payload`][crapette.session.DealReview.payload] gives it as a seat sees
+        it. Never during a deal: a review shows the deal's record.
+
+        Raises:
+            SessionError: ``deal_running``.
+        """
+        from crapette.session._review import DealReview
+
+        number, record = self.finished_record(deal)
+        return DealReview.of(record, number, self.review_limit, self.review_deep)
 
     def record(self) -> GameRecord:
         """The current deal's record (its start written as a ``Position``: no seed)."""

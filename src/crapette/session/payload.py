@@ -15,7 +15,7 @@ deal's cards left, by count).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 try:  # pydantic (the game server's schema) reads typing_extensions' typed dicts only
     from typing_extensions import TypedDict
@@ -37,15 +37,24 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DealInfo",
+    "FaultInfo",
     "GamePayload",
     "LastMove",
     "LegalMove",
+    "LineMove",
     "MatchInfo",
     "MovesPayload",
     "OutcomeInfo",
     "PlayerInfo",
     "PointsInfo",
+    "PuzzleInfo",
+    "PuzzleList",
+    "PuzzlePosition",
+    "PuzzleVerdict",
+    "ReasonInfo",
     "ReserveView",
+    "ReviewDecision",
+    "ReviewPayload",
     "StopInfo",
     "TallyInfo",
     "ViewPayload",
@@ -252,6 +261,145 @@ class MovesPayload(TypedDict):
     legal_moves: list[LegalMove]
 
 
+class _LineMoveBase(TypedDict):
+    move: str
+    """The move in notation, as its mover writes it (``R-F``, ``H2-OW``, ``draw``)."""
+    player: int
+    """Who makes it."""
+    count: int
+    """The cards a play moves (0 for a move that is not a play)."""
+    cards: list[str]
+    """The face-up cards it moves (a play), or the card it shows to both players (the card
+    a ``draw`` turned, the reserve card a ``reveal`` turned up); empty when that card is not
+    known at the position (the last move of a line)."""
+
+
+class LineMove(_LineMoveBase, _MoveEnds):
+    """A move of a review or a puzzle, with what a page needs to say it and to draw it: a
+    play has ``from`` and ``to``, absolute pile names (``R1``, ``H3``, ``F``, ``T``)."""
+
+
+class ReasonInfo(TypedDict):
+    """A rule's reason as data: a reason code of the rule spec (``crapette._spec.REASONS``;
+    a page says it with the catalogue key ``reason.<code>``) and its parameters."""
+
+    code: str
+    params: dict[str, Any]
+
+
+class FaultInfo(TypedDict):
+    """A breach of the Stop! rules at a move (callable Stop! rules only), as data and in
+    English."""
+
+    kind: Literal["missed_compulsory", "missed_call", "false_call"]
+    """``missed_compulsory``: the move broke a priority rule; ``missed_call``: a violation
+    let stand when calling Stop! would have helped; ``false_call``: a call that did not."""
+    rule: str | None
+    """The priority rule at stake (``reserve``, ``foundation``, ``order``, ``filling``)."""
+    reason: ReasonInfo | None
+    """For a missed compulsory move, the rule's reason as data."""
+    remedy: list[LineMove]
+    """The compulsory move(s) that were missed."""
+    about: LineMove | None
+    """For a missed or false call, the opponent's move that broke the rule."""
+    text: str
+    """The fault in English."""
+
+
+class ReviewDecision(TypedDict):
+    """One move of a reviewed deal, judged from its mover's view."""
+
+    ply: int
+    """The move's number in the deal (1 for the first)."""
+    played: LineMove
+    forced: bool
+    """It was the only legal move (not analysed)."""
+    judgment: Literal["inaccuracy", "mistake", "blunder"] | None
+    win_before: float | None
+    """The mover's win chance with the best line."""
+    win_after: float | None
+    """The mover's win chance with the best line that starts with the move played."""
+    loss: float | None
+    """The win chance lost against the best line (0 for a best move)."""
+    best: list[LineMove]
+    """The best line from the position (empty when the move was not analysed)."""
+    fault: FaultInfo | None
+    turn_player: int
+    view: ViewPayload
+    """The board before the move, as the reviewing seat saw it."""
+
+
+class ReviewPayload(TypedDict):
+    """A finished deal reviewed for a seat: every move of both players judged (annotated by
+    the engine from each mover's own view) with the board before it."""
+
+    deal: int
+    rules: str
+    seat: int
+    """The reviewing seat (its side at the bottom of each board)."""
+    limit: str
+    """The analysis limit per move (``rollouts=256,time=0.02,deep=8``)."""
+    accuracy: list[float | None]
+    """Each player's accuracy in percent (``None`` without a judged move)."""
+    decisions: list[ReviewDecision]
+    end: ViewPayload
+    """The board after the last move."""
+    end_turn_player: int
+
+
+class PuzzleInfo(TypedDict):
+    """A puzzle of the shipped set, as listed (never its solution)."""
+
+    number: int
+    """Its number in the set, from 1."""
+    id: str
+    rules: str
+    theme: Literal["win", "reserve", "stop", "buried", "loading", "best"]
+    player: int
+    """The solver's seat."""
+    length: int
+    """How many moves the solution has."""
+
+
+class PuzzleList(TypedDict):
+    """The shipped puzzle set."""
+
+    puzzles: list[PuzzleInfo]
+
+
+class PuzzlePosition(TypedDict):
+    """A puzzle's position after the solver's moves so far, as a seat's payload (the
+    solver's seat, built from the solver's view)."""
+
+    puzzle: PuzzleInfo
+    line: list[str]
+    """The solver's moves so far, in notation."""
+    moves: list[LineMove]
+    """The same moves, with their piles and cards (to say them)."""
+    complete: bool
+    """Whether the line is whole (it shows a new card, ends the turn, wins the deal or
+    reaches a Stop! decision): nothing more may be played, the line may be checked."""
+    game: GamePayload
+
+
+class PuzzleVerdict(TypedDict):
+    """The engine's check of an answer."""
+
+    number: int
+    correct: bool
+    verdict: Literal["solution", "equivalent", "worse", "partial"]
+    """``solution``: the solution itself; ``equivalent``: another line the engine values as
+    much (or the same moves in another order); ``worse``: a line worth less; ``partial``:
+    not a whole line."""
+    win: float | None
+    """The answer's win chance (``None`` for a partial line)."""
+    best: float | None
+    """The solution's win chance, on the same samples."""
+    solution: list[LineMove]
+    message: str
+    """The verdict in English."""
+
+
 _SCHEMAS: tuple[type, ...] = (
     PlayerInfo,
     ReserveView,
@@ -266,6 +414,15 @@ _SCHEMAS: tuple[type, ...] = (
     MatchInfo,
     GamePayload,
     MovesPayload,
+    LineMove,
+    ReasonInfo,
+    FaultInfo,
+    ReviewDecision,
+    ReviewPayload,
+    PuzzleInfo,
+    PuzzleList,
+    PuzzlePosition,
+    PuzzleVerdict,
 )
 for _schema in _SCHEMAS:  # closed: a key not defined here is an error (for pydantic)
     _schema.__pydantic_config__ = {"extra": "forbid"}  # type: ignore[attr-defined]

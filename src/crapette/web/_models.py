@@ -80,6 +80,21 @@ class StopDecision(BaseModel):
     version: int = Field(ge=0)
 
 
+class PuzzleAnswer(BaseModel):
+    """An answer to a puzzle: the solver's line, moves in notation (``["H7-OW", "R-H7"]``)."""
+
+    model_config = _Strict
+    line: list[str] = Field(max_length=64, description="the moves of the line, in notation")
+
+    @field_validator("line")
+    @classmethod
+    def _short_moves(cls, value: list[str]) -> list[str]:
+        """Each move is a short text."""
+        if any(len(move) > 40 for move in value):
+            raise ValueError("a move is at most 40 characters")
+        return value
+
+
 class Versioned(BaseModel):
     """A request that names the game version it was made at."""
 
@@ -128,10 +143,14 @@ ERRORS: Final[dict[int | str, dict[str, Any]]] = {
         (401, "no or wrong seat token"),
         (404, "no such game"),
         (408, "the request was not sent in time"),
-        (409, "not now: not your turn, stale version, game over, ..."),
+        (409, "not now: not your turn, stale version, game over, deal still running, ..."),
         (413, "request body too large"),
         (422, "malformed request, bad rules, bad or illegal move"),
-        (503, "too many games, or the store failed (nothing changed; see Retry-After)"),
+        (
+            503,
+            "too many games, the store failed, or the engine is busy with other analyses"
+            " (nothing changed; see Retry-After)",
+        ),
     )
 }
 """The error answers every route documents."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Annotated, Any, Literal
@@ -17,9 +19,10 @@ from starlette.concurrency import run_in_threadpool
 
 import crapette
 from crapette.bots import BOT_NAMES
-from crapette.errors import WebError
-from crapette.records import GameRecord, format_record
+from crapette.errors import SessionError, WebError
+from crapette.records import format_record
 from crapette.rules import OPTIONS
+from crapette.session import DealReview, puzzle_answer, puzzle_list, puzzle_position
 from crapette.text import describe_move
 from crapette.web._manager import BACKLOG, GameManager, Updates
 from crapette.web._models import (
@@ -28,13 +31,22 @@ from crapette.web._models import (
     CreateGame,
     JoinGame,
     PlayMove,
+    PuzzleAnswer,
     StopDecision,
     Versioned,
 )
-from crapette.web.schema import GamePayload, Hint, MovesPayload
+from crapette.web.schema import (
+    GamePayload,
+    Hint,
+    MovesPayload,
+    PuzzleList,
+    PuzzlePosition,
+    PuzzleVerdict,
+    ReviewPayload,
+)
 from crapette.web.session import Game
 
-__all__ = ["game_routes", "live_routes", "page_routes", "play_routes"]
+__all__ = ["analysis_routes", "game_routes", "live_routes", "page_routes", "play_routes"]
 
 Auth = Annotated[str | None, Header(description="Bearer <seat token>")]
 
@@ -170,14 +182,7 @@ def _record(
     token = _bearer(authorization)
     with games.game(game_id) as game:
         game.seat_of(token)
-        number = deal if deal is not None else game.match.number + 1
-        if number <= len(game.records):
-            rec = crapette.from_json(game.records[number - 1])
-            assert isinstance(rec, GameRecord)
-        elif number == len(game.records) + 1 and (game.deal_over or game.over):
-            rec = game.record()
-        else:
-            raise WebError(409, "deal_running", "a deal's record is given once the deal is over")
+        _, rec = game.finished_record(deal)
     return crapette.to_json(rec) if form == "json" else format_record(rec)
 
 
@@ -272,6 +277,107 @@ def play_routes(games: GameManager) -> APIRouter:
     ) -> Any:
         """Start the next deal of the match once the current one is over."""
         return await act(game_id, authorization, versioned(Game.next_deal, body))
+
+    return router
+
+
+MAX_REVIEWS = 32
+"""The most finished deals whose review the server keeps (the least recently asked for goes
+first)."""
+
+ANALYSIS_WAIT = 20.0
+"""Seconds a review or an answer's check waits for the engine before ``503 analysis_busy``
+(the server runs one such analysis at a time)."""
+
+_PUZZLE_STATUS = {"no_such_puzzle": 404, "bad_move": 422, "illegal_move": 422, "line_over": 422}
+"""The HTTP status of each refusal of puzzle mode."""
+
+
+def _puzzle_work(work: Callable[[], Any]) -> Any:
+    """``work()``, its refusals answered with their HTTP status."""
+    try:
+        return work()
+    except SessionError as exc:
+        status = _PUZZLE_STATUS.get(exc.code, 409)
+        raise WebError(status, exc.code, exc.message, exc.reason) from None
+
+
+def analysis_routes(games: GameManager) -> APIRouter:
+    """The review of a finished deal and puzzle mode: the engine's analyses, bounded (each
+    move of a review at ``Game.review_limit``, an answer at ``crapette.session.ANSWER_LIMIT``)
+    and made one at a time; a deal's review is kept for its next askers."""
+    router = APIRouter()
+    reviews: OrderedDict[tuple[str, int, int], DealReview] = OrderedDict()
+    kept = threading.Lock()
+    engine = threading.BoundedSemaphore(1)
+
+    def analysed(work: Callable[[], Any]) -> Any:
+        """``work()`` once the engine is free (503 ``analysis_busy`` after a wait)."""
+        if not engine.acquire(timeout=ANALYSIS_WAIT):
+            raise WebError(503, "analysis_busy", "the engine is busy with other analyses")
+        try:
+            return work()
+        finally:
+            engine.release()
+
+    @router.get("/api/games/{game_id}/review", tags=["analysis"], **_model(ReviewPayload))
+    async def review(
+        game_id: str, authorization: Auth = None, deal: int | None = Query(None, ge=1, le=1000)
+    ) -> Any:
+        """A finished deal reviewed (default: the current deal, once it is over; refused
+        while it runs): every move of both players judged by the engine from its mover's
+        view (a judgment, the win chance before and after, the best line, a Stop! fault),
+        with the board before each move as your seat saw it."""
+
+        def work() -> Any:
+            token = _bearer(authorization)
+            with games.game(game_id) as game:
+                seat = game.seat_of(token)
+                number, record = game.finished_record(deal)
+            key = (game_id, number, len(record.moves))
+            with kept:
+                found = reviews.get(key)
+                if found is not None:
+                    reviews.move_to_end(key)
+            if found is None:
+                found = analysed(
+                    lambda: DealReview.of(record, number, Game.review_limit, Game.review_deep)
+                )
+                with kept:
+                    reviews[key] = found
+                    while len(reviews) > MAX_REVIEWS:
+                        reviews.popitem(last=False)
+            return found.payload(seat)
+
+        return _json(await _run(work))
+
+    @router.get("/api/puzzles", tags=["puzzles"], **_model(PuzzleList))
+    def puzzles() -> Any:
+        """The shipped puzzle set (each puzzle's number, rules, theme and solver; not its
+        solution)."""
+        return _json(puzzle_list())
+
+    @router.get("/api/puzzles/{number}", tags=["puzzles"], **_model(PuzzlePosition))
+    async def puzzle(
+        number: int,
+        line: str = Query(
+            "", max_length=2000, description="the solver's moves so far, in notation, spaced"
+        ),
+    ) -> Any:
+        """A puzzle's position after the solver's moves so far (``line``): the solver's
+        payload, built from the solver's view; no move is legal once the line is whole."""
+        moves = line.split()
+        return _json(await _run(lambda: _puzzle_work(lambda: puzzle_position(number, moves))))
+
+    @router.post("/api/puzzles/{number}/answer", tags=["puzzles"], **_model(PuzzleVerdict))
+    async def answer(number: int, body: PuzzleAnswer) -> Any:
+        """Check an answer with the engine: the solution, a line worth as much, a worse
+        line, or a line that is not whole yet; the verdict shows the solution."""
+
+        def work() -> Any:
+            return analysed(lambda: puzzle_answer(number, body.line))
+
+        return _json(await _run(lambda: _puzzle_work(work)))
 
     return router
 

@@ -23,7 +23,13 @@ import crapette
 from crapette.errors import WebError
 from crapette.web._limits import BodyLimit, error_response
 from crapette.web._manager import STORAGE_RETRY, GameManager
-from crapette.web._routes import game_routes, live_routes, page_routes, play_routes
+from crapette.web._routes import (
+    analysis_routes,
+    game_routes,
+    live_routes,
+    page_routes,
+    play_routes,
+)
 from crapette.web.store import GameStore, SQLiteStore
 
 __all__ = ["GameManager", "create_app", "default_database"]
@@ -98,6 +104,7 @@ def create_app(
     _add_error_handlers(app)
     app.include_router(game_routes(games))
     app.include_router(play_routes(games))
+    app.include_router(analysis_routes(games))
     app.include_router(live_routes(games, max_body))
     static = resources.files("crapette.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
@@ -114,7 +121,8 @@ def _add_error_handlers(app: FastAPI) -> None:
     async def web_error(_: Request, exc: WebError) -> JSONResponse:
         headers = {}
         if exc.status == 503:
-            wait = STORAGE_RETRY if exc.code == "storage_unavailable" else _TOO_MANY_RETRY
+            busy = exc.code in ("storage_unavailable", "analysis_busy")
+            wait = STORAGE_RETRY if busy else _TOO_MANY_RETRY
             headers["Retry-After"] = str(wait)
         return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 

@@ -1,8 +1,8 @@
 """The shapes of the API's answers, for the OpenAPI schema (clients in other languages
 generate their types from it). A seat's payload is defined once, by the typed dicts of
 [`crapette.session.payload`][crapette.session.payload], which build it: they are re-exported
-here, and the routes document their answers with them. The hint's answer is the server's
-own."""
+here, and the routes document their answers with them (a review of a finished deal and
+puzzle mode too). The hint's answer is the server's own."""
 
 from __future__ import annotations
 
@@ -10,15 +10,24 @@ from pydantic import BaseModel, ConfigDict
 
 from crapette.session.payload import (
     DealInfo,
+    FaultInfo,
     GamePayload,
     LastMove,
     LegalMove,
+    LineMove,
     MatchInfo,
     MovesPayload,
     OutcomeInfo,
     PlayerInfo,
     PointsInfo,
+    PuzzleInfo,
+    PuzzleList,
+    PuzzlePosition,
+    PuzzleVerdict,
+    ReasonInfo,
     ReserveView,
+    ReviewDecision,
+    ReviewPayload,
     StopInfo,
     TallyInfo,
     ViewPayload,
@@ -26,16 +35,25 @@ from crapette.session.payload import (
 
 __all__ = [
     "DealInfo",
+    "FaultInfo",
     "GamePayload",
     "Hint",
     "LastMove",
     "LegalMove",
+    "LineMove",
     "MatchInfo",
     "MovesPayload",
     "OutcomeInfo",
     "PlayerInfo",
     "PointsInfo",
+    "PuzzleInfo",
+    "PuzzleList",
+    "PuzzlePosition",
+    "PuzzleVerdict",
+    "ReasonInfo",
     "ReserveView",
+    "ReviewDecision",
+    "ReviewPayload",
     "StopInfo",
     "TallyInfo",
     "ViewPayload",

@@ -30,6 +30,17 @@
 //   subscribe(onUpdate)        -> unsubscribe(): onUpdate(payload) for every new version, in
 //                                  order, one per move (each of a bot's moves included), so
 //                                  that the page can show them one by one.
+//   The engine's analyses, which only the server has (the page hides the review and the
+//   puzzles when the backend lacks these methods: the page without a server):
+//   review(deal)               -> the review of a finished deal (GET /api/games/{id}/review):
+//                                  {deal, seat, accuracy, decisions [{ply, played, forced,
+//                                  judgment, win_before, win_after, loss, best, fault,
+//                                  turn_player, view}], end, end_turn_player}; a move is
+//                                  {move, player, count, cards, from?, to?}.
+//   puzzles()                  -> {puzzles: [{number, id, rules, theme, player, length}]}.
+//   puzzle(number, line)       -> {puzzle, line, complete, game: Payload}: the position after
+//                                  the solver's moves `line` (notation).
+//   answer(number, line)       -> {correct, verdict, win, best, solution, message}.
 //   token, gameId, seat        -> the open seat (token: a secret; null when not needed).
 //
 // The Payload (GET /api/games/{id}; see docs/web.md): version, status (waiting, playing,
@@ -110,6 +121,10 @@ export function createServerBackend() {
     nextDeal: (version) => act("/next-deal", { version }),
     resign: () => act("/resign"),
     record: (deal) => call("GET", path(`/record?deal=${deal}`), auth()),
+    review: (deal) => call("GET", path(`/review?deal=${deal}`), auth()),
+    puzzles: () => call("GET", "/api/puzzles"),
+    puzzle: (number, line) => call("GET", `/api/puzzles/${number}?line=${encodeURIComponent(line.join(" "))}`),
+    answer: (number, line) => call("POST", `/api/puzzles/${number}/answer`, { body: { line } }),
     subscribe(onUpdate) {
       const scheme = location.protocol === "https:" ? "wss" : "ws";
       let socket = null;

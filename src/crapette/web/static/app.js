@@ -4,12 +4,19 @@
 // drop). Every move, the player's and the opponent's, slides into place at the chosen pace.
 // The page decides nothing of the rules: legal moves, whose turn it is, the end of a deal and
 // its score all come from the backend (api.js).
+//
+// Two more modes use the same table (body[data-mode]): the review of a finished deal (every
+// move judged by the engine, the board before it, the best line drawn as arrows) and puzzle
+// mode (a shipped puzzle played as a turn through puzzle.js's backend, the answer checked by
+// the engine). Both need the server's engine: the page without a server hides them.
 import { createBackend } from "./api.js";
 import * as cards from "./cards.js";
 import * as i18n from "./i18n.js";
 import * as refusals from "./refusals.js";
 import * as sound from "./sound.js";
 import { rulesBody, guideItems } from "./rules.js";
+import { createPuzzleBackend } from "./puzzle.js";
+import * as review from "./review.js";
 import { OPTIONS } from "./spec.js";
 import { Table, pileCards } from "./table.js";
 import * as words from "./words.js";
@@ -29,7 +36,10 @@ const GAP_WAIT_MS = 700; // how long a later version waits for the ones before i
 const RATIONED_CALLS = 3; // the false calls a player may make in a deal under false_call=rationed
 
 const settings = loadSettings();
-const backend = await createBackend();
+const gameBackend = await createBackend();
+let backend = gameBackend; // the game backend, or in puzzle mode the puzzle backend (puzzle.js)
+/** Whether the backend runs the engine's analyses (the server; not the page without one). */
+const analysis = typeof gameBackend.review === "function";
 const table = new Table($("#board"));
 
 const session = {
@@ -46,6 +56,10 @@ const session = {
   resultShown: null,
   drag: null,
   unsubscribe: null,
+  mode: "game", // "game", "review" (a finished deal judged) or "puzzle"
+  review: null, // {data: the review of the server, index: the move shown (decisions.length: the end)}
+  puzzles: null, // the shipped puzzle set, as listed
+  puzzle: null, // {number, verdict}
   get token() { return backend.token; },
   get id() { return backend.gameId; },
   get backend() { return backend; },
@@ -318,6 +332,10 @@ function myMove(entry, game) {
 }
 
 async function show(payload, duration) {
+  if (session.mode === "review") {
+    session.game = payload; // (drawn when the review closes)
+    return;
+  }
   const motion = motionTo(payload);
   let rects = null;
   if (motion && motion.move.from && duration) {
@@ -448,6 +466,7 @@ function updatePanel(game) {
   $("#btn-resign").disabled = game.status === "over";
   $("#btn-next").hidden = game.status !== "deal_over";
   $("#btn-result").hidden = !(game.outcome || game.status === "over");
+  $("#btn-review").hidden = !analysis || !(game.status === "deal_over" || game.status === "over");
   const list = $("#opponent-moves");
   list.replaceChildren(
     ...game.last_moves.map((entry) => {
@@ -462,8 +481,8 @@ function updatePanel(game) {
   const stop = game.view.stop;
   const dialog = $("#stop-dialog");
   if (stop && game.your_turn) {
-    const entry = game.last_moves.at(-1);
-    const text = entry ? describeEntry(entry, me) : stop.move;
+    const entry = game.last_moves.at(-1) || stopEntry(stop); // (a puzzle starts at the decision)
+    const text = describeEntry(entry, me);
     $("#stop-text").textContent = t("stop.text", { move: text });
     if (!dialog.open) dialog.showModal();
   } else if (dialog.open) {
@@ -473,6 +492,19 @@ function updatePanel(game) {
   $("#invite").hidden = !(invite && game.status === "waiting");
   if (invite) $("#invite-link").value = `${location.origin}${location.pathname}?game=${game.game_id}&invite=${invite}`;
   updateDev(game);
+  if (session.mode === "puzzle") updatePuzzlePanel();
+}
+
+/** A Stop! decision's move as a recent-move entry (without its cards), to say it. */
+function stopEntry(stop) {
+  const entry = { number: 0, seat: stop.offender, move: stop.move, cards: [] };
+  if (stop.move.includes("-")) {
+    const [source, target] = stop.move.split("-");
+    const own = { R: `R${stop.offender}`, W: `W${stop.offender}`, T: "T" };
+    entry.from = own[source] || source;
+    entry.to = target.split("x")[0];
+  }
+  return entry;
 }
 
 function turnText(game) {
@@ -506,6 +538,7 @@ function updateDev(game) {
 // ---------------------------------------------------------------- the result panel
 
 function maybeShowResult(game) {
+  if (session.mode !== "game") return;
   const over = game.status === "deal_over" || game.status === "over";
   if (!over) return;
   const key = `${game.game_id}:${game.match.deal}:${game.status}`;
@@ -611,6 +644,7 @@ function fillResult(game) {
   }
   $("#result-match").textContent = parts.join(" · ");
   $("#btn-result-next").hidden = game.status !== "deal_over";
+  $("#btn-result-review").hidden = !analysis;
 }
 
 function resignedText(game) {
@@ -669,7 +703,7 @@ function ownSource(pile, me) {
 /** A tap, click or Enter on a pile: pick a source, or drop the picked cards there. */
 function activate(pile, depth = 1, rects = null) {
   const game = session.game;
-  if (!game) return;
+  if (!game || session.mode === "review") return;
   if (mustWait()) {
     whenIdle(() => activate(pile, depth)); // made in its turn once the page is idle
     return;
@@ -786,7 +820,7 @@ async function send(entry, rects) {
 
 function onPointerDown(event) {
   const game = session.game;
-  if (!game || event.button > 0) return;
+  if (!game || event.button > 0 || session.mode === "review") return;
   const point = table.local(event.clientX, event.clientY);
   const hit = table.hit(point.x, point.y);
   if (!hit) return;
@@ -864,7 +898,7 @@ function settleBack(els) {
 
 function onKey(event) {
   const el = event.target.closest && event.target.closest(".pile");
-  if (!el) return;
+  if (!el || session.mode === "review") return;
   const pile = el.dataset.pile;
   if (event.key === "Enter" || event.key === " ") {
     event.preventDefault();
@@ -879,6 +913,328 @@ function onKey(event) {
     const i = piles.indexOf(el);
     const step = event.key === "ArrowRight" || event.key === "ArrowDown" ? 1 : -1;
     piles[(i + step + piles.length) % piles.length].focus();
+  }
+}
+
+// ---------------------------------------------------------------- modes
+
+/** Switch the page between the game, the review of a deal and puzzle mode. */
+function setMode(mode) {
+  session.mode = mode;
+  document.body.dataset.mode = mode;
+  $("#review-panel").hidden = mode !== "review";
+  $("#review-controls").hidden = mode !== "review";
+  $("#puzzle-panel").hidden = mode !== "puzzle";
+  $("#puzzle-controls").hidden = mode !== "puzzle";
+  session.selected = null;
+  session.hint = null;
+}
+
+/** Back to the game from the review or puzzle mode (the table shows the game again). */
+function leaveMode() {
+  if (session.mode === "review") closeReview();
+  else if (session.mode === "puzzle") leavePuzzles();
+}
+
+// ---------------------------------------------------------------- the review of a deal
+
+/** Open the review of the deal on the table, once it is over: the server's engine judges
+ * every move (a few seconds for a long deal). */
+async function openReview() {
+  const game = session.game;
+  if (!analysis || !game || session.mode !== "game") return;
+  if (game.status !== "deal_over" && game.status !== "over") return;
+  const dialog = $("#result-dialog");
+  if (dialog.open) dialog.close();
+  say(t("review.loading"));
+  let data;
+  try {
+    data = await request(() => gameBackend.review(game.match.deal));
+  } catch (error) {
+    refuse(error);
+    return;
+  }
+  session.review = { data, index: 0 };
+  setMode("review");
+  fillReviewList();
+  // first the player's first judged move or fault, if any
+  const first = data.decisions.findIndex((d) => d.played.player === data.seat && (d.judgment || d.fault));
+  showReviewAt(first >= 0 ? first : 0);
+  say(t("review.ready"));
+}
+
+function closeReview() {
+  session.review = null;
+  setMode("game");
+  table.arrows([]);
+  const game = session.game;
+  if (game) {
+    table.render(game);
+    updatePanel(game);
+    mark();
+  }
+  say("");
+}
+
+/** The review's list of moves: each with its mark (?!, ?, ??) and a fault's sign; the end. */
+function fillReviewList() {
+  const { data } = session.review;
+  const me = data.seat;
+  $("#review-title").textContent = t("review.title", { deal: data.deal });
+  const [mine, theirs] = [data.accuracy[me], data.accuracy[1 - me]];
+  $("#review-accuracy").textContent = t("review.accuracy", {
+    you: mine === null ? "–" : review.percent(mine / 100),
+    opp: theirs === null ? "–" : review.percent(theirs / 100),
+  });
+  const item = (index, text, decision) => {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.index = String(index);
+    const mark = document.createElement("span");
+    mark.className = "mark";
+    mark.setAttribute("aria-hidden", "true");
+    if (decision) {
+      button.dataset.judgment = decision.judgment || "";
+      button.dataset.fault = String(Boolean(decision.fault));
+      button.dataset.player = decision.played.player === me ? "you" : "opp";
+      mark.textContent = decision.judgment ? review.MARKS[decision.judgment] : decision.fault ? "!" : "";
+    }
+    const label = document.createElement("span");
+    label.textContent = text;
+    button.append(mark, label);
+    if (decision && decision.judgment) {
+      const word = document.createElement("span");
+      word.className = "sr-only";
+      word.textContent = t(`review.judgment.${decision.judgment}`);
+      button.append(word);
+    }
+    button.addEventListener("click", () => showReviewAt(index));
+    li.append(button);
+    return li;
+  };
+  const items = data.decisions.map((d, i) => item(i, `${d.ply}. ${review.played(d.played, me)}`, d));
+  items.push(item(data.decisions.length, t("review.end"), null));
+  $("#review-moves").replaceChildren(...items);
+}
+
+/** Show the review at move `index` (decisions.length: the end of the deal): the board before
+ * the move, the move played and the best line as arrows, and what the engine says of it. */
+function showReviewAt(index) {
+  const r = session.review;
+  if (!r) return;
+  const { data } = r;
+  const count = data.decisions.length;
+  r.index = Math.max(0, Math.min(Number.isFinite(index) ? index : count, count));
+  const d = data.decisions[r.index] || null;
+  const me = data.seat;
+  document.body.dataset.reviewIndex = String(r.index);
+  const board = d
+    ? { view: d.view, seat: me, turn_player: d.turn_player }
+    : { view: data.end, seat: me, turn_player: data.end_turn_player };
+  table.render(board);
+  const marks = new Map();
+  if (d) {
+    const arrows = review.decisionArrows(d);
+    table.arrows(arrows);
+    const first = arrows.find((a) => a.kind === "best");
+    if (first) {
+      marks.set(first.from, ["best"]);
+      if (first.to) marks.set(first.to, ["best"]);
+    }
+  }
+  table.mark(marks);
+  $("#turn").textContent = d ? t("review.head", { ply: d.ply, total: count }) : t("review.end");
+  $("#review-move").textContent = d ? review.played(d.played, me) : t("review.end");
+  const judgment = $("#review-judgment");
+  judgment.className = d && d.judgment ? d.judgment : "";
+  if (!d) judgment.textContent = "";
+  else if (d.judgment) {
+    judgment.textContent = t("review.judged", {
+      judgment: t(`review.judgment.${d.judgment}`),
+      before: review.percent(d.win_before),
+      after: review.percent(d.win_after),
+    });
+  } else if (d.forced) judgment.textContent = t("review.forced");
+  else if (d.win_before === null) judgment.textContent = t("review.unjudged");
+  else judgment.textContent = t("review.good", { win: review.percent(d.win_after ?? d.win_before) });
+  const same = d && d.best.length && d.best[0].move === d.played.move;
+  $("#review-best").textContent = d && d.best.length
+    ? t(same ? "review.best.same" : "review.best", { line: review.lineText(d.best, me) })
+    : "";
+  $("#review-fault").textContent = d && d.fault ? review.faultText(d.fault, d.played.player === me, me) : "";
+  for (const button of $("#review-moves").querySelectorAll("button")) {
+    const current = Number(button.dataset.index) === r.index;
+    button.setAttribute("aria-current", String(current));
+    if (current) button.scrollIntoView({ block: "nearest" });
+  }
+  $("#btn-review-first").disabled = r.index === 0;
+  $("#btn-review-prev").disabled = r.index === 0;
+  $("#btn-review-next").disabled = r.index === count;
+  $("#btn-review-last").disabled = r.index === count;
+}
+
+/** The arrow keys step through the review (Home and End: its start and end). */
+function onReviewKey(event) {
+  if (session.mode !== "review" || event.altKey || event.ctrlKey || event.metaKey) return;
+  const tag = event.target.tagName;
+  if (tag === "SELECT" || tag === "INPUT" || document.querySelector("dialog[open]")) return;
+  const steps = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+  const index = session.review.index;
+  if (event.key in steps) showReviewAt(index + steps[event.key]);
+  else if (event.key === "Home") showReviewAt(0);
+  else if (event.key === "End") showReviewAt(Infinity);
+  else return;
+  event.preventDefault();
+}
+
+// ---------------------------------------------------------------- puzzle mode
+
+function fillPuzzlePick() {
+  const chosen = $("#puzzle-pick").value;
+  $("#puzzle-pick").replaceChildren(
+    ...session.puzzles.map((p) => {
+      const option = document.createElement("option");
+      option.value = String(p.number);
+      option.textContent = t("puzzle.option", { number: p.number, theme: t(`puzzle.theme.${p.theme}`) });
+      return option;
+    }),
+  );
+  if (chosen) $("#puzzle-pick").value = chosen;
+}
+
+/** Open puzzle mode (the shipped set, from the server) at the chosen puzzle. */
+async function openPuzzles() {
+  if (!analysis) return;
+  try {
+    if (!session.puzzles) session.puzzles = (await request(() => gameBackend.puzzles())).puzzles;
+  } catch (error) {
+    refuse(error);
+    return;
+  }
+  fillPuzzlePick();
+  await startPuzzle(Number($("#puzzle-pick").value) || 1);
+}
+
+/** Puzzle `number` on the table, as the solver's turn: its moves are made as a game's. */
+async function startPuzzle(number) {
+  if (session.mode === "review") closeReview();
+  const dialog = $("#result-dialog");
+  if (dialog.open) dialog.close();
+  if (session.unsubscribe) {
+    session.unsubscribe(); // (the live updates of the game: back when puzzle mode closes)
+    session.unsubscribe = null;
+  }
+  queue.clear();
+  backend = createPuzzleBackend(gameBackend, number);
+  session.puzzle = { number, verdict: null };
+  session.game = null;
+  session.pending = null;
+  setMode("puzzle");
+  $("#puzzle-pick").value = String(number);
+  try {
+    show(await request(() => backend.state()), 0);
+    say(t("puzzle.task"));
+  } catch (error) {
+    refuse(error);
+  }
+  updatePuzzlePanel();
+}
+
+/** The puzzle panel: its theme, the line so far, the engine's verdict and the solution. */
+function updatePuzzlePanel() {
+  const p = session.puzzle;
+  if (!p || session.mode !== "puzzle" || !session.puzzles) return;
+  const info = session.puzzles[p.number - 1];
+  const line = backend.line;
+  if (p.verdict && line.length && line.join(" ") !== p.verdict.line) p.verdict = null; // a new line
+  const me = backend.seat;
+  $("#score").textContent = t("puzzle.score", { number: p.number, total: session.puzzles.length });
+  if (session.game) $("#rules-name").textContent = words.rulesName(session.game.rules); // (no match)
+  $("#puzzle-theme").textContent = t("puzzle.theme.line", { theme: t(`puzzle.theme.${info.theme}`) });
+  const moves = session.game && session.game.game_id === backend.gameId ? puzzleMoves() : [];
+  $("#puzzle-line").textContent = moves.length
+    ? t("puzzle.line", { line: review.lineText(moves, me) })
+    : t("puzzle.line.empty");
+  $("#turn").textContent = backend.complete ? t("puzzle.turn.complete") : t("puzzle.turn.play");
+  $("#btn-puzzle-check").disabled = !line.length;
+  $("#btn-puzzle-solution").hidden = !p.verdict;
+  const verdict = $("#puzzle-verdict");
+  if (p.verdict) {
+    verdict.textContent = verdictText(p.verdict);
+    verdict.dataset.correct = String(p.verdict.correct);
+    $("#puzzle-solution").textContent = t("puzzle.solution", { line: review.lineText(p.verdict.solution, me) });
+  } else {
+    verdict.textContent = "";
+    delete verdict.dataset.correct;
+    $("#puzzle-solution").textContent = "";
+  }
+}
+
+/** The moves of the puzzle's line so far, with their piles and cards (the server's). */
+function puzzleMoves() {
+  return (backend.position && backend.position.moves) || [];
+}
+
+function verdictText(verdict) {
+  return t(`puzzle.verdict.${verdict.verdict}`, { win: review.percent(verdict.win), best: review.percent(verdict.best) });
+}
+
+/** Check the line with the engine (on the server): right or wrong, and the solution. */
+async function checkPuzzle() {
+  if (session.mode !== "puzzle" || !backend.line.length) return;
+  say(t("puzzle.checking"));
+  try {
+    const verdict = await request(() => backend.answer());
+    session.puzzle.verdict = { ...verdict, line: backend.line.join(" ") };
+    updatePuzzlePanel();
+    say(verdictText(verdict), verdict.correct ? "info" : "error");
+    sound.play(verdict.correct ? "win" : "refuse");
+  } catch (error) {
+    refuse(error);
+  }
+}
+
+async function resetPuzzle() {
+  if (session.mode !== "puzzle") return;
+  try {
+    show(await request(() => backend.reset()), 0);
+  } catch (error) {
+    refuse(error);
+  }
+}
+
+/** The puzzle's start with the solution drawn on it as numbered arrows. */
+async function showSolution() {
+  const verdict = session.puzzle && session.puzzle.verdict;
+  if (!verdict) return;
+  await resetPuzzle();
+  table.arrows(review.lineArrows(verdict.solution));
+  say(t("puzzle.solution", { line: review.lineText(verdict.solution, backend.seat) }));
+}
+
+/** Leave puzzle mode: the game (if any) back on the table, followed live again. */
+async function leavePuzzles() {
+  backend = gameBackend;
+  session.puzzle = null;
+  setMode("game");
+  queue.clear();
+  session.game = null;
+  session.pending = null;
+  say("");
+  if (!backend.gameId) {
+    document.body.dataset.status = "none";
+    placeGuide();
+    $("#turn").textContent = t("turn.none");
+    $("#score").textContent = t("score.none");
+    for (const button of $("#controls").querySelectorAll("button")) button.disabled = true;
+    return;
+  }
+  try {
+    show(await request(() => backend.state()), 0);
+    session.unsubscribe = backend.subscribe(receive);
+  } catch (error) {
+    refuse(error);
   }
 }
 
@@ -915,6 +1271,7 @@ function matchOf(preset) {
 
 async function newGame(event) {
   if (event) event.preventDefault();
+  if (session.mode !== "game") leaveMode();
   const spec = { rules: chosenRules(), opponent: $("#opponent").value };
   const seed = $("#seed").value;
   if (seed !== "") spec.seed = Number(seed);
@@ -1065,6 +1422,14 @@ function relabel() {
     $("#score").textContent = t("score.none");
   }
   if ($("#rules-dialog").open) openRules();
+  if (session.mode === "review") {
+    fillReviewList();
+    showReviewAt(session.review.index);
+  }
+  if (session.mode === "puzzle") {
+    fillPuzzlePick();
+    updatePuzzlePanel();
+  }
 }
 
 function wire() {
@@ -1174,6 +1539,22 @@ function wire() {
       }
     });
   }
+  $("#btn-review").addEventListener("click", () => whenIdle(openReview));
+  $("#btn-result-review").addEventListener("click", () => whenIdle(openReview));
+  $("#btn-review-first").addEventListener("click", () => showReviewAt(0));
+  $("#btn-review-prev").addEventListener("click", () => showReviewAt(session.review.index - 1));
+  $("#btn-review-next").addEventListener("click", () => showReviewAt(session.review.index + 1));
+  $("#btn-review-last").addEventListener("click", () => showReviewAt(Infinity));
+  $("#btn-review-close").addEventListener("click", closeReview);
+  document.addEventListener("keydown", onReviewKey);
+  $("#btn-puzzles").hidden = !analysis;
+  $("#btn-puzzles").addEventListener("click", () => whenIdle(() => openPuzzles()));
+  $("#puzzle-pick").addEventListener("change", () => whenIdle(() => startPuzzle(Number($("#puzzle-pick").value))));
+  onClick("#btn-puzzle-check", checkPuzzle);
+  onClick("#btn-puzzle-reset", resetPuzzle);
+  onClick("#btn-puzzle-solution", showSolution);
+  onClick("#btn-puzzle-next", () => startPuzzle((session.puzzle.number % session.puzzles.length) + 1));
+  onClick("#btn-puzzle-close", leavePuzzles);
   $("#btn-rules").addEventListener("click", openRules);
   $("#btn-rules-close").addEventListener("click", () => $("#rules-dialog").close());
   $("#btn-settings").addEventListener("click", () => {
@@ -1215,7 +1596,8 @@ function wire() {
   window.addEventListener("resize", () => {
     clearTimeout(resizing);
     resizing = setTimeout(() => {
-      if (session.game) {
+      if (session.mode === "review") showReviewAt(session.review.index);
+      else if (session.game) {
         table.render(session.game);
         mark();
       }

@@ -290,6 +290,7 @@ export class Table {
     board.classList.toggle("tall", geo.tall);
     board.dataset.layout = geo.kind;
     for (const el of board.querySelectorAll(".card, .slot, .plabel")) el.remove();
+    for (const el of board.querySelectorAll(".arrows")) el.remove();
     this.rects = {};
     this.cardEls = {};
     const turnPlayer = payload.turn_player;
@@ -407,11 +408,11 @@ export class Table {
     return parts.join(", ");
   }
 
-  /** Light piles: a Map pile name -> class list ("selected", "target", "hint"). */
+  /** Light piles: a Map pile name -> class list ("selected", "target", "hint", "best"). */
   mark(marks) {
     for (const [name, el] of Object.entries(this.pileEls)) {
       const classes = marks.get(name) || [];
-      for (const c of ["selected", "target", "hint"]) el.classList.toggle(c, classes.includes(c));
+      for (const c of ["selected", "target", "hint", "best"]) el.classList.toggle(c, classes.includes(c));
       if (classes.includes("selected")) el.setAttribute("aria-pressed", "true");
       else el.removeAttribute("aria-pressed");
     }
@@ -424,6 +425,76 @@ export class Table {
         for (const el of (this.cardEls[name] || []).slice(-depth)) el.classList.add("picked");
       }
     }
+  }
+
+  /** The middle of a pile's card that a move of `depth` cards picks (its top card; the
+   * deepest card of a group), or of the pile's place when it is empty (board coordinates). */
+  anchor(name, depth = 1) {
+    const els = this.cardEls[name] || [];
+    const g = this.geo;
+    if (name !== "F" && els.length) {
+      const p = els[Math.max(0, els.length - depth)].pos;
+      return { x: p.x + g.w / 2, y: p.y + g.h / 2 };
+    }
+    const r = this.rects[name];
+    return r ? { x: r.x + r.w / 2, y: r.y + r.h / 2 } : { x: 0, y: 0 };
+  }
+
+  /** Draw moves over the table as arrows: `steps` = [{from, to, count, label, kind}], kind
+   * "best" (the best line, each step numbered by its label) or "played" (the move made);
+   * a step with no `to` (turning a card) rings its pile. The next render clears them. */
+  arrows(steps) {
+    for (const el of this.board.querySelectorAll(".arrows")) el.remove();
+    if (!steps.length || !this.geo) return;
+    const NS = "http://www.w3.org/2000/svg";
+    const node = (tag, attrs) => {
+      const el = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+      return el;
+    };
+    const width = this.board.clientWidth;
+    const height = this.geo.height;
+    const svg = node("svg", { class: "arrows", "aria-hidden": "true", width, height, viewBox: `0 0 ${width} ${height}` });
+    const defs = node("defs", {});
+    for (const kind of ["best", "played"]) {
+      const marker = node("marker", {
+        id: `arrowhead-${kind}`, viewBox: "0 0 10 10", refX: 7, refY: 5,
+        markerWidth: 3.2, markerHeight: 3.2, orient: "auto",
+      });
+      marker.append(node("path", { d: "M0,0 L10,5 L0,10 z", class: `head-${kind}` }));
+      defs.append(marker);
+    }
+    svg.append(defs);
+    const stroke = Math.max(3, Math.round(this.geo.w * 0.07));
+    const badge = Math.max(9, Math.round(this.geo.w * 0.16));
+    for (const step of steps) {
+      const group = node("g", { class: `arrow ${step.kind}`, "data-from": step.from, "data-to": step.to || "" });
+      const a = this.anchor(step.from, step.count || 1);
+      let at = a; // where the step's number goes: a little way along its arrow (arrows from one
+      // pile, such as a reserve played card after card, keep their numbers apart)
+      if (step.to && step.to !== step.from) {
+        const b = this.anchor(step.to, 1);
+        const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+        const cut = Math.min(length / 3, this.geo.w * 0.3); // the head stops short of the card's middle
+        const end = { x: b.x - ((b.x - a.x) * cut) / length, y: b.y - ((b.y - a.y) * cut) / length };
+        group.append(node("line", {
+          x1: a.x, y1: a.y, x2: end.x, y2: end.y, "stroke-width": stroke,
+          "marker-end": `url(#arrowhead-${step.kind})`,
+        }));
+        const along = Math.min(0.35, (this.geo.w * 0.9) / length);
+        at = { x: a.x + (b.x - a.x) * along, y: a.y + (b.y - a.y) * along };
+      } else {
+        group.append(node("circle", { cx: a.x, cy: a.y, r: this.geo.w * 0.42, "stroke-width": stroke, fill: "none" }));
+      }
+      if (step.label) {
+        group.append(node("circle", { class: "badge", cx: at.x, cy: at.y, r: badge }));
+        const text = node("text", { x: at.x, y: at.y, "font-size": Math.round(badge * 1.3), "text-anchor": "middle", "dominant-baseline": "central" });
+        text.textContent = step.label;
+        group.append(text);
+      }
+      svg.append(group);
+    }
+    this.board.append(svg);
   }
 
   /** Slide the top `count` cards of `to` in from `from` (client rects of where they were),
