@@ -311,6 +311,33 @@ def test_the_second_stage_picks_among_the_finalists() -> None:
         ExpertBot(finalists=-1)
 
 
+def test_the_second_stage_stops_at_its_work_bound() -> None:
+    """The second stage takes no new sample once its play-outs have scored more than
+    ``deep_work`` moves, and never fewer than ``DEEP_MIN_SAMPLES``: every finalist is
+    judged on the same samples; the work counts what its play-outs did."""
+    from crapette.bots.expert import DEEP_MIN_SAMPLES, deep_play_out
+
+    view, lines = _many_lines()
+    first = ExpertBot(3, budget=256, finalists=1)
+    first.choose(view)
+    unbounded = ExpertBot(3, budget=256, finalists=3, deep=20, deep_work=10**12)
+    unbounded.choose(view)
+    assert unbounded.work.rollouts == first.work.rollouts + 3 * 20
+    assert unbounded.work.samples == first.work.samples + 20
+    bounded = ExpertBot(3, budget=256, finalists=3, deep=20, deep_work=1)
+    bounded.choose(view)
+    assert bounded.work.rollouts == first.work.rollouts + 3 * DEEP_MIN_SAMPLES
+    assert bounded.work.samples == first.work.samples + DEEP_MIN_SAMPLES
+    assert bounded.line in lines
+    with pytest.raises(UnknownBotError, match="deep_work"):
+        ExpertBot(deep_work=0)
+
+    work = Work()
+    state = _mid_deal(seed=5, moves=60)
+    deep_play_out(state, state.to_act, Rng(2), work=work)
+    assert work.scored > 0 and work.positions > 0
+
+
 def test_the_training_script_runs(tmp_path: Path) -> None:
     """training/train_expert.py's three steps on a tiny scale: the model it writes is one
     the bot can load."""

@@ -49,7 +49,9 @@ from crapette.state import GameState
 from crapette.views import PlayerView, sketch
 
 __all__ = [
+    "DEEP_MIN_SAMPLES",
     "DEFAULT_DEEP_SAMPLES",
+    "DEFAULT_DEEP_WORK",
     "DEFAULT_EXPERT_BUDGET",
     "DEFAULT_FINALISTS",
     "DEFAULT_NODES",
@@ -72,6 +74,14 @@ DEFAULT_FINALISTS = 4
 
 DEFAULT_DEEP_SAMPLES = 64
 """Samples of the hidden cards of the second stage (every finalist on each)."""
+
+DEFAULT_DEEP_WORK = 3_000_000
+"""The most work of the second stage, in legal moves scored by its play-outs' greedy
+choices (``Work.scored``): the stage takes no new sample once it has done more, so that
+the rare position whose deep play-outs are long costs a bounded time on every machine."""
+
+DEEP_MIN_SAMPLES = 8
+"""The samples the second stage takes at least, whatever its work."""
 
 LOOKAHEAD_WIDTH = 2
 """Moves the deep play-outs' players compare at each decision."""
@@ -129,14 +139,16 @@ def expert_lines(
     return out
 
 
-def lookahead_move(state: GameState, rng: Rng, width: int = LOOKAHEAD_WIDTH) -> Move:
+def lookahead_move(
+    state: GameState, rng: Rng, width: int = LOOKAHEAD_WIDTH, work: Work | None = None
+) -> Move:
     """The move of a deep play-out's player in ``state`` (a complete state, a sample of
     the hidden cards): among the ``width`` best moves by the greedy ranking, the one
     whose greedy play-out to the end of the opponent's next turn, on this state, scores
     best for the player; the greedy move where there is nothing to compare (one legal
     move, a Stop! decision, foundation moves only). It plays as a player who looks one
     move ahead with the cards known: a stand-in for a player who plans, which greedy play
-    is not."""
+    is not. Its play-outs' moves and scored moves are added to ``work``."""
     moves = legal_moves(state)
     if len(moves) == 1 or state.stop is not None:
         return greedy_move(state, rng, moves)
@@ -148,25 +160,37 @@ def lookahead_move(state: GameState, rng: Rng, width: int = LOOKAHEAD_WIDTH) -> 
     best = tried[0]
     top: int | None = None
     for move in tried:
-        value, _, _ = play_out(apply_unchecked(state, move), q, Rng(seed))
+        value, positions, scored = play_out(apply_unchecked(state, move), q, Rng(seed))
+        if work is not None:
+            work.positions += positions
+            work.scored += scored
         if top is None or value > top:
             best, top = move, value
     return best
 
 
 def deep_play_out(
-    state: GameState, p: int, rng: Rng, turns: int = 1, width: int = LOOKAHEAD_WIDTH
+    state: GameState,
+    p: int,
+    rng: Rng,
+    turns: int = 1,
+    width: int = LOOKAHEAD_WIDTH,
+    work: Work | None = None,
 ) -> int:
     """A deep play-out from ``state`` (complete) for player ``p``: the rest of the turn
     being played and the turn after it by [`lookahead_move`][crapette.bots.expert.lookahead_move]
     for both players, then greedy play to the end of the opponent's ``turns``-th next turn;
-    returns the play-out value (as [`play_out`][crapette.bots.search.play_out]'s)."""
+    returns the play-out value (as [`play_out`][crapette.bots.search.play_out]'s). The
+    moves played and the legal moves scored, its cost, are added to ``work``."""
     moved = 0
     for own in (True, False):
         while moved < _DEEP_CAP and not is_over(state) and (state.turn_player == p) == own:
-            state = apply_unchecked(state, lookahead_move(state, rng, width))
+            state = apply_unchecked(state, lookahead_move(state, rng, width, work))
             moved += 1
-    value, _, _ = play_out(state, p, rng, turns)
+    value, positions, scored = play_out(state, p, rng, turns)
+    if work is not None:
+        work.positions += moved + positions
+        work.scored += scored
     return value
 
 
@@ -249,6 +273,7 @@ class ExpertBot:
         nodes: int = DEFAULT_NODES,
         finalists: int = DEFAULT_FINALISTS,
         deep: int = DEFAULT_DEEP_SAMPLES,
+        deep_work: int = DEFAULT_DEEP_WORK,
     ) -> None:
         """An expert.
 
@@ -261,6 +286,8 @@ class ExpertBot:
             nodes: positions expanded per decision at most (positive).
             finalists: lines judged again by deep play-outs (0 or 1: no second stage).
             deep: samples of the second stage.
+            deep_work: the most work of the second stage (see
+                [`DEFAULT_DEEP_WORK`][crapette.bots.expert.DEFAULT_DEEP_WORK]).
 
         Raises:
             UnknownBotError: a parameter is not an integer or out of range (a
@@ -272,6 +299,7 @@ class ExpertBot:
             ("nodes", nodes, 1, 1_000_000),
             ("finalists", finalists, 0, 64),
             ("deep", deep, 1, 100_000),
+            ("deep_work", deep_work, 1, 10**12),
         )
         for label, value, low, high in limits:
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -284,6 +312,7 @@ class ExpertBot:
         self.nodes = nodes
         self.finalists = finalists
         self.deep = deep
+        self.deep_work = deep_work
         self.max_lines = max(min(2, budget), budget // 4)
         self.memory = HandMemory()
         self.line: Line = ()
@@ -363,16 +392,21 @@ class ExpertBot:
         p = view.to_act
         draw = self._sampler(view)
         totals = [0.0] * len(finalists)
-        for _ in range(self.deep):
+        work = self.work
+        cap = work.scored + self.deep_work
+        for sample in range(self.deep):
+            if sample >= DEEP_MIN_SAMPLES and work.scored > cap:
+                break  # every finalist was judged on the same samples
             start = draw()
             seed = self._rng.next64()
+            work.samples += 1
             for k, line in enumerate(finalists):
                 state = start
                 for move in line:
                     state = apply_unchecked(state, move)
-                value = deep_play_out(state, p, Rng(seed))
+                value = deep_play_out(state, p, Rng(seed), work=work)
                 totals[k] += self._model.value(value, start.rules)[0]
-        self.work.rollouts += self.deep * len(finalists)
+                work.rollouts += 1
         best = max(range(len(finalists)), key=lambda k: (totals[k], -k))
         return finalists[best]
 
