@@ -138,7 +138,7 @@ class Server(Core):
         )
 
     def undo(self) -> str | None:
-        from crapette.errors import WebError
+        from crapette.web import WebError
 
         try:
             self.session.take_back(HUMAN, self.session.version)

@@ -22,7 +22,8 @@ CrapetteError
 ├── AdapterError            an adapter used out of order (an environment before its reset)
 └── SessionError            a game session's action refused (a code: not your turn, ...;
     │                       not in __all__: provisional, exported by crapette.session)
-    └── WebError            a game server request refused (an HTTP status and a code)
+    └── WebError            a game server request refused (an HTTP status and a code;
+                            crapette.web's, defined in the server's layer)
 KeyboardInterrupt
 └── SimulationInterrupted   Ctrl-C during a simulation (holds the records made so far)
     └── RunInterrupted      Ctrl-C during `crapette simulate`/`compare` (internal, not in
@@ -53,7 +54,6 @@ __all__ = [
     "SimulationError",
     "SimulationInterrupted",
     "UnknownBotError",
-    "WebError",
 ]
 
 
@@ -248,31 +248,3 @@ class SessionError(CrapetteError):
         self.code = code
         self.message = message
         self.reason = reason
-
-
-class WebError(SessionError):
-    """A request the game server refuses (``crapette.web``): an HTTP status, a short
-    machine-readable code and a message, sent to the client as
-    ``{"error": {"code": ..., "message": ...}}``; a move the rules refuse adds the rules'
-    reason as data, ``"reason": {"code": ..., "params": {...}}``. The game server refuses a
-    session's action with one of these (the session's code, and its HTTP status).
-    Attributes:
-        status: the HTTP status (a 4xx, or 503 when the server is full).
-        code: the machine-readable reason, such as ``"illegal_move"``.
-        message: the readable reason.
-        reason: for an illegal move, the rules' refusal as JSON-ready data (its reason code
-            of the rule spec and its parameters, ``Refusal.to_dict()``); else ``None``.
-    """
-
-    def __init__(
-        self, status: int, code: str, message: str, reason: dict[str, Any] | None = None
-    ) -> None:
-        super().__init__(code, message, reason)
-        self.status = status
-
-    def body(self) -> dict[str, Any]:
-        """The JSON body of the refusal: ``{"error": {"code", "message"[, "reason"]}}``."""
-        error: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.reason is not None:
-            error["reason"] = self.reason
-        return {"error": error}

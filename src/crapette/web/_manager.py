@@ -22,9 +22,9 @@ from contextlib import contextmanager
 from typing import Final, TypeAlias
 
 import crapette
-from crapette.errors import WebError
 from crapette.session import chosen_secret
 from crapette.session.payload import GamePayload
+from crapette.web._error import WebError
 from crapette.web._models import CreateGame
 from crapette.web.session import _MAX_SEED, Game, _check_opponent, _parse_rules
 from crapette.web.store import GameStore

@@ -19,11 +19,12 @@ from starlette.concurrency import run_in_threadpool
 
 import crapette
 from crapette.bots import BOT_NAMES
-from crapette.errors import SessionError, WebError
+from crapette.errors import SessionError
 from crapette.records import format_record
 from crapette.rules import OPTIONS
 from crapette.session import DealReview, puzzle_answer, puzzle_list, puzzle_position
 from crapette.text import describe_move
+from crapette.web._error import WebError
 from crapette.web._manager import BACKLOG, GameManager, Updates
 from crapette.web._models import (
     ERRORS,

@@ -20,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import crapette
-from crapette.errors import WebError
+from crapette.web._error import WebError
 from crapette.web._limits import BodyLimit, error_response
 from crapette.web._manager import STORAGE_RETRY, GameManager
 from crapette.web._routes import (

@@ -26,11 +26,11 @@ import attrs
 import crapette
 from crapette import GameState, Match, Ruleset, from_json, to_json
 from crapette.bots import Fallible, get_bot
-from crapette.errors import WebError
 from crapette.session import Seat, Session
 from crapette.session.payload import GamePayload
 from crapette.svg import board
 from crapette.views import observe
+from crapette.web._error import WebError
 
 __all__ = ["MAX_SEARCH_BUDGET", "Game", "WebError"]
 
