@@ -349,6 +349,25 @@ def test_legal_moves_never_fails_on_a_validated_state(
     assert set(c.legal_moves(changed)) == set(reference_legal_moves(changed))
 
 
+def test_cards_given_as_codes_are_the_packs_cards() -> None:
+    """A state built with plain ``int`` codes for its cards holds the pack's ``Card``s, in
+    both engines (the native one always did), so its text and its refusals name the cards:
+    Hypothesis found a turned card given as ``14`` that made the Python engine's refusal
+    fail on ``.text``."""
+    state = c.new_game(seed=3)
+    drawn = c.apply(state, c.DRAW)
+    assert drawn.turned is not None
+    codes = drawn.replace(
+        houses=tuple(tuple(int(card) for card in pile) for pile in drawn.houses),
+        turned=int(drawn.turned),
+    )
+    assert codes == drawn and repr(codes) == repr(drawn)
+    assert all(type(card) is c.Card for pile in codes.houses for card in pile)
+    assert type(codes.turned) is c.Card
+    assert set(c.legal_moves(codes)) == set(reference_legal_moves(codes))
+    assert c.why_illegal(codes, "T-F") == c.why_illegal(drawn, "T-F")
+
+
 def test_why_illegal_reads_move_text_as_apply_does() -> None:
     """``why_illegal`` takes a move text as ``apply`` does: ``None`` for a legal one, the
     reason for an illegal or unreadable one."""

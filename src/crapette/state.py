@@ -304,6 +304,12 @@ class GameState:  # the Python engine's class (PythonState)
                 if extra:
                     seen_log = SeenLog([*extra, key])
                     seen_size = len(extra) + 1
+        if isinstance(rules, Ruleset):  # the pack's Card objects, as the native engine has
+            deck = PACKS[rules.pack].cards
+            foundations, houses, reserves, hands, wastes = (
+                _as_cards(piles, deck) for piles in (foundations, houses, reserves, hands, wastes)
+            )
+            turned = _as_card(turned, deck)
         self.rules = rules
         self.to_act = to_act
         self.foundations = foundations
@@ -487,6 +493,24 @@ def _check_types(fields: tuple[object, ...]) -> None:
         value = fields[i]
         if not isinstance(value, kind) and not (optional and value is None):
             raise expected_type_error(kind.__name__ + (" or None" if optional else ""), value)
+
+
+def _as_card(value: Any, deck: tuple[Card, ...]) -> Any:
+    """``value`` as the pack's ``Card`` when it is the code of one (a plain ``int`` given
+    for a card, say); anything else as it is, for ``position_problems`` to name."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(deck):
+        return deck[value]
+    return value
+
+
+def _as_cards(piles: Any, deck: tuple[Card, ...]) -> Any:
+    """Each pile of ``piles`` (a tuple of piles) with its cards as the pack's ``Card``s."""
+    if not isinstance(piles, tuple):
+        return piles
+    return tuple(
+        tuple(_as_card(c, deck) for c in pile) if isinstance(pile, tuple) else pile
+        for pile in piles
+    )
 
 
 def _check_keys(seen: Collection[object]) -> None:
