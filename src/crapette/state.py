@@ -304,12 +304,6 @@ class GameState:  # the Python engine's class (PythonState)
                 if extra:
                     seen_log = SeenLog([*extra, key])
                     seen_size = len(extra) + 1
-        if isinstance(rules, Ruleset):  # the pack's Card objects, as the native engine has
-            deck = PACKS[rules.pack].cards
-            foundations, houses, reserves, hands, wastes = (
-                _as_cards(piles, deck) for piles in (foundations, houses, reserves, hands, wastes)
-            )
-            turned = _as_card(turned, deck)
         self.rules = rules
         self.to_act = to_act
         self.foundations = foundations
@@ -332,6 +326,12 @@ class GameState:  # the Python engine's class (PythonState)
         problems = _problems(self, PythonState, check_key=key_given)
         if problems:
             raise _impossible(problems)
+        # the cards as the pack's Card objects, as the native engine holds them (after the
+        # check, whose words quote the fields as given)
+        deck = PACKS[rules.pack].cards
+        for i in (2, 3, 4, 6, 7):  # foundations, houses, reserves, hands, wastes
+            _SET[i](self, _as_cards(getattr(self, _FIELDS[i]), deck))
+        _SET[8](self, _as_card(turned, deck))
 
     @property
     def seen(self) -> frozenset[int]:
@@ -505,8 +505,6 @@ def _as_card(value: Any, deck: tuple[Card, ...]) -> Any:
 
 def _as_cards(piles: Any, deck: tuple[Card, ...]) -> Any:
     """Each pile of ``piles`` (a tuple of piles) with its cards as the pack's ``Card``s."""
-    if not isinstance(piles, tuple):
-        return piles
     return tuple(
         tuple(_as_card(c, deck) for c in pile) if isinstance(pile, tuple) else pile
         for pile in piles
