@@ -205,7 +205,10 @@ def test_reserve_size_bounds_are_playable() -> None:
 def test_every_numeric_option_has_a_documented_range() -> None:
     numeric = [name for name, (kind, _) in c.OPTIONS.items() if kind in ("int", "count_or_none")]
     assert sorted(numeric) == sorted(RANGES)
-    variants = (Path(__file__).parents[1] / "docs" / "variants.md").read_text("utf-8")
+    page = Path(__file__).parents[1] / "docs" / "variants.md"
+    if not page.is_file():
+        pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
+    variants = page.read_text("utf-8")
     rows = {line.split("|")[1].strip(): line for line in variants.splitlines() if "|" in line}
     for name, (low, high) in RANGES.items():
         assert f"{low}..{high:,}" in rows[f"`{name}`"], name
