@@ -27,6 +27,23 @@ def _number_or_text(state: c.GameState, move: c.Move) -> str:
     return str(menu.index(move) + 1) if move in menu else str(move)
 
 
+def _reader(out: io.StringIO, answers: Iterable[str]) -> Callable[[str], str]:
+    """An input function that answers the prompts with ``answers`` in turn (then EOF),
+    echoing prompt and answer to ``out`` as a terminal shows them."""
+    lines = iter(answers)
+
+    def read(prompt: str) -> str:
+        out.write(prompt)
+        try:
+            line = next(lines)
+        except StopIteration:
+            raise EOFError from None
+        out.write(line + "\n")
+        return line
+
+    return read
+
+
 def make_game(
     answers: Iterable[str] | Callable[[str], str],
     *,
@@ -42,19 +59,7 @@ def make_game(
     rules = rules or c.Ruleset()
     if human is None:  # the human starts, so the first prompt comes at once
         human = c.new_match(rules, seed=seed).state.to_act
-    if callable(answers):
-        read = answers
-    else:
-        lines = iter(answers)
-
-        def read(prompt: str) -> str:
-            out.write(prompt)
-            try:
-                line = next(lines)
-            except StopIteration:
-                raise EOFError from None
-            out.write(line + "\n")
-            return line
+    read = answers if callable(answers) else _reader(out, answers)
 
     game = TerminalGame(
         rules, seed=seed, bot=bot, human=human, console=console, input_fn=read, sleep=lambda s: None
@@ -529,17 +534,7 @@ CROWDED = (
 def _game(state: c.GameState, answers: list[str], *, width: int = 80) -> tuple[TerminalGame, str]:
     out = io.StringIO()
     console = Console(file=out, width=width, color_system=None)
-    lines = iter(answers)
-
-    def read(prompt: str) -> str:
-        out.write(prompt)
-        try:
-            line = next(lines)
-        except StopIteration:
-            raise EOFError from None
-        out.write(line + "\n")
-        return line
-
+    read = _reader(out, answers)
     game = TerminalGame(state.rules, seed=1, human=state.to_act, console=console, input_fn=read)
     game.session.load(state)
     game.run()
