@@ -359,6 +359,19 @@ def test_stop_decision_call_and_let_stand(client: TestClient) -> None:
         error_of(caller.post("/stop", {"call": True, "version": after["version"]}), 409)
 
 
+def test_a_bot_can_win_the_deal_before_the_first_human_move(client: TestClient) -> None:
+    """Seed 91785 from seat 1: the greedy bot starts and plays out its whole pack in its first
+    turn. The new game is over when it is created: its record is there, and a resignation
+    is refused as ``game_over`` (a drawn seed can do this too, about once in 70,000 games)."""
+    me = new_game(client, rules="classic", seed=91785, opponent="greedy", seat=1)
+    data = me.get()
+    assert data["status"] == "over" and data["legal_moves"] == []
+    assert data["outcome"]["winner"] == 0 and data["outcome"]["reason"] == "win"
+    error_of(me.post("/resign"), 409, "game_over")
+    record = client.get(me.url + "/record", headers=me.headers)
+    assert record.status_code == 200, record.text
+
+
 def test_hint_undo_resign_record_and_next_deal(client: TestClient) -> None:
     me = new_game(client, rules="classic", seed=8, opponent="greedy", match={"deals": 2})
     data = me.get()

@@ -447,8 +447,11 @@ def test_memory_stays_flat_for_unknown_ids_and_finished_games(tmp_path: Path) ->
             assert r.status_code == 404
         unknown = server.rss() - before
 
+        seeds = iter(range(10_000))  # chosen: a drawn seed can deal a game over at once
+
         def create_and_resign() -> tuple[str, str]:
-            r = client.post(f"{server.url}/api/games", json={"opponent": "greedy"})
+            spec = {"opponent": "greedy", "seed": next(seeds)}
+            r = client.post(f"{server.url}/api/games", json=spec)
             assert r.status_code == 201, r.text
             game_id, token = r.json()["game_id"], r.json()["token"]
             r = client.post(f"{server.url}/api/games/{game_id}/resign", headers=auth(token))
@@ -519,7 +522,7 @@ def test_followers_that_leave_leave_no_task_behind() -> None:
             assert time.monotonic() < deadline, "the server did not start"
             time.sleep(0.05)
         base = f"http://127.0.0.1:{port}"
-        r = httpx.post(base + "/api/games", json={"opponent": "greedy"})
+        r = httpx.post(base + "/api/games", json={"opponent": "greedy", "seed": 1})
         game_id, token = r.json()["game_id"], r.json()["token"]
         idle = tasks()
         for i in range(50):
