@@ -1931,6 +1931,88 @@ int cr_play_out(cr_game *g, const cr_rules *r, int p, uint64_t *rng, int turns, 
     return 0;
 }
 
+/* crapette.bots.search.candidates: the moves worth searching, best greedy rank first (ties
+   by list order), at most `width`; no pointless move (score <= -100) unless it ranks
+   first, and only the best when every kept move goes to a foundation. */
+static int candidates(const cr_rules *r, const cr_state *s, const uint16_t *moves, int n,
+                      int width, uint16_t *out) {
+    int32_t scores[CR_NMOVES];
+    uint8_t taken[CR_NMOVES];
+    cr_greedy_scores(r, s, moves, n, scores);
+    int32_t best = scores[0];
+    for (int i = 1; i < n; i++)
+        if (scores[i] > best) best = scores[i];
+    int foundations = 1;
+    for (int i = 0; i < n; i++) {
+        taken[i] = !(scores[i] > -100 || scores[i] == best);
+        if (!taken[i]) foundations &= cr_move_table[moves[i]].target == CR_TGT_FOUNDATION;
+    }
+    int limit = foundations ? 1 : width, kept = 0;
+    while (kept < limit) {
+        int pick = -1;
+        for (int i = 0; i < n; i++)
+            if (!taken[i] && (pick < 0 || scores[i] > scores[pick])) pick = i;
+        if (pick < 0) break;
+        taken[pick] = 1;
+        out[kept++] = moves[pick];
+    }
+    return kept;
+}
+
+int cr_lookahead_move(cr_game *g, cr_game *scratch, const cr_rules *r, uint64_t *rng, int width,
+                      int *move, int64_t *played, int64_t *scored) {
+    int n = cr_game_list(g, r);
+    if (n <= 0) return -2;
+    if (n == 1 || g->state.stop) {
+        *move = cr_greedy_move(r, &g->state, g->moves, n, rng);
+        return 0;
+    }
+    uint16_t tried[CR_MAX_WIDTH];
+    int k = candidates(r, &g->state, g->moves, n, width, tried);
+    *move = tried[0];
+    if (k == 1) return 0;
+    int q = g->state.to_act;
+    uint64_t seed = cr_rng_next(rng);
+    int64_t top = 0;
+    cr_seen sn = cr_keyset_seen(&g->seen);
+    sn.current = g->key;
+    for (int i = 0; i < k; i++) {
+        uint64_t sub = seed;
+        int64_t value, moves, listed;
+        int err = cr_game_start(scratch, r, &g->state, &g->prior, g->seen.size ? &sn : NULL);
+        if (!err) err = cr_game_play(scratch, r, tried[i]);
+        if (!err) err = cr_play_out(scratch, r, q, &sub, 1, &value, &moves, &listed);
+        if (err) return err;
+        *played += moves;
+        *scored += listed;
+        if (i == 0 || value > top) {
+            *move = tried[i];
+            top = value;
+        }
+    }
+    return 0;
+}
+
+int cr_deep_play_out(cr_game *g, cr_game *scratch, const cr_rules *r, int p, uint64_t *rng,
+                     int turns, int width, int64_t *value, int64_t *played, int64_t *scored) {
+    int64_t moved = 0, positions = 0, listed = 0;
+    for (int own = 1; own >= 0; own--) {
+        while (moved < 400 && !cr_is_over(r, &g->state) &&
+               (cr_turn_player(&g->state) == p) == own) {
+            int move, err = cr_lookahead_move(g, scratch, r, rng, width, &move, &positions, &listed);
+            if (!err) err = cr_game_play(g, r, move);
+            if (err) return err;
+            moved++;
+        }
+    }
+    int64_t more = 0, more_listed = 0;
+    int err = cr_play_out(g, r, p, rng, turns, value, &more, &more_listed);
+    if (err) return err;
+    *played = moved + positions + more;
+    *scored = listed + more_listed;
+    return 0;
+}
+
 int cr_play_deal(cr_game *g, const cr_rules *r, const int *policies, uint64_t *rng,
                  uint16_t *record, int64_t record_cap, cr_result *out) {
     int32_t turns = 1, violations = 0, calls = 0;

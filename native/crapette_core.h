@@ -330,6 +330,22 @@ int cr_play_deal(cr_game *g, const cr_rules *r, const int *policies, uint64_t *r
 int cr_play_out(cr_game *g, const cr_rules *r, int p, uint64_t *rng, int turns, int64_t *value,
                 int64_t *played, int64_t *scored);
 
+/* The widest look-ahead of cr_deep_play_out (crapette.bots.expert's LOOKAHEAD_WIDTH is 2). */
+#define CR_MAX_WIDTH 64
+
+/* crapette.bots.expert.lookahead_move in g's position: the move (among the `width` best by
+   the greedy ranking, 1 to CR_MAX_WIDTH) whose greedy play-out, played in `scratch`, scores
+   best for the player to act; adds its play-outs' moves and scored moves. Returns 0, -1 if a
+   key set is too small, -2 if there is no move. */
+int cr_lookahead_move(cr_game *g, cr_game *scratch, const cr_rules *r, uint64_t *rng, int width,
+                      int *move, int64_t *played, int64_t *scored);
+
+/* crapette.bots.expert.deep_play_out from g's state for player p: look-ahead moves to the end
+   of the opponent's next turn (400 moves at most), then cr_play_out; `scratch` is the look-ahead's
+   work space. Returns 0, -1 if a key set is too small, -2 if a move could not be played. */
+int cr_deep_play_out(cr_game *g, cr_game *scratch, const cr_rules *r, int p, uint64_t *rng,
+                     int turns, int width, int64_t *value, int64_t *played, int64_t *scored);
+
 /* The crapette.bots.search.evaluate value of a state for player p (0 for another p). */
 int64_t cr_evaluate(const cr_rules *r, const cr_state *s, int p);
 

@@ -1813,37 +1813,50 @@ static PyObject *py_greedy_move(PyObject *mod, PyObject *const *args, Py_ssize_t
     return Py_BuildValue("(OK)", g_moves[move], (unsigned long long)rng);
 }
 
-/* The play-out work space, kept between calls (the GIL is held throughout) */
+/* The play-out work spaces, kept between calls (the GIL is held throughout): the game played
+   out, and the scratch game of the deep play-outs' look-ahead */
+typedef struct workspace {
+    cr_game *game;
+    uint64_t *keys;
+    uint32_t *index;
+} workspace;
+
+static workspace g_work[2];
 static cr_game *g_game;
-static uint64_t *g_keys;
-static uint32_t *g_index;
 static uint32_t g_capacity;
+
+static int workspace_room(workspace *w, uint32_t capacity) {
+    if (!w->game) {
+        w->game = PyMem_Malloc(sizeof *w->game);
+        if (!w->game) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    uint64_t *keys = PyMem_Realloc(w->keys, sizeof(uint64_t) * capacity);
+    if (!keys) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    w->keys = keys;
+    uint32_t *index = PyMem_Realloc(w->index, sizeof(uint32_t) * 2 * (size_t)capacity);
+    if (!index) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    w->index = index;
+    cr_keyset_init(&w->game->seen, w->keys, w->index, capacity);
+    return 0;
+}
 
 static int game_room(uint32_t capacity) {
     if (g_game && g_capacity >= capacity) {
         return 0;
     }
-    if (!g_game) {
-        g_game = PyMem_Malloc(sizeof *g_game);
-        if (!g_game) {
-            PyErr_NoMemory();
-            return -1;
-        }
-    }
-    uint64_t *keys = PyMem_Realloc(g_keys, sizeof(uint64_t) * capacity);
-    if (!keys) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    g_keys = keys;
-    uint32_t *index = PyMem_Realloc(g_index, sizeof(uint32_t) * 2 * (size_t)capacity);
-    if (!index) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    g_index = index;
+    for (int i = 0; i < 2; i++)
+        if (workspace_room(&g_work[i], capacity) < 0) return -1;
+    g_game = g_work[0].game;
     g_capacity = capacity;
-    cr_keyset_init(&g_game->seen, g_keys, g_index, capacity);
     return 0;
 }
 
@@ -1891,6 +1904,54 @@ static PyObject *py_play_out(PyObject *mod, PyObject *const *args, Py_ssize_t na
         }
         if (err) {
             PyErr_SetString(g_err_illegal, "a play-out could not apply a move");
+            return NULL;
+        }
+        return Py_BuildValue("(LLLK)", (long long)value, (long long)played, (long long)scored,
+                             (unsigned long long)rng);
+    }
+}
+
+static PyObject *py_deep_play_out(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    /* deep_play_out(state, p, rng_state, turns, width) -> (value, played, scored, rng_state) */
+    (void)mod;
+    long p, turns, width;
+    if (nargs != 5 || !PyLong_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "deep_play_out(state, p, rng_state, turns, width)");
+        return NULL;
+    }
+    if (small_int(args[1], 0, 1, &p) < 0) {
+        PyErr_SetString(g_err_argument, "p must be a player, 0 or 1");
+        return NULL;
+    }
+    if (small_int(args[3], 1, 1000000, &turns) < 0) {
+        PyErr_SetString(g_err_argument, "turns must be an integer from 1 to 1000000");
+        return NULL;
+    }
+    if (small_int(args[4], 1, CR_MAX_WIDTH, &width) < 0) {
+        PyErr_Format(g_err_argument, "width must be an integer from 1 to %d", CR_MAX_WIDTH);
+        return NULL;
+    }
+    if (!IS_STATE(args[0])) return not_a_state(args[0]);
+    StateObject *s = (StateObject *)args[0];
+    uint64_t rng0 = PyLong_AsUnsignedLongLongMask(args[2]);
+    if (rng0 == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+    if (game_room(4096) < 0) return NULL;
+    for (;;) {
+        uint64_t rng = rng0;
+        cr_seen sn;
+        int64_t value = 0, played = 0, scored = 0;
+        StateObject *prior = PRIOR(s);
+        int err = cr_game_start(g_game, &s->rules->r, &s->st, prior ? &prior->st : NULL,
+                                seen_of(s, &sn));
+        if (!err)
+            err = cr_deep_play_out(g_game, g_work[1].game, &s->rules->r, (int)p, &rng, (int)turns,
+                                   (int)width, &value, &played, &scored);
+        if (err == -1) {
+            if (game_grow() < 0) return NULL;
+            continue;
+        }
+        if (err) {
+            PyErr_SetString(g_err_illegal, "a deep play-out could not apply a move");
             return NULL;
         }
         return Py_BuildValue("(LLLK)", (long long)value, (long long)played, (long long)scored,
@@ -2078,6 +2139,8 @@ static PyMethodDef core_methods[] = {
      "The greedy ranking of moves."},
     {"greedy_move", (PyCFunction)(void (*)(void))py_greedy_move, METH_FASTCALL,
      "The greedy bot's move and the generator state after it."},
+    {"deep_play_out", (PyCFunction)(void (*)(void))py_deep_play_out, METH_FASTCALL,
+     "deep_play_out(state, p, rng_state, turns, width): crapette.bots.expert.deep_play_out"},
     {"play_out", (PyCFunction)(void (*)(void))py_play_out, METH_FASTCALL,
      "The greedy play-out of the search bots."},
     {"play_deals", (PyCFunction)(void (*)(void))py_play_deals, METH_FASTCALL,

@@ -364,3 +364,58 @@ def test_the_training_script_runs(tmp_path: Path) -> None:
 
     fitted = _model(data, data["turns"])
     assert fitted.deep is not None and 0 <= fitted.lost_win <= fitted.won_win <= 1
+
+
+@pytest.mark.skipif(c.ENGINE != "native", reason="compares the native engine with Python")
+def test_the_native_deep_play_out_plays_the_python_loop() -> None:
+    """The native engine's deep play-out (C) plays the very game of the Python loop, its
+    reference, on the same state: the same value, work and generator draws, from positions
+    of every preset (Stop! decisions included), for both players, at two widths. (The
+    Python loop's parts, the greedy ranking and play-out, are held to the Python engine's
+    by tests/test_bot_ranking.py.)"""
+    from crapette.bots.expert import _deep_play_out, deep_play_out
+
+    compared = 0
+    for k, preset in enumerate(sorted(c.PRESETS)):
+        rules = c.Ruleset.preset(preset).replace(move_cap=400)
+        states: list[c.GameState] = []
+        play_deal(
+            c.new_game(rules, seed=k),
+            (get_bot("random", k), get_bot("greedy", k)),
+            on_move=lambda before, _m, _a, into=states: into.append(before),
+        )
+        for i, state in enumerate(states[5::37]):
+            for p in (0, 1):
+                width = 2 + (i + p) % 2
+                native, python = Work(), Work()
+                a, b = Rng(100 * k + i), Rng(100 * k + i)
+                got = deep_play_out(state, p, a, 1, width, native)
+                expected = _deep_play_out(state, p, b, 1, width, python)
+                assert (got, native.positions, native.scored, a.next64()) == (
+                    expected,
+                    python.positions,
+                    python.scored,
+                    b.next64(),
+                ), (preset, i, p)
+                compared += 1
+    assert compared > 50
+
+
+def test_deep_play_out_checks_its_arguments() -> None:
+    from crapette.bots.expert import MAX_LOOKAHEAD_WIDTH, deep_play_out
+
+    state = _mid_deal(seed=5, moves=60)
+    for width in (0, MAX_LOOKAHEAD_WIDTH + 1, True, 2.0):
+        with pytest.raises(c.InvalidArgumentError, match="width must be an integer from 1 to 64"):
+            deep_play_out(state, 0, Rng(1), width=width)  # type: ignore[arg-type]
+    with pytest.raises(c.InvalidArgumentError, match="turns"):
+        deep_play_out(state, 0, Rng(1), turns=0)
+    with pytest.raises(c.InvalidArgumentError, match="p must be a player"):
+        deep_play_out(state, 2, Rng(1))
+    with pytest.raises(TypeError):
+        deep_play_out(state, 0, 1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        deep_play_out("state", 0, Rng(1))  # type: ignore[arg-type]
+    assert deep_play_out(state, 0, Rng(1), width=MAX_LOOKAHEAD_WIDTH) == deep_play_out(
+        state, 0, Rng(1), width=MAX_LOOKAHEAD_WIDTH
+    )

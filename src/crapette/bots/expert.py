@@ -32,20 +32,27 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from crapette._engine import apply_unchecked
 from crapette._movegen import legal_moves
 from crapette._quote import show
-from crapette.bots._greedy import play_out
+from crapette.bots._greedy import (
+    MOST_TURNS,
+    _check_player,
+    _check_rng,
+    _check_state,
+    play_out,
+)
 from crapette.bots._value import LineScore, Sampler, ValueModel, Work, load_model, score_lines
 from crapette.bots.greedy import greedy_move
 from crapette.bots.planner import HandMemory, Line, _boundary, _layout, _wins
 from crapette.bots.search import MAX_BUDGET, candidates
 from crapette.deal import Rng
-from crapette.errors import UnknownBotError
+from crapette.errors import InvalidArgumentError, UnknownBotError
 from crapette.moves import Action, Move
 from crapette.outcome import is_over
-from crapette.state import GameState
+from crapette.state import _NATIVE, GameState, PythonState
 from crapette.views import PlayerView, sketch
 
 __all__ = [
@@ -57,6 +64,7 @@ __all__ = [
     "DEFAULT_NODES",
     "DEFAULT_WIDTH",
     "LOOKAHEAD_WIDTH",
+    "MAX_LOOKAHEAD_WIDTH",
     "ExpertBot",
     "deep_play_out",
     "expert_lines",
@@ -85,6 +93,10 @@ DEEP_MIN_SAMPLES = 8
 
 LOOKAHEAD_WIDTH = 2
 """Moves the deep play-outs' players compare at each decision."""
+
+MAX_LOOKAHEAD_WIDTH: Final = 64
+"""The widest look-ahead [`deep_play_out`][crapette.bots.expert.deep_play_out] takes (the
+native engine's ``CR_MAX_WIDTH``)."""
 
 DEFAULT_WIDTH = 4
 """Moves tried at each position of a line (besides the boundary move)."""
@@ -181,7 +193,41 @@ def deep_play_out(
     being played and the turn after it by [`lookahead_move`][crapette.bots.expert.lookahead_move]
     for both players, then greedy play to the end of the opponent's ``turns``-th next turn;
     returns the play-out value (as [`play_out`][crapette.bots.search.play_out]'s). The
-    moves played and the legal moves scored, its cost, are added to ``work``."""
+    moves played and the legal moves scored, its cost, are added to ``work``.
+
+    The native engine plays it in C (the expert spends most of its second stage here);
+    ``tests/test_bot_expert.py`` checks that it plays the very moves of this module's
+    Python loop, the reference, with the same generator draws.
+
+    Raises:
+        TypeError: ``state`` is not a ``GameState`` or ``rng`` not an ``Rng``.
+        InvalidArgumentError: ``p`` is not 0 or 1, ``turns`` not an integer from 1 to
+            1,000,000, or ``width`` not one from 1 to ``MAX_LOOKAHEAD_WIDTH``.
+    """
+    _check_state(state)
+    _check_player(p)
+    _check_rng(rng)
+    for label, value, high in (("turns", turns, MOST_TURNS), ("width", width, MAX_LOOKAHEAD_WIDTH)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+            raise InvalidArgumentError(
+                f"{label} must be an integer from 1 to {high}, not {show(value)}"
+            )
+    if _NATIVE is not None and not isinstance(state, PythonState):
+        value, positions, scored, rng._state = _NATIVE.deep_play_out(
+            state, p, rng._state, turns, width
+        )
+        if work is not None:
+            work.positions += positions
+            work.scored += scored
+        return int(value)
+    return _deep_play_out(state, p, rng, turns, width, work)
+
+
+def _deep_play_out(
+    state: GameState, p: int, rng: Rng, turns: int, width: int, work: Work | None
+) -> int:
+    """``deep_play_out`` in Python: the reference of the native engine's loop, and the
+    Python engine's."""
     moved = 0
     for own in (True, False):
         while moved < _DEEP_CAP and not is_over(state) and (state.turn_player == p) == own:
