@@ -1968,6 +1968,8 @@ int cr_lookahead_move(cr_game *g, cr_game *scratch, const cr_rules *r, uint64_t 
         return 0;
     }
     uint16_t tried[CR_MAX_WIDTH];
+    if (width < 1) width = 1;
+    if (width > CR_MAX_WIDTH) width = CR_MAX_WIDTH;
     int k = candidates(r, &g->state, g->moves, n, width, tried);
     *move = tried[0];
     if (k == 1) return 0;

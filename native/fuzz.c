@@ -159,9 +159,9 @@ static void check_cards(const cr_state *before, const cr_state *after) {
 enum { CAPACITY = 1 << 12 };
 
 typedef struct work {
-    cr_game game;
-    uint64_t keys[CAPACITY];
-    uint32_t index[2 * CAPACITY];
+    cr_game game, scratch;
+    uint64_t keys[CAPACITY], scratch_keys[CAPACITY];
+    uint32_t index[2 * CAPACITY], scratch_index[2 * CAPACITY];
 } work;
 
 static void exercise(const cr_rules *rules, const cr_state *s, const cr_state *prior, work *w,
@@ -240,6 +240,16 @@ static void exercise(const cr_rules *rules, const cr_state *s, const cr_state *p
         uint64_t rng = seed;
         int64_t value, played, listed;
         cr_play_out(&w->game, rules, s->to_act, &rng, 1, &value, &played, &listed);
+    }
+    /* the expert's deep play-out (its look-ahead in a scratch game), on one state in eight */
+    cr_keyset_init(&w->game.seen, w->keys, w->index, CAPACITY);
+    cr_keyset_init(&w->scratch.seen, w->scratch_keys, w->scratch_index, CAPACITY);
+    if (seed % 8 == 0 && cr_game_start(&w->game, rules, s, prior, NULL) == 0) {
+        uint64_t rng = seed;
+        int64_t value, played, listed;
+        int width = 1 + (int)((seed >> 8) % 3);
+        cr_deep_play_out(&w->game, &w->scratch, rules, s->to_act, &rng, 1, width, &value, &played,
+                         &listed);
     }
 }
 

@@ -8,7 +8,8 @@ only the core): random calls with random arguments, valid and not, of
   ``counts``;
 * dealing: ``new_game``, ``deal`` (packs of anything), ``shuffled``, ``Rng.below``;
 * the bots: ``ranked_scores`` and ``greedy_move`` (move lists of any length, repeats, illegal
-  moves, non-moves), ``move_score``, ``evaluate``, ``play_out`` (any ``p`` and ``turns``),
+  moves, non-moves), ``move_score``, ``evaluate``, ``play_out`` (any ``p`` and ``turns``), the expert's
+  ``deep_play_out`` (any ``p``, ``turns`` and ``width``),
   views (``observe``, ``determinize``, ``view.legal_moves``, ``view.after``) and the
   simulator's native batch.
 
@@ -38,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import crapette as c
 from crapette.bots import greedy
+from crapette.bots.expert import deep_play_out
 from crapette.bots.search import evaluate, play_out
 from crapette.deal import Rng, deal, shuffled
 from crapette.errors import CrapetteError
@@ -371,6 +373,16 @@ class Fuzz:
             turns = 2  # to the end of a long deal: slow, not more reach
         play_out(state, self.pick((0, 1, 0, 1, 2, None)), Rng(self.rng.next64()), turns)
 
+    def op_deep_play_out(self) -> None:
+        if self.below(4):
+            return  # a deep play-out is a few hundred play-outs: now and then
+        state = self.state()
+        turns = self.pick((1, 1, 2, 0, -1, 10**6 + 1, 1.5, None))
+        width = self.pick((1, 2, 2, 3, 64, 0, 65, -1, True, 2.5, None))
+        deep_play_out(
+            state, self.pick((0, 1, 0, 1, 2, None)), Rng(self.rng.next64()), turns, width
+        )
+
     def op_views(self) -> None:
         state = self.state()
         view = observe(state, self.pick((0, 1, 0, 1, 2)))
@@ -410,6 +422,7 @@ class Fuzz:
         ("greedy", op_greedy),
         ("greedy", op_greedy),
         ("play_out", op_play_out),
+        ("deep_play_out", op_deep_play_out),
         ("views", op_views),
         ("batch", op_batch),
     ]

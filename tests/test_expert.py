@@ -311,6 +311,24 @@ def test_the_second_stage_picks_among_the_finalists() -> None:
         ExpertBot(finalists=-1)
 
 
+def test_the_second_stage_drops_the_worse_half_after_its_first_samples() -> None:
+    """Every finalist takes ``deep_first`` samples; then only the better half goes on to
+    ``deep`` samples (on the same samples), and the line played is one of that half."""
+    view, lines = _many_lines()
+    first = ExpertBot(3, budget=256, finalists=1)
+    first.choose(view)
+    halved = ExpertBot(3, budget=256, finalists=4, deep=8, deep_first=2)
+    halved.choose(view)
+    assert halved.work.rollouts == first.work.rollouts + 4 * 2 + 2 * 6
+    assert halved.work.samples == first.work.samples + 8
+    whole = ExpertBot(3, budget=256, finalists=4, deep=8, deep_first=8)
+    whole.choose(view)
+    assert whole.work.rollouts == first.work.rollouts + 4 * 8
+    assert halved.line in lines and whole.line in lines
+    with pytest.raises(UnknownBotError, match="deep_first"):
+        ExpertBot(deep_first=0)
+
+
 def test_the_second_stage_stops_at_its_work_bound() -> None:
     """The second stage takes no new sample once its play-outs have scored more than
     ``deep_work`` moves, and never fewer than ``DEEP_MIN_SAMPLES``: every finalist is

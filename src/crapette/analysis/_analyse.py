@@ -23,7 +23,6 @@ from crapette.bots._value import (
     won_value,
 )
 from crapette.bots.expert import (
-    DEFAULT_FINALISTS,
     DEFAULT_NODES,
     DEFAULT_WIDTH,
     expert_lines,
@@ -54,9 +53,11 @@ __all__ = [
 MAX_LINES = 256
 """The most lines an analysis compares."""
 
-FINALISTS = DEFAULT_FINALISTS
+FINALISTS = 4
 """The lines of the first stage that an analysis judges again by deep play-outs (with the
-lines it must include)."""
+lines it must include); the expert bot judges more
+([`DEFAULT_FINALISTS`][crapette.bots.expert.DEFAULT_FINALISTS]), as a bot has its time
+per move to itself where an analysis judges every move of a deal."""
 
 DEEP_SAMPLES = 32
 """The samples of an analysis's second stage by default (every finalist on each)."""

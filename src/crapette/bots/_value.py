@@ -48,7 +48,7 @@ from crapette.deal import Rng, shuffled
 from crapette.moves import Move
 from crapette.outcome import counts, outcome
 from crapette.rules import Ruleset
-from crapette.state import GameState, Pile
+from crapette.state import _NATIVE, GameState, Pile, PythonState
 from crapette.views import PlayerView, determinize, state_of
 
 __all__ = [
@@ -391,13 +391,19 @@ def score_lines(
         work.samples += 1
         seed = rng.next64()
         rules = start.rules
+        # the samples are the engine's own states: the native play-out is called as
+        # ``play_out`` calls it, without its argument checks, on the hot path of the bots
+        native = None if isinstance(start, PythonState) else _NATIVE
         for i in alive:
             if not scores[i].n:
                 scores[i].first = drawn
             state = start
             for move in scores[i].line:
                 state = apply_unchecked(state, move)
-            value, played, scored = play_out(state, p, Rng(seed), turns)
+            if native is not None:
+                value, played, scored, _ = native.play_out(state, p, seed, turns)
+            else:
+                value, played, scored = play_out(state, p, Rng(seed), turns)
             scores[i].add(*model.value(value, rules))
             spent += 1
             moved += played
