@@ -8,8 +8,8 @@ only the core): random calls with random arguments, valid and not, of
   ``counts``;
 * dealing: ``new_game``, ``deal`` (packs of anything), ``shuffled``, ``Rng.below``;
 * the bots: ``ranked_scores`` and ``greedy_move`` (move lists of any length, repeats, illegal
-  moves, non-moves), ``move_score``, ``evaluate``, ``play_out`` (any ``p`` and ``turns``), the expert's
-  ``deep_play_out`` (any ``p``, ``turns`` and ``width``),
+  moves, non-moves), ``move_score``, ``evaluate``, ``play_out`` (any ``p`` and ``turns``),
+  the expert's ``deep_play_out`` (any ``p``, ``turns`` and ``width``),
   views (``observe``, ``determinize``, ``view.legal_moves``, ``view.after``) and the
   simulator's native batch.
 
@@ -379,9 +379,7 @@ class Fuzz:
         state = self.state()
         turns = self.pick((1, 1, 2, 0, -1, 10**6 + 1, 1.5, None))
         width = self.pick((1, 2, 2, 3, 64, 0, 65, -1, True, 2.5, None))
-        deep_play_out(
-            state, self.pick((0, 1, 0, 1, 2, None)), Rng(self.rng.next64()), turns, width
-        )
+        deep_play_out(state, self.pick((0, 1, 0, 1, 2, None)), Rng(self.rng.next64()), turns, width)
 
     def op_views(self) -> None:
         state = self.state()
