@@ -311,22 +311,41 @@ def test_the_second_stage_picks_among_the_finalists() -> None:
         ExpertBot(finalists=-1)
 
 
-def test_the_second_stage_drops_the_worse_half_after_its_first_samples() -> None:
-    """Every finalist takes ``deep_first`` samples; then only the better half goes on to
-    ``deep`` samples (on the same samples), and the line played is one of that half."""
+def test_race_keeps_the_leader_and_the_finalists_within_z_standard_errors() -> None:
+    from crapette.bots.expert import race
+
+    leader = [0.6, 0.7, 0.5, 0.6, 0.8, 0.7]
+    close = [0.6, 0.6, 0.6, 0.5, 0.8, 0.7]  # behind by 0.033, noisy: kept
+    clearly = [v - 0.2 for v in leader]  # always 0.2 behind: no spread, dropped
+    ahead_once = [0.0, 0.7, 0.5, 0.6, 0.8, 0.7]  # behind once by 0.6: 1 standard error
+    wins = [close, leader, clearly, ahead_once]
+    assert race(wins, [0, 1, 2, 3], 3.0) == [0, 1, 3]
+    assert race(wins, [0, 1, 2, 3], 0.5) == [1]
+    assert race(wins, [2], 3.0) == [2]
+    assert race([leader, list(leader)], [0, 1], 3.0) == [0, 1]  # a tie: both stay
+
+
+def test_the_second_stage_races_its_finalists() -> None:
+    """Every ``DEEP_RACE_EVERY`` samples the finalists clearly behind are judged no
+    further: never fewer play-outs than the leader's samples, never more than without the
+    race, and the line played is a finalist; ``deep_race=0`` judges all on every sample."""
+    from crapette.bots.expert import DEEP_RACE_EVERY
+
     view, lines = _many_lines()
     first = ExpertBot(3, budget=256, finalists=1)
     first.choose(view)
-    halved = ExpertBot(3, budget=256, finalists=4, deep=8, deep_first=2)
-    halved.choose(view)
-    assert halved.work.rollouts == first.work.rollouts + 4 * 2 + 2 * 6
-    assert halved.work.samples == first.work.samples + 8
-    whole = ExpertBot(3, budget=256, finalists=4, deep=8, deep_first=8)
+    deep = 3 * DEEP_RACE_EVERY
+    whole = ExpertBot(3, budget=256, finalists=4, deep=deep, deep_race=0)
     whole.choose(view)
-    assert whole.work.rollouts == first.work.rollouts + 4 * 8
-    assert halved.line in lines and whole.line in lines
-    with pytest.raises(UnknownBotError, match="deep_first"):
-        ExpertBot(deep_first=0)
+    assert whole.work.rollouts == first.work.rollouts + 4 * deep
+    raced = ExpertBot(3, budget=256, finalists=4, deep=deep, deep_race=0.01)
+    raced.choose(view)
+    assert raced.work.samples == whole.work.samples
+    assert first.work.rollouts + deep <= raced.work.rollouts < whole.work.rollouts
+    assert raced.line in lines and whole.line in lines
+    for bad in (-1, 101, True, "3"):
+        with pytest.raises(UnknownBotError, match="deep_race"):
+            ExpertBot(deep_race=bad)  # type: ignore[arg-type]
 
 
 def test_the_second_stage_stops_at_its_work_bound() -> None:

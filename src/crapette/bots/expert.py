@@ -57,7 +57,8 @@ from crapette.views import PlayerView, sketch
 
 __all__ = [
     "DEEP_MIN_SAMPLES",
-    "DEFAULT_DEEP_FIRST",
+    "DEEP_RACE_EVERY",
+    "DEFAULT_DEEP_RACE",
     "DEFAULT_DEEP_SAMPLES",
     "DEFAULT_DEEP_WORK",
     "DEFAULT_EXPERT_BUDGET",
@@ -71,17 +72,18 @@ __all__ = [
     "expert_lines",
     "lines_after",
     "lookahead_move",
+    "race",
     "score_deep",
 ]
 
-DEFAULT_EXPERT_BUDGET = 2048
+DEFAULT_EXPERT_BUDGET = 4096
 """Play-outs per decision of [`ExpertBot`][crapette.bots.expert.ExpertBot] by default (its
 first stage: the lines' ranking)."""
 
 DEFAULT_FINALISTS = 6
 """Lines the expert judges again with deep play-outs (its second stage)."""
 
-DEFAULT_DEEP_SAMPLES = 256
+DEFAULT_DEEP_SAMPLES = 192
 """Samples of the hidden cards of the second stage (every finalist on each)."""
 
 DEFAULT_DEEP_WORK = 12_000_000
@@ -89,11 +91,14 @@ DEFAULT_DEEP_WORK = 12_000_000
 choices (``Work.scored``): the stage takes no new sample once it has done more, so that
 the rare position whose deep play-outs are long costs a bounded time on every machine."""
 
-DEFAULT_DEEP_FIRST = 256
-"""Samples every finalist of the second stage takes; after them only the better half of
-the finalists (rounded up) goes on to the second stage's ``deep`` samples. By default it is
-the whole second stage: no finalist is dropped (dropping half after 64 samples, to spend
-the time saved on the first stage, played no better in development)."""
+DEFAULT_DEEP_RACE = 2.5
+"""The racing of the second stage: every ``DEEP_RACE_EVERY`` samples, a finalist whose
+deep values fall short of the leader's by more than this many standard errors of their
+paired differences (the same samples and seeds for both) is judged no further. ``0``: every
+finalist takes every sample."""
+
+DEEP_RACE_EVERY: Final = 32
+"""How many samples of the second stage pass between two checks of its racing."""
 
 DEEP_MIN_SAMPLES = 8
 """The samples the second stage takes at least, whatever its work."""
@@ -287,6 +292,28 @@ def score_deep(
     return work
 
 
+def race(wins: Sequence[Sequence[float]], judged: list[int], z: float) -> list[int]:
+    """The finalists of ``judged`` still in the race: the leader (the best sum of
+    ``wins``, ties to the first), and every other whose mean shortfall against the leader,
+    over their paired samples, is at most ``z`` standard errors of that shortfall. The
+    lines judged have the same samples, in the same order (``wins[k]`` for line ``k``)."""
+    if len(judged) < 2:
+        return judged
+    leader = max(judged, key=lambda k: (sum(wins[k]), -k))
+    top = wins[leader]
+    n = len(top)
+    kept = []
+    for k in judged:
+        if k != leader and n > 1:
+            gaps = [a - b for a, b in zip(top, wins[k], strict=True)]
+            mean = sum(gaps) / n
+            spread = sum((g - mean) ** 2 for g in gaps) / (n - 1)
+            if mean > 0 and mean * mean * n > z * z * spread:
+                continue
+        kept.append(k)
+    return kept
+
+
 def lines_after(state: GameState, move: Move, most: int) -> list[Line]:
     """Up to ``most`` lines that start with ``move`` in ``state`` (the expert's lines of the
     position after it, in their order, each prefixed with ``move``)."""
@@ -327,7 +354,7 @@ class ExpertBot:
         finalists: int = DEFAULT_FINALISTS,
         deep: int = DEFAULT_DEEP_SAMPLES,
         deep_work: int = DEFAULT_DEEP_WORK,
-        deep_first: int = DEFAULT_DEEP_FIRST,
+        deep_race: float = DEFAULT_DEEP_RACE,
     ) -> None:
         """An expert.
 
@@ -342,8 +369,9 @@ class ExpertBot:
             deep: samples of the second stage.
             deep_work: the most work of the second stage (see
                 [`DEFAULT_DEEP_WORK`][crapette.bots.expert.DEFAULT_DEEP_WORK]).
-            deep_first: samples every finalist takes before the worse half is dropped
-                (``deep`` or more: none is dropped).
+            deep_race: the standard errors behind the leader at which a finalist is
+                judged no further (see
+                [`DEFAULT_DEEP_RACE`][crapette.bots.expert.DEFAULT_DEEP_RACE]; 0: never).
 
         Raises:
             UnknownBotError: a parameter is not an integer or out of range (a
@@ -356,7 +384,6 @@ class ExpertBot:
             ("finalists", finalists, 0, 64),
             ("deep", deep, 1, 100_000),
             ("deep_work", deep_work, 1, 10**12),
-            ("deep_first", deep_first, 1, 100_000),
         )
         for label, value, low, high in limits:
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -370,7 +397,15 @@ class ExpertBot:
         self.finalists = finalists
         self.deep = deep
         self.deep_work = deep_work
-        self.deep_first = deep_first
+        if (
+            isinstance(deep_race, bool)
+            or not isinstance(deep_race, (int, float))
+            or not 0 <= deep_race <= 100
+        ):
+            raise UnknownBotError(
+                f"deep_race must be a number from 0 to 100, not {show(deep_race)}"
+            )
+        self.deep_race = float(deep_race)
         self.max_lines = max(min(2, budget), budget // 4)
         self.memory = HandMemory()
         self.line: Line = ()
@@ -447,20 +482,19 @@ class ExpertBot:
     def _deep(self, view: PlayerView, finalists: list[Line]) -> Line:
         """The finalist with the best mean win probability over deep play-outs (the same
         samples and seeds for every finalist still judged); ties to the first stage's
-        order. After ``deep_first`` samples only the better half of the finalists goes on
-        to ``deep`` samples."""
+        order. Every ``DEEP_RACE_EVERY`` samples the finalists clearly behind the leader
+        are judged no further ([`race`][crapette.bots.expert.race])."""
         p = view.to_act
         draw = self._sampler(view)
-        totals = [0.0] * len(finalists)
+        wins: list[list[float]] = [[] for _ in finalists]
         judged = list(range(len(finalists)))
         work = self.work
         cap = work.scored + self.deep_work
         for sample in range(self.deep):
             if sample >= DEEP_MIN_SAMPLES and work.scored > cap:
                 break  # every finalist still judged has the same samples
-            if sample == self.deep_first and len(judged) > 2:
-                ranked = sorted(judged, key=lambda k: (totals[k], -k), reverse=True)
-                judged = sorted(ranked[: (len(judged) + 1) // 2])
+            if self.deep_race and sample and sample % DEEP_RACE_EVERY == 0:
+                judged = race(wins, judged, self.deep_race)
             start = draw()
             seed = self._rng.next64()
             work.samples += 1
@@ -469,9 +503,9 @@ class ExpertBot:
                 for move in finalists[k]:
                     state = apply_unchecked(state, move)
                 value = deep_play_out(state, p, Rng(seed), work=work)
-                totals[k] += self._model.value(value, start.rules)[0]
+                wins[k].append(self._model.value(value, start.rules)[0])
                 work.rollouts += 1
-        best = max(judged, key=lambda k: (totals[k], -k))
+        best = max(judged, key=lambda k: (sum(wins[k]), -k))
         return finalists[best]
 
     def _follow(self, view: PlayerView, move: Move) -> Move:
