@@ -21,8 +21,10 @@ follows the chosen line. It judges them in two stages:
    sample ([`lookahead_move`][crapette.bots.expert.lookahead_move]), then greedy play. The
    play-outs of the first stage are greedy, and greedy play misses what a planning player
    finds (a two-move opening left to the opponent, a move set up for oneself), the same way
-   on every sample; the deeper play-outs cost a hundred greedy ones each, so only the few
-   lines the first stage cannot separate get them.
+   on every sample; the deeper play-outs cost about ten greedy ones each, so only the few
+   lines the first stage cannot separate get them, and they race
+   ([`race`][crapette.bots.expert.race]): a finalist clearly behind the leader on the
+   samples so far is judged no further. The native engine plays a deep play-out in C.
 
 Everything else is the planner's: the hand memory, common random numbers and following the
 chosen line. See docs/bots.md ("The expert") for its figures against the planner.
