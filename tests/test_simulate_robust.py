@@ -71,6 +71,27 @@ def test_a_killed_worker_ends_the_run_promptly_and_keeps_the_records() -> None:
     assert not multiprocessing.active_children()
 
 
+def test_a_worker_dead_before_its_next_task_is_reported_as_killed() -> None:
+    """Every worker killed, and gone, before the pool hands out the next task: the pool
+    finds the broken pipe when it sends, and says how the worker ended (the race the test
+    above meets now and then on a fast machine)."""
+    killed: list[int] = []
+
+    def kill_all(done: int, total: int) -> None:
+        if killed:
+            return
+        for victim in multiprocessing.active_children():
+            assert victim.pid is not None
+            os.kill(victim.pid, signal.SIGKILL)
+            victim.join(10)
+            killed.append(victim.pid)
+
+    with pytest.raises(sim.SimulationError, match="killed by signal 9") as info:
+        sim.simulate(FAST, "greedy,greedy", 400, seed=1, workers=2, progress=kill_all)
+    assert len(killed) == 2 and info.value.records
+    assert not multiprocessing.active_children()
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_an_exception_in_a_deal_stops_the_run_with_the_records(workers: int) -> None:
     with pytest.raises(sim.SimulationError, match="RuntimeError: boom") as info:

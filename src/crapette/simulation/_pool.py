@@ -158,7 +158,10 @@ def _drive(
                         exhausted = True
                         break
                     w.task = task
-                    w.conn.send(task)
+                    try:
+                        w.conn.send(task)
+                    except OSError:  # it died since its last result (a broken pipe)
+                        raise _lost(w) from None
         if exhausted and all(w.task is None for w in pool):
             return
         ready = wait([*by_conn, *by_sentinel], timeout=POLL_SECONDS)
