@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from crapette.analysis._analyse import (
+    DEEP_SAMPLES,
     DEFAULT_LIMIT,
     HINT_LIMIT,
     Analysis,
@@ -23,6 +24,7 @@ from crapette.analysis._annotate import (
     annotate,
     annotate_many,
     judge,
+    read_record,
 )
 from crapette.analysis._puzzles import (
     MARGIN,
@@ -36,10 +38,13 @@ from crapette.analysis._puzzles import (
     find_puzzles,
     load_puzzles,
     puzzle_at,
+    whole_line,
+    write_puzzles,
 )
 
 __all__ = [
     "ANNOTATION_VERSION",
+    "DEEP_SAMPLES",
     "DEFAULT_LIMIT",
     "HINT_LIMIT",
     "MARGIN",
@@ -68,4 +73,7 @@ __all__ = [
     "judge",
     "load_puzzles",
     "puzzle_at",
+    "read_record",
+    "whole_line",
+    "write_puzzles",
 ]

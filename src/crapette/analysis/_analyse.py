@@ -39,6 +39,7 @@ from crapette.text import describe_move
 from crapette.views import PlayerView, sketch
 
 __all__ = [
+    "DEEP_SAMPLES",
     "DEFAULT_LIMIT",
     "HINT_LIMIT",
     "MAX_LINES",

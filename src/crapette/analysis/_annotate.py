@@ -37,6 +37,7 @@ __all__ = [
     "annotate",
     "annotate_many",
     "judge",
+    "read_record",
 ]
 
 ANNOTATION_VERSION: Final = 1
@@ -100,6 +101,16 @@ class Fault:
     rule: str | None
     reason: str
     remedy: tuple[str, ...] = ()
+
+    def words(self) -> str:
+        """The fault in one English sentence, as the report and the page's review say it:
+        ``missed compulsory move (you had to play A♥-F): ...``."""
+        if self.kind == "missed_compulsory":
+            remedy = f" (you had to play {', '.join(self.remedy)})" if self.remedy else ""
+            return f"missed compulsory move{remedy}: {self.reason}"
+        if self.kind == "missed_call":
+            return f"missed call: {self.reason}"
+        return f"false call: {self.reason}"
 
     def to_dict(self) -> dict[str, Any]:
         """The fault as plain JSON-ready values."""
@@ -357,21 +368,12 @@ class AnnotatedRecord:
             if d.best:
                 out.append(f"       best: {' '.join(d.best)}")
             if d.fault is not None:
-                out.append(f"       {_fault_words(d.fault)}")
+                out.append(f"       {d.fault.words()}")
         return "\n".join(out).rstrip() + "\n"
 
 
 def _pct(x: float | None) -> str:
     return "-" if x is None or not math.isfinite(x) else f"{x * 100:.0f}%"
-
-
-def _fault_words(fault: Fault) -> str:
-    if fault.kind == "missed_compulsory":
-        remedy = f" (you had to play {', '.join(fault.remedy)})" if fault.remedy else ""
-        return f"missed compulsory move{remedy}: {fault.reason}"
-    if fault.kind == "missed_call":
-        return f"missed call: {fault.reason}"
-    return f"false call: {fault.reason}"
 
 
 def _note(d: Decision) -> str:

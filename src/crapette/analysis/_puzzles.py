@@ -39,6 +39,8 @@ __all__ = [
     "find_puzzles",
     "load_puzzles",
     "puzzle_at",
+    "whole_line",
+    "write_puzzles",
 ]
 
 PUZZLE_FILE: Final = "puzzles.json"
@@ -267,8 +269,9 @@ def _same_after(state: GameState, a: Sequence[Move], b: Sequence[Move]) -> bool:
     return _layout(_play(state, a)) == _layout(_play(state, b))
 
 
-def _whole(state: GameState, line: Sequence[Move]) -> bool:
-    """Whether ``line`` ends where a line ends (see
+def whole_line(state: GameState, line: Sequence[Move]) -> bool:
+    """Whether ``line`` (legal moves from ``state``, at least one) ends where a line of the
+    turn ends (see
     [`expert_lines`][crapette.bots.expert.expert_lines]): with a move that shows a new card
     or ends the turn, a won deal, or a Stop! decision."""
     p = state.to_act
@@ -430,7 +433,7 @@ def check_answer(
     solution = tuple(parse_move_seq(state, puzzle.solution))
     if line == solution or (_same_after(state, line, solution) and len(line) >= len(solution)):
         return Verdict(True, puzzle.win, puzzle.win, "correct: " + " ".join(puzzle.solution))
-    if not _whole(state, line):
+    if not whole_line(state, line):
         return Verdict(
             False,
             math.nan,

@@ -14,9 +14,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from crapette.analysis import DEFAULT_LIMIT, AnnotatedRecord, Limit
-from crapette.analysis._analyse import DEEP_SAMPLES
-from crapette.analysis._annotate import annotate_many, read_record
+from crapette.analysis import (
+    DEEP_SAMPLES,
+    DEFAULT_LIMIT,
+    AnnotatedRecord,
+    Limit,
+    annotate_many,
+    read_record,
+)
 from crapette.cli._input import read_input
 from crapette.errors import CrapetteError
 

@@ -14,16 +14,16 @@ import argparse
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from crapette.analysis import Limit
-from crapette.analysis._annotate import read_record
-from crapette.analysis._puzzles import (
+from crapette.analysis import (
     MARGIN,
     PUZZLE_LIMIT,
     THEMES,
+    Limit,
     Puzzle,
     check_answer,
     find_puzzles,
     load_puzzles,
+    read_record,
     write_puzzles,
 )
 from crapette.cli._input import read_input

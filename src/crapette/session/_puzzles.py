@@ -10,8 +10,7 @@ import math
 from collections.abc import Sequence
 from typing import Final, Literal
 
-from crapette.analysis import PUZZLE_LIMIT, Limit, Puzzle, check_answer, load_puzzles
-from crapette.analysis._puzzles import _whole
+from crapette.analysis import PUZZLE_LIMIT, Limit, Puzzle, check_answer, load_puzzles, whole_line
 from crapette.errors import SessionError
 from crapette.moves import Move
 from crapette.notation import format_move
@@ -68,7 +67,7 @@ def _play(number: int, line: Sequence[str]) -> tuple[Puzzle, Session, list[Move]
     session.load(start)
     moves: list[Move] = []
     for k, text in enumerate(line, 1):
-        if moves and _whole(start, moves):
+        if moves and whole_line(start, moves):
             raise SessionError(
                 "line_over",
                 f"move {k} ({text}): the line ended with the move before it (it showed a new"
@@ -77,7 +76,7 @@ def _play(number: int, line: Sequence[str]) -> tuple[Puzzle, Session, list[Move]
         move = session.parse(puzzle.player, text, None)
         session.play(puzzle.player, code=move.index)
         moves.append(move)
-    return puzzle, session, moves, bool(moves) and _whole(start, moves)
+    return puzzle, session, moves, bool(moves) and whole_line(start, moves)
 
 
 def puzzle_position(number: int, line: Sequence[str] = ()) -> PuzzlePosition:

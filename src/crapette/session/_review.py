@@ -15,7 +15,6 @@ import attrs
 from crapette._engine import apply_unchecked
 from crapette._laws import violation
 from crapette.analysis import AnnotatedRecord, Fault, Limit, annotate
-from crapette.analysis._annotate import _fault_words
 from crapette.moves import Action, Move
 from crapette.notation import format_move, parse_move
 from crapette.records import GameRecord
@@ -98,7 +97,7 @@ def fault_info(state: GameState, move: Move, fault: Fault) -> FaultInfo:
         reason=reason,
         remedy=remedy,
         about=about,
-        text=_fault_words(fault),
+        text=fault.words(),
     )
 
 
