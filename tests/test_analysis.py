@@ -248,7 +248,7 @@ def test_server_hint_has_the_new_fields() -> None:
 
 def test_the_second_stage_judges_the_finalists_again() -> None:
     from crapette.analysis._analyse import FINALISTS, analyse_scores
-    from crapette.bots._value import load_model
+    from crapette.bots.value import load_model
 
     state = _choice(seed=21)
     view = observe(state, state.to_act)
@@ -274,7 +274,7 @@ def test_samples_of_a_tarot_position_give_each_pack_its_own_cards(preset: str) -
     """The hidden cards are drawn by their pack (a face-down reserve card comes from its
     owner's pack), whatever the pack's size: a tarot position is analysed, and every
     sample's reserves and hands hold the view's hidden cards, each reserve its owner's."""
-    from crapette.bots._value import Sampler
+    from crapette.bots.value import Sampler
     from crapette.cards import PACKS
     from crapette.deal import Rng
 

@@ -16,9 +16,9 @@ from crapette.bots import (
     get_bot,
     play_deal,
 )
-from crapette.bots._value import LineScore, Sampler, ValueModel, Work, load_model, score_lines
 from crapette.bots.expert import expert_lines, lines_after
 from crapette.bots.planner import HandMemory, plan_lines
+from crapette.bots.value import LineScore, Sampler, ValueModel, Work, load_model, score_lines
 from crapette.deal import Rng
 from crapette.errors import UnknownBotError
 from crapette.outcome import winner
@@ -397,7 +397,7 @@ def test_the_training_script_runs(tmp_path: Path) -> None:
         subprocess.run([sys.executable, str(script), *step], check=True, capture_output=True)
     data = json.loads(model.read_text(encoding="utf-8"))
     assert data["trained"] == "a test" and "deep" in data
-    from crapette.bots._value import _model
+    from crapette.bots.value import _model
 
     fitted = _model(data, data["turns"])
     assert fitted.deep is not None and 0 <= fitted.lost_win <= fitted.won_win <= 1

@@ -59,6 +59,7 @@ def test_the_page_lists_the_modules_it_means() -> None:
     assert set(provisional) == {
         "crapette.analysis",
         "crapette.bots.expert",
+        "crapette.bots.value",
         "crapette.bots.allseeing",
         "crapette.simulation.sprt",
         "crapette.adapters.encoding",

@@ -3,7 +3,7 @@
 The value model turns the value ``v`` of a greedy play-out (the opponent's count minus the
 player's ``turns`` turns later, plus or minus 100 for a deal won or lost on the way) into a
 win probability ``1 / (1 + exp(-(a + b v)))`` and expected deal points ``c + d v``
-(``crapette.bots._value``). This script fits ``a``, ``b``, ``c`` and ``d`` on what they are
+(``crapette.bots.value``). This script fits ``a``, ``b``, ``c`` and ``d`` on what they are
 used for: at positions of self-play deals, the best line's value is the mean over samples
 of the hidden cards, and the fit makes that mean predict how the deal actually ended.
 
@@ -46,9 +46,9 @@ from crapette._engine import apply_unchecked
 from crapette.analysis import Limit, analyse
 from crapette.bots import get_bot, play_deal
 from crapette.bots._greedy import play_out
-from crapette.bots._value import Sampler, load_model
 from crapette.bots.expert import deep_play_out
 from crapette.bots.planner import HandMemory
+from crapette.bots.value import Sampler, load_model
 from crapette.deal import Rng
 from crapette.match import deal_seed
 from crapette.records import GameRecord

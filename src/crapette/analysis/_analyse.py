@@ -12,7 +12,15 @@ import attrs
 from crapette._engine import apply_unchecked
 from crapette._laws import violation
 from crapette._quote import show
-from crapette.bots._value import (
+from crapette.bots.expert import (
+    DEFAULT_NODES,
+    DEFAULT_WIDTH,
+    expert_lines,
+    lines_after,
+    score_deep,
+)
+from crapette.bots.planner import HandMemory, _boundary, _wins
+from crapette.bots.value import (
     LineScore,
     Sampler,
     ValueModel,
@@ -22,14 +30,6 @@ from crapette.bots._value import (
     score_lines,
     won_value,
 )
-from crapette.bots.expert import (
-    DEFAULT_NODES,
-    DEFAULT_WIDTH,
-    expert_lines,
-    lines_after,
-    score_deep,
-)
-from crapette.bots.planner import HandMemory, _boundary, _wins
 from crapette.deal import Rng
 from crapette.errors import InvalidArgumentError
 from crapette.moves import Action, Move

@@ -17,8 +17,8 @@ import attrs
 from crapette._engine import apply_unchecked
 from crapette._quote import show
 from crapette.analysis._analyse import Limit, analyse_scores
-from crapette.bots._value import LineScore
 from crapette.bots.planner import _boundary, _layout, _wins
+from crapette.bots.value import LineScore
 from crapette.errors import CrapetteError, IllegalMoveError, InvalidArgumentError, NotationError
 from crapette.moves import FOUNDATION, OPP_RESERVE, OPP_WASTE, RESERVE, Action, Move
 from crapette.notation import format_position, format_public_position, parse_move, parse_position

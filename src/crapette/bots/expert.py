@@ -9,7 +9,7 @@ follows the chosen line. It judges them in two stages:
    count (the opponent's count minus its own after greedy play-outs, plus or minus 100 for
    a deal won or lost on the way). The expert scores the same play-outs by the *win
    probability* of the position they reach, from a value model fitted on the outcomes of
-   self-play deals (``expert_model.json``, read by ``crapette.bots._value``):
+   self-play deals (``expert_model.json``, read by ``crapette.bots.value``):
    a count lead is worth little once the deal is won anyway and much when it is close.
    Sequential halving spends ``budget`` play-outs. Stopping is a line too: at every
    position of a line the expert also tries its boundary move (turning a hand card,
@@ -46,10 +46,10 @@ from crapette.bots._greedy import (
     _check_state,
     play_out,
 )
-from crapette.bots._value import LineScore, Sampler, ValueModel, Work, load_model, score_lines
 from crapette.bots.greedy import greedy_move
 from crapette.bots.planner import HandMemory, Line, _boundary, _layout, _wins
 from crapette.bots.search import MAX_BUDGET, candidates
+from crapette.bots.value import LineScore, Sampler, ValueModel, Work, load_model, score_lines
 from crapette.deal import Rng
 from crapette.errors import InvalidArgumentError, UnknownBotError
 from crapette.moves import Action, Move

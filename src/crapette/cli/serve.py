@@ -138,8 +138,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from crapette.web import create_app
-        from crapette.web._limits import ConnectionGuard
+        from crapette.web import ConnectionGuard, create_app
         from crapette.web.app import default_database
     except ImportError as exc:
         raise CrapetteError(

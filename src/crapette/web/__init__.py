@@ -9,11 +9,13 @@ FastAPI is imported only here (and only when this package is imported).
 
 from __future__ import annotations
 
+from crapette.web._limits import ConnectionGuard
 from crapette.web.app import GameManager, create_app
 from crapette.web.session import Game, WebError
 from crapette.web.store import GameStore, MemoryStore, SQLiteStore
 
 __all__ = [
+    "ConnectionGuard",
     "Game",
     "GameManager",
     "GameStore",

@@ -1,9 +1,10 @@
 """The expert's evaluation: what a line is worth, as a win probability and expected deal
 points, estimated over samples of the hidden cards.
 
-Internal: the expert bot ([`crapette.bots.expert`][crapette.bots.expert]) and the position
-analysis ([`crapette.analysis`][crapette.analysis]) share it. Documented in docs/bots.md
-("The expert") and docs/analysis.md.
+Public on purpose: the expert bot ([`crapette.bots.expert`][crapette.bots.expert]) and the
+position analysis ([`crapette.analysis`][crapette.analysis]) share it, and a bot of your
+own can score its lines with it. Documented in docs/bots.md ("The expert") and
+docs/analysis.md.
 
 **One sample** of a line: the line's moves played on a complete state drawn for the hidden
 cards, then greedy play for both players ([`play_out`][crapette.bots.search.play_out]) to the
@@ -18,10 +19,10 @@ the way) is turned into
   or lost (the winner scores ``win_bonus`` plus the loser's count), else ``c + d v``.
 
 The four numbers ``a``, ``b``, ``c`` and ``d`` and the play-out depth ``turns`` are the
-[`ValueModel`][crapette.bots._value.ValueModel], fitted by ``training/train_expert.py``
+[`ValueModel`][crapette.bots.value.ValueModel], fitted by ``training/train_expert.py``
 on the outcomes of self-play deals and shipped in ``expert_model.json``.
 
-**Many samples**: [`score_lines`][crapette.bots._value.score_lines] scores every line on
+**Many samples**: [`score_lines`][crapette.bots.value.score_lines] scores every line on
 the same samples with the same play-out seed (common random numbers: lines are compared on
 equal luck), keeping per line the sums that give its means and their standard errors, and
 spends a budget by sequential halving (after each round the worse half of the lines drops
@@ -351,7 +352,7 @@ def score_lines(
     work done (added to ``work`` if given).
 
     Args:
-        scores: one [`LineScore`][crapette.bots._value.LineScore] per line (updated in
+        scores: one [`LineScore`][crapette.bots.value.LineScore] per line (updated in
             place); lines with an ``exact`` value take no samples.
         p: the player whose lines they are (the values are for ``p``).
         sample: draws a complete state consistent with what ``p`` knows.
