@@ -1868,12 +1868,13 @@ static int game_grow(void) {
     return game_room(g_capacity * 2);
 }
 
-static PyObject *py_play_out(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
-    /* play_out(state, p, rng_state, turns) -> (value, played, scored, rng_state) */
-    (void)mod;
-    long p, turns;
-    if (nargs != 4 || !PyLong_Check(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "play_out(state, p, rng_state, turns)");
+/* play_out(state, p, rng_state, turns) and, with `deep`, deep_play_out(state, p, rng_state,
+   turns, width): (value, played, scored, rng_state) */
+static PyObject *play_out_call(PyObject *const *args, Py_ssize_t nargs, int deep) {
+    long p, turns, width = 0;
+    if (nargs != 4 + deep || !PyLong_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, deep ? "deep_play_out(state, p, rng_state, turns, width)"
+                                              : "play_out(state, p, rng_state, turns)");
         return NULL;
     }
     if (small_int(args[1], 0, 1, &p) < 0) {
@@ -1884,50 +1885,7 @@ static PyObject *py_play_out(PyObject *mod, PyObject *const *args, Py_ssize_t na
         PyErr_SetString(g_err_argument, "turns must be an integer from 1 to 1000000");
         return NULL;
     }
-    if (!IS_STATE(args[0])) return not_a_state(args[0]);
-    StateObject *s = (StateObject *)args[0];
-    uint64_t rng0 = PyLong_AsUnsignedLongLongMask(args[2]);
-    if (rng0 == (uint64_t)-1 && PyErr_Occurred()) return NULL;
-    if (game_room(4096) < 0) return NULL;
-    for (;;) {
-        uint64_t rng = rng0;
-        cr_seen sn;
-        int64_t value = 0, played = 0, scored = 0;
-        StateObject *prior = PRIOR(s);
-        int err = cr_game_start(g_game, &s->rules->r, &s->st, prior ? &prior->st : NULL,
-                                seen_of(s, &sn));
-        if (!err)
-            err = cr_play_out(g_game, &s->rules->r, (int)p, &rng, (int)turns, &value, &played, &scored);
-        if (err == -1) {
-            if (game_grow() < 0) return NULL;
-            continue;
-        }
-        if (err) {
-            PyErr_SetString(g_err_illegal, "a play-out could not apply a move");
-            return NULL;
-        }
-        return Py_BuildValue("(LLLK)", (long long)value, (long long)played, (long long)scored,
-                             (unsigned long long)rng);
-    }
-}
-
-static PyObject *py_deep_play_out(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
-    /* deep_play_out(state, p, rng_state, turns, width) -> (value, played, scored, rng_state) */
-    (void)mod;
-    long p, turns, width;
-    if (nargs != 5 || !PyLong_Check(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "deep_play_out(state, p, rng_state, turns, width)");
-        return NULL;
-    }
-    if (small_int(args[1], 0, 1, &p) < 0) {
-        PyErr_SetString(g_err_argument, "p must be a player, 0 or 1");
-        return NULL;
-    }
-    if (small_int(args[3], 1, 1000000, &turns) < 0) {
-        PyErr_SetString(g_err_argument, "turns must be an integer from 1 to 1000000");
-        return NULL;
-    }
-    if (small_int(args[4], 1, CR_MAX_WIDTH, &width) < 0) {
+    if (deep && small_int(args[4], 1, CR_MAX_WIDTH, &width) < 0) {
         PyErr_Format(g_err_argument, "width must be an integer from 1 to %d", CR_MAX_WIDTH);
         return NULL;
     }
@@ -1941,22 +1899,34 @@ static PyObject *py_deep_play_out(PyObject *mod, PyObject *const *args, Py_ssize
         cr_seen sn;
         int64_t value = 0, played = 0, scored = 0;
         StateObject *prior = PRIOR(s);
-        int err = cr_game_start(g_game, &s->rules->r, &s->st, prior ? &prior->st : NULL,
-                                seen_of(s, &sn));
-        if (!err)
-            err = cr_deep_play_out(g_game, g_work[1].game, &s->rules->r, (int)p, &rng, (int)turns,
-                                   (int)width, &value, &played, &scored);
+        const cr_rules *r = &s->rules->r;
+        int err = cr_game_start(g_game, r, &s->st, prior ? &prior->st : NULL, seen_of(s, &sn));
+        if (!err && deep)
+            err = cr_deep_play_out(g_game, g_work[1].game, r, (int)p, &rng, (int)turns, (int)width,
+                                   &value, &played, &scored);
+        else if (!err)
+            err = cr_play_out(g_game, r, (int)p, &rng, (int)turns, &value, &played, &scored);
         if (err == -1) {
             if (game_grow() < 0) return NULL;
             continue;
         }
         if (err) {
-            PyErr_SetString(g_err_illegal, "a deep play-out could not apply a move");
+            PyErr_SetString(g_err_illegal, "a play-out could not apply a move");
             return NULL;
         }
         return Py_BuildValue("(LLLK)", (long long)value, (long long)played, (long long)scored,
                              (unsigned long long)rng);
     }
+}
+
+static PyObject *py_play_out(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    return play_out_call(args, nargs, 0);
+}
+
+static PyObject *py_deep_play_out(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    return play_out_call(args, nargs, 1);
 }
 
 static PyObject *py_play_deals(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
