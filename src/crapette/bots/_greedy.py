@@ -72,6 +72,14 @@ def _check_player(p: object) -> None:
         raise InvalidArgumentError(f"p must be a player, 0 or 1, not {show(p)}")
 
 
+def _check_count(label: str, value: object, high: int) -> None:
+    """Refuse ``value`` unless it is an ``int`` from 1 to ``high`` (``label`` names it)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+        raise InvalidArgumentError(
+            f"{label} must be an integer from 1 to {high}, not {show(value)}"
+        )
+
+
 def _check_rng(rng: object) -> None:
     if not isinstance(rng, Rng):
         raise argument_type_error(Rng, rng)
@@ -400,10 +408,7 @@ def play_out(state: GameState, p: int, rng: Rng, turns: int = 1) -> tuple[int, i
     _check_state(state)
     _check_player(p)
     _check_rng(rng)
-    if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MOST_TURNS:
-        raise InvalidArgumentError(
-            f"turns must be an integer from 1 to {MOST_TURNS}, not {show(turns)}"
-        )
+    _check_count("turns", turns, MOST_TURNS)
     if _NATIVE is not None and not isinstance(state, PythonState):
         value, played, scored, rng._state = _NATIVE.play_out(state, p, rng._state, turns)
         return value, played, scored

@@ -41,6 +41,7 @@ from crapette._movegen import legal_moves
 from crapette._quote import show
 from crapette.bots._greedy import (
     MOST_TURNS,
+    _check_count,
     _check_player,
     _check_rng,
     _check_state,
@@ -51,7 +52,7 @@ from crapette.bots.planner import HandMemory, Line, _boundary, _layout, _wins
 from crapette.bots.search import MAX_BUDGET, candidates
 from crapette.bots.value import LineScore, Sampler, ValueModel, Work, load_model, score_lines
 from crapette.deal import Rng
-from crapette.errors import InvalidArgumentError, UnknownBotError
+from crapette.errors import UnknownBotError
 from crapette.moves import Action, Move
 from crapette.outcome import is_over
 from crapette.state import _NATIVE, GameState, PythonState
@@ -210,7 +211,7 @@ def deep_play_out(
     moves played and the legal moves scored, its cost, are added to ``work``.
 
     The native engine plays it in C (the expert spends most of its second stage here);
-    ``tests/test_bot_expert.py`` checks that it plays the very moves of this module's
+    ``tests/test_expert.py`` checks that it plays the very moves of this module's
     Python loop, the reference, with the same generator draws.
 
     Raises:
@@ -221,11 +222,8 @@ def deep_play_out(
     _check_state(state)
     _check_player(p)
     _check_rng(rng)
-    for label, value, high in (("turns", turns, MOST_TURNS), ("width", width, MAX_LOOKAHEAD_WIDTH)):
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
-            raise InvalidArgumentError(
-                f"{label} must be an integer from 1 to {high}, not {show(value)}"
-            )
+    _check_count("turns", turns, MOST_TURNS)
+    _check_count("width", width, MAX_LOOKAHEAD_WIDTH)
     if _NATIVE is not None and not isinstance(state, PythonState):
         value, positions, scored, rng._state = _NATIVE.deep_play_out(
             state, p, rng._state, turns, width
