@@ -43,7 +43,7 @@ def _flag(name: str) -> bool:
 
 
 def _required() -> bool:
-    return _flag("CRAPETTE_REQUIRE_NATIVE") or _flag("CRAPETTE_REQUIRE_COMPILED")
+    return _flag("CRAPETTE_REQUIRE_NATIVE")
 
 
 def _summary(error: BaseException) -> str:

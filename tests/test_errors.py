@@ -26,9 +26,10 @@ from crapette.bots import (
 )
 from crapette.cards import full_pack
 from crapette.deal import Rng
-from crapette.errors import BotError, SimulationError, UnknownBotError
+from crapette.errors import BotError, UnknownBotError
 from crapette.notation import format_public_position
 from crapette.records import parse_record
+from crapette.simulation.errors import SimulationError
 from crapette.testing import divide, perft
 
 MESSAGE_LIMIT = 500  # no error message quotes more than a bounded excerpt of its input
@@ -181,49 +182,67 @@ def test_a_bad_value_raises_a_library_error_naming_it(name: str) -> None:
 
 def test_every_library_error_is_a_crapette_error() -> None:
     import crapette.errors as errors
+    import crapette.simulation.errors as simulation_errors
 
-    for name in errors.__all__:
-        error = getattr(errors, name)
-        if name in ("SimulationInterrupted", "RunInterrupted"):
-            # Ctrl-C: a KeyboardInterrupt on purpose, so `except Exception` cannot swallow it
-            assert issubclass(error, KeyboardInterrupt) and not issubclass(error, Exception)
-            continue
-        assert issubclass(error, c.CrapetteError), name
-        if name in c.__all__:
-            assert getattr(c, name) is error
+    for module in (errors, simulation_errors):
+        for name in module.__all__:
+            error = getattr(module, name)
+            if name in ("SimulationInterrupted", "RunInterrupted"):
+                # Ctrl-C: a KeyboardInterrupt on purpose, so `except Exception` cannot swallow it
+                assert issubclass(error, KeyboardInterrupt) and not issubclass(error, Exception)
+                continue
+            assert issubclass(error, c.CrapetteError), name
+            if name in c.__all__:
+                assert getattr(c, name) is error
 
 
-def test_every_exception_class_of_the_library_lives_in_errors() -> None:
-    """Every error of the library is defined in crapette.errors (layer 0), but the game
-    server's, which lives in its own layer (crapette.web, an optional part); the old homes of
-    the errors that moved into crapette.errors still give them."""
+# Where each layer's public errors are defined: the core's in crapette.errors, the
+# simulator's in crapette.simulation.errors, the game server's in crapette.web, the command
+# line's in crapette.cli (its OutputError is caught there and never reaches a library user).
+ERROR_HOMES = {
+    "crapette.errors",
+    "crapette.simulation.errors",
+    "crapette.web._error",
+    "crapette.cli._output",
+}
+
+
+def test_every_exception_class_of_the_library_lives_in_its_layers_errors() -> None:
+    """Every exception class that a module of the package defines (but the two private
+    control-flow ones) is defined in its layer's home of errors; the simulator's errors are
+    no longer in crapette.errors, and the modules that raise them import them from their
+    home."""
+    import importlib
+    import pkgutil
+
     import crapette.errors as errors
-    from crapette.cli.simulate import RunInterrupted
-    from crapette.simulation._pool import PoolError
-    from crapette.simulation.plots import PlotError
 
-    assert PlotError is errors.PlotError and issubclass(PlotError, ValueError)
-    assert PoolError is errors.PoolError and issubclass(PoolError, c.CrapetteError)
-    assert RunInterrupted is errors.RunInterrupted
-    assert issubclass(RunInterrupted, errors.SimulationInterrupted)
-    defined = {
-        name
-        for name, value in vars(errors).items()
-        if isinstance(value, type)
-        and issubclass(value, BaseException)
-        and value.__module__ == "crapette.errors"
-    }
-    # PoolError and RunInterrupted never reach a library user (the simulator turns the one
-    # into a SimulationError, the command line catches the other): importable, unversioned;
-    # SessionError is the provisional crapette.session's (exported there, unversioned)
-    assert defined == set(errors.__all__) | {"PoolError", "RunInterrupted", "SessionError"}
-    from crapette.session import SessionError
-
-    assert SessionError is errors.SessionError and not hasattr(errors, "WebError")
     pytest.importorskip("fastapi")
+    found: dict[str, str] = {}
+    for info in pkgutil.walk_packages(c.__path__, "crapette."):
+        if info.name == "crapette.__main__":
+            continue
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if (
+                isinstance(value, type)
+                and issubclass(value, BaseException)
+                and value.__module__ == info.name
+                and not name.startswith("_")
+            ):
+                found[name] = info.name
+    assert set(found.values()) <= ERROR_HOMES, found
+    assert found["SimulationError"] == found["PlotError"] == "crapette.simulation.errors"
+    assert found["SimulationInterrupted"] == found["PoolError"] == "crapette.simulation.errors"
+    assert found["WebError"] == "crapette.web._error"
+    for moved in ("SimulationError", "PlotError", "PoolError", "SimulationInterrupted"):
+        assert not hasattr(errors, moved)
+    from crapette.session import SessionError
+    from crapette.simulation import SimulationError
     from crapette.web import WebError
 
-    assert WebError.__module__.startswith("crapette.web.") and issubclass(WebError, SessionError)
+    assert SessionError is errors.SessionError and issubclass(WebError, SessionError)
+    assert SimulationError.__module__ == "crapette.simulation.errors"
 
 
 def test_errors_imports_nothing_of_the_library() -> None:

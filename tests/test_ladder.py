@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from crapette.cli import main
-from crapette.errors import InvalidRulesError, SimulationError, UnknownBotError
+from crapette.errors import InvalidRulesError, UnknownBotError
+from crapette.simulation.errors import SimulationError
 from crapette.simulation.ladder import Ladder, bradley_terry, ladder
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

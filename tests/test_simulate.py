@@ -148,7 +148,7 @@ def test_illegal_move_stops_the_run_and_keeps_records(monkeypatch: pytest.Monkey
     bad = sim.deal_seed(5, 1)  # the shuffle of deals 2 and 3
 
     def fake_get_bot(name: str, seed: int = 0) -> object:
-        if name == "cheater" and seed in (sim._bot_seed(bad, 0), sim._bot_seed(bad, 1)):
+        if name == "cheater" and seed in (run._bot_seed(bad, 0), run._bot_seed(bad, 1)):
             return _Cheater(seed)
         return get_bot("greedy" if name == "cheater" else name, seed)
 

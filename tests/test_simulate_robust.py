@@ -24,6 +24,7 @@ from crapette.moves import Move
 from crapette.views import PlayerView
 
 sim = importlib.import_module("crapette.simulation")
+_run = importlib.import_module("crapette.simulation._run")  # where the runner lives
 
 FAST = "classic(move_cap=400)"
 
@@ -45,7 +46,7 @@ class Exploding:
 
 def exploding_factory(seed: int) -> Exploding:
     """Explodes in deals 4 and 5 (the third shuffle) of a run with seed 1."""
-    return Exploding(seed, bad=sim._bot_seed(sim.deal_seed(1, 2), 0))
+    return Exploding(seed, bad=_run._bot_seed(sim.deal_seed(1, 2), 0))
 
 
 def test_a_killed_worker_ends_the_run_promptly_and_keeps_the_records() -> None:
@@ -65,7 +66,7 @@ def test_a_killed_worker_ends_the_run_promptly_and_keeps_the_records() -> None:
     assert killed and info.value.records
     assert [r.deal for r in info.value.records] == sorted(r.deal for r in info.value.records)
     rules = c.parse_rules(FAST)
-    replay = importlib.import_module("crapette.simulation._run").play_numbered_deal
+    replay = _run.play_numbered_deal
     for r in info.value.records[:4]:
         assert replay(rules, ("greedy", "greedy"), r.seed, r.deal) == r
     assert not multiprocessing.active_children()

@@ -9,8 +9,8 @@ import math
 import pytest
 
 from crapette.cli import main
-from crapette.errors import SimulationError
 from crapette.simulation import DealRecord
+from crapette.simulation.errors import SimulationError
 from crapette.simulation.sprt import (
     SprtResult,
     elo_of_score,

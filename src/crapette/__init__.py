@@ -172,7 +172,7 @@ _MOVED: dict[str, tuple[str, str]] = {
     "RandomBot": ("crapette.bots", "RandomBot"),
     "Rng": ("crapette.deal", "Rng"),
     "SearchBot": ("crapette.bots", "SearchBot"),
-    "SimulationError": ("crapette.errors", "SimulationError"),
+    "SimulationError": ("crapette.simulation", "SimulationError"),
     "SimulationResult": ("crapette.simulation", "SimulationResult"),
     "StopView": ("crapette.views", "StopView"),
     "Summary": ("crapette.simulation", "Summary"),

@@ -14,24 +14,19 @@ CrapetteError
 │   └── InvalidPositionError  a position or pack that breaks an invariant
 ├── UnknownBotError         an unknown bot name or a bad bot option
 ├── BotError                a bot answered an illegal move during a simulation
-├── SimulationError         bad simulation input, or a run stopped by a lost worker
-├── PlotError               a plot without matplotlib, or a plot file that cannot be written
-├── PoolError               a worker process died, failed to start or raised (internal,
-│                           not in __all__: the simulator reports it as a SimulationError)
 ├── MatchError              a match used out of order
 ├── AdapterError            an adapter used out of order (an environment before its reset)
 └── SessionError            a game session's action refused (a code: not your turn, ...;
     │                       not in __all__: provisional, exported by crapette.session)
     └── WebError            a game server request refused (an HTTP status and a code;
                             crapette.web's, defined in the server's layer)
-KeyboardInterrupt
-└── SimulationInterrupted   Ctrl-C during a simulation (holds the records made so far)
-    └── RunInterrupted      Ctrl-C during `crapette simulate`/`compare` (internal, not in
-                            __all__: the command line catches it)
 ```
 
-The two Ctrl-C errors are ``KeyboardInterrupt``s, not ``CrapetteError``s, on purpose: an
-``except Exception`` (or ``except CrapetteError``) must not swallow a Ctrl-C.
+Each layer above the core defines its own errors where it raises them: the simulator's
+(``SimulationError`` and ``PlotError``, ``CrapetteError``s, and ``SimulationInterrupted``, the
+``KeyboardInterrupt`` of a Ctrl-C) are in
+[`crapette.simulation.errors`][crapette.simulation.errors], the game server's ``WebError`` in
+``crapette.web``.
 """
 
 from __future__ import annotations
@@ -50,9 +45,6 @@ __all__ = [
     "InvalidRulesError",
     "MatchError",
     "NotationError",
-    "PlotError",
-    "SimulationError",
-    "SimulationInterrupted",
     "UnknownBotError",
 ]
 
@@ -133,70 +125,6 @@ class UnknownBotError(CrapetteError, ValueError):
     the message lists them), a bad bot option (such as a search budget that is not a positive
     integer, or a miss chance outside 0..1), or a name that cannot be registered (malformed,
     already taken)."""
-
-
-class SimulationError(CrapetteError, ValueError):
-    """Bad simulation input (bots, rules, counts, backend, output) or an unreachable Ray
-    cluster, raised before any deal is played; or a run that could not finish (a worker
-    process died or failed to start, a deal raised an exception), raised at once with the
-    deals finished until then.
-
-    Attributes:
-        records: the deal records
-            ([`DealRecord`][crapette.simulation.DealRecord]) completed before the error, in
-            deal order (empty for bad input).
-    """
-
-    def __init__(self, message: str, records: Sequence[Any] = ()) -> None:
-        super().__init__(message)
-        self.records: tuple[Any, ...] = tuple(records)
-
-
-class PlotError(CrapetteError, ValueError):
-    """A plot asked for without matplotlib installed (the message says what to install), a
-    plot file name whose extension is not a format matplotlib writes, or a plot file that
-    cannot be written (``crapette.simulation.plots``)."""
-
-
-class PoolError(CrapetteError):
-    """A worker process of a simulation died, failed to start, or raised; ``str(error)``
-    says which and why. The simulator reports it as a
-    [`SimulationError`][crapette.errors.SimulationError] with the deals finished, so a user
-    of [`simulate`][crapette.simulation.simulate] never sees this one."""
-
-
-class SimulationInterrupted(KeyboardInterrupt):
-    """Ctrl-C (``KeyboardInterrupt``) during a simulation: the workers are ended and the
-    records made so far kept. Being a ``KeyboardInterrupt``, it stops a script as Ctrl-C
-    does (it is not a [`CrapetteError`][crapette.errors.CrapetteError]).
-
-    Attributes:
-        records: the deal records
-            ([`DealRecord`][crapette.simulation.DealRecord]) completed before the
-            interruption, in deal order.
-    """
-
-    def __init__(self, records: Sequence[Any] = ()) -> None:
-        super().__init__(f"interrupted after {len(records)} deals")
-        self.records: tuple[Any, ...] = tuple(records)
-
-
-class RunInterrupted(SimulationInterrupted):
-    """Ctrl-C during ``crapette simulate`` or ``crapette compare``: the results of the deals
-    finished so far (the ruleset being played holds only its finished deals; rulesets not
-    begun are left out). A ``KeyboardInterrupt``, as its base class.
-
-    Attributes:
-        results: one [`SimulationResult`][crapette.simulation.SimulationResult] per ruleset
-            with finished deals.
-        records: every finished deal (a tuple, as for its base class).
-        written: the files the finished deals were written to (filled in by the command).
-    """
-
-    def __init__(self, results: Sequence[Any]) -> None:
-        self.results: list[Any] = list(results)
-        super().__init__([record for result in self.results for record in result.records])
-        self.written: list[str] = []
 
 
 class BotError(CrapetteError):

@@ -682,9 +682,8 @@ def annotate_many(
         InvalidArgumentError: bad ``workers`` or ``backend``.
         SimulationError: a worker failed (its message names the exception).
     """
-    from crapette.errors import PoolError, SimulationError
-    from crapette.simulation._pool import run_pool
-    from crapette.simulation._ray import run_ray
+    from crapette.simulation.errors import PoolError, SimulationError
+    from crapette.simulation.jobs import run_jobs
 
     limit = limit if limit is not None else DEFAULT_LIMIT
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 1024:
@@ -718,10 +717,9 @@ def annotate_many(
         return True
 
     try:
-        if backend == "ray":
-            run_ray(_numbered_job, jobs, workers, ray_address, take)
-        else:
-            run_pool(_numbered_job, jobs, min(workers, max(total, 1)), take)
+        if backend == "local":
+            workers = min(workers, max(total, 1))
+        run_jobs(_numbered_job, jobs, workers, take, backend=backend, ray_address=ray_address)
     except PoolError as exc:
         raise SimulationError(f"the analysis stopped: {exc}") from None
     return [results[k] for k in range(total)]

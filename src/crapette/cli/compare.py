@@ -125,7 +125,7 @@ def run_sprt(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
-    from crapette.errors import SimulationError
+    from crapette.simulation.errors import SimulationError
     from crapette.simulation.sprt import sprt
 
     rules = args.rules or ["classic"]

@@ -99,7 +99,7 @@ def _records(args: argparse.Namespace) -> Iterator[Any]:
     from crapette.match import deal_seed
     from crapette.records import GameRecord
     from crapette.rules import as_ruleset
-    from crapette.simulation._run import parse_bots
+    from crapette.simulation import parse_bots
 
     rules = as_ruleset(args.rules)
     a, b = parse_bots(args.bots)

@@ -27,11 +27,22 @@ from crapette._version import BEHAVIOUR_VERSION
 from crapette.bots import bot_names
 from crapette.cli._output import check_writable, write_text
 from crapette.cli.show import SEED_HELP
-from crapette.errors import RunInterrupted, SimulationError, SimulationInterrupted
 from crapette.rules import PRESETS, Ruleset
-from crapette.simulation import DealRecord, SimulationResult, simulate, stats, summarize
-from crapette.simulation._ray import check_ray_address, ray_session
-from crapette.simulation._run import MAX_GAMES, check_positive, label_of, parse_bots, rules_of
+from crapette.simulation import (
+    MAX_GAMES,
+    DealRecord,
+    SimulationResult,
+    check_positive,
+    check_ray_address,
+    label_of,
+    parse_bots,
+    ray_session,
+    rules_of,
+    simulate,
+    stats,
+    summarize,
+)
+from crapette.simulation.errors import RunInterrupted, SimulationError, SimulationInterrupted
 
 __all__ = [
     "RunInterrupted",  # its home is crapette.errors; importable here as before

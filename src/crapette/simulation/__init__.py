@@ -23,7 +23,7 @@ import importlib
 import warnings
 from typing import Any
 
-from crapette.errors import BotError, SimulationError, SimulationInterrupted
+from crapette.errors import BotError
 from crapette.match import deal_seed as deal_seed
 from crapette.simulation import stats as stats
 from crapette.simulation._botspec import BotMaker as BotMaker
@@ -34,13 +34,15 @@ from crapette.simulation._run import MAX_GAMES as MAX_GAMES
 from crapette.simulation._run import MAX_WORKERS as MAX_WORKERS
 from crapette.simulation._run import BotLike as BotLike
 from crapette.simulation._run import Seat as Seat
-from crapette.simulation._run import _bot_seed as _bot_seed
 from crapette.simulation._run import check_positive as check_positive
 from crapette.simulation._run import check_progress as check_progress
 from crapette.simulation._run import compare, simulate
+from crapette.simulation._run import label_of as label_of
 from crapette.simulation._run import parse_bots as parse_bots
 from crapette.simulation._run import resolve_seat as resolve_seat
 from crapette.simulation._run import resolve_seats as resolve_seats
+from crapette.simulation._run import rules_of as rules_of
+from crapette.simulation.errors import SimulationError, SimulationInterrupted
 
 # The names of __all__ are versioned. The others imported ``as`` themselves stay importable
 # from here as before, unversioned: the limits, the bots as the runners hold them, and the

@@ -4,7 +4,8 @@ always ended when the run stops (normally, on an error, or on Ctrl-C).
 
 ``multiprocessing.Pool`` loses a task when a worker is killed and then waits forever, and
 replaces a worker that fails to start again and again; this pool stops with
-[`PoolError`][crapette.errors.PoolError] instead, after handing back every result already made.
+[`PoolError`][crapette.simulation.errors.PoolError] instead, after handing back every result
+already made.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from crapette.errors import PoolError
+from crapette.simulation.errors import PoolError
 
 __all__ = ["GUARD_HINT", "PoolError", "check_spawnable", "in_spawn_bootstrap", "run_pool"]
 

@@ -9,7 +9,7 @@ import socket
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from crapette.errors import PoolError, SimulationError
+from crapette.simulation.errors import PoolError, SimulationError
 
 __all__ = ["check_ray_address", "ray_session", "run_ray"]
 

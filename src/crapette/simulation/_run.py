@@ -9,15 +9,16 @@ from typing import Any, Literal
 from crapette._quote import show
 from crapette.bots import Bot, bot_names, get_bot, play_deal
 from crapette.deal import Rng, new_game
-from crapette.errors import BotError, PoolError, SimulationError, SimulationInterrupted
+from crapette.errors import BotError
 from crapette.match import deal_seed
 from crapette.moves import Action, Move
 from crapette.outcome import outcome
 from crapette.rules import Ruleset, as_ruleset
 from crapette.simulation._botspec import BotMaker, resolve_bot, resolve_bots
-from crapette.simulation._pool import GUARD_HINT, check_spawnable, in_spawn_bootstrap, run_pool
-from crapette.simulation._ray import run_ray
+from crapette.simulation._pool import GUARD_HINT, check_spawnable, in_spawn_bootstrap
 from crapette.simulation._results import DealRecord, SimulationResult, summarize
+from crapette.simulation.errors import PoolError, SimulationError, SimulationInterrupted
+from crapette.simulation.jobs import run_jobs
 from crapette.state import _NATIVE, GameState
 
 __all__ = [
@@ -468,15 +469,9 @@ def simulate(
     jobs = ((text, seats, seed, chunk, policies) for chunk in _chunks(games, workers, start))
     run = _Collector(games, progress)
     try:
-        if backend == "ray":
-            run_ray(_play_chunk, jobs, workers, ray_address, run.take)
-        elif workers == 1:
-            for job in jobs:
-                if not run.take(_play_chunk(*job)):
-                    break
-        else:
-            size = _chunk_size(games, workers)
-            run_pool(_play_chunk, jobs, min(workers, -(-games // size)), run.take)
+        if backend == "local" and workers > 1:
+            workers = min(workers, -(-games // _chunk_size(games, workers)))
+        run_jobs(_play_chunk, jobs, workers, run.take, backend=backend, ray_address=ray_address)
     except KeyboardInterrupt:
         raise SimulationInterrupted(run.ordered()) from None
     except PoolError as exc:

@@ -29,10 +29,10 @@ import attrs
 
 from crapette._quote import show
 from crapette.deal import Rng
-from crapette.errors import SimulationError
 from crapette.rules import Ruleset
 from crapette.simulation._results import DealRecord, SimulationResult
 from crapette.simulation._run import BotLike, check_positive, resolve_seat, rules_of, simulate
+from crapette.simulation.errors import SimulationError
 
 __all__ = ["Ladder", "Rating", "bradley_terry", "ladder"]
 

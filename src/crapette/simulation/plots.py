@@ -17,7 +17,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from crapette.errors import PlotError
+from crapette.simulation.errors import PlotError
 from crapette.simulation.stats import Interval, Stats, paired_differences
 
 if TYPE_CHECKING:

@@ -51,7 +51,6 @@ from typing import Any
 import attrs
 
 from crapette._quote import show
-from crapette.errors import SimulationError
 from crapette.rules import Ruleset
 from crapette.simulation._results import DealRecord
 from crapette.simulation._run import (
@@ -63,6 +62,7 @@ from crapette.simulation._run import (
     rules_of,
     simulate,
 )
+from crapette.simulation.errors import SimulationError
 from crapette.simulation.stats import Z95
 
 __all__ = [
