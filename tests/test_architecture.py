@@ -302,6 +302,93 @@ def test_every_moved_name_resolves() -> None:
         _ = crapette.no_such_name  # type: ignore[attr-defined]
 
 
+# The private modules and names of the core that the optional parts may use, and which
+# modules use them (docs/architecture.md, "Private modules"): every other name of the
+# core reaches them through the facade or a public module.
+PRIVATE_USES: dict[tuple[str, str], tuple[str, ...]] = {
+    # the bounded excerpt of an input that every layer's messages quote
+    ("crapette._quote", "*"): ("crapette.",),
+    # the rule spec's data: the testing helpers try every value of every option
+    ("crapette._spec", "*"): ("crapette.testing",),
+    # the priority rule a move breaks: faults explained (analysis, review, terminal game)
+    # and the fallible bots' misses
+    ("crapette._laws", "violation"): (
+        "crapette.testing",
+        "crapette.analysis.",
+        "crapette.session.",
+        "crapette.bots.",
+        "crapette.cli.game",
+    ),
+    ("crapette._laws", "VIOLATION_KINDS"): ("crapette.bots.fallible",),
+    ("crapette._laws", "Violation"): ("crapette.testing",),
+    ("crapette._laws", "FALSE_CALLS"): ("crapette.cli.game",),
+    # the search bots' play-out loop, next to the engine (compiled with it in C)
+    ("crapette._laws", "*"): ("crapette.bots._greedy",),
+    ("crapette._engine", "*"): ("crapette.bots._greedy",),
+    ("crapette._movegen", "*"): ("crapette.bots._greedy",),
+    ("crapette._fits", "*"): ("crapette.bots._greedy",),
+    ("crapette._build", "*"): ("crapette.bots._greedy",),
+    # the native engine's batch functions (play-outs, whole deals in C)
+    ("crapette.state", "_NATIVE"): (
+        "crapette.bots._greedy",
+        "crapette.bots.expert",
+        "crapette.bots.value",
+        "crapette.simulation._run",
+    ),
+    # the game loop and the all-seeing bots build views of states they hold, unchecked
+    ("crapette.views", "_observe"): ("crapette.bots._loop", "crapette.bots.allseeing"),
+}
+
+
+def _private_uses(path: Path) -> list[tuple[str, str]]:
+    """The (module, name) pairs a file imports that are private to the core: any name of a
+    core module whose name starts with an underscore, or a private name of a core module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "crapette":
+            out.extend(
+                (f"crapette.{a.name}", "*")
+                for a in node.names
+                if a.name.startswith("_") and not a.name.startswith("__")
+            )
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.count(".") == 1:
+            head, module = node.module.split(".")
+            if head != "crapette" or (module not in CORE and module != "_core"):
+                continue
+            for alias in node.names:
+                if module.startswith("_") or alias.name.startswith("_"):
+                    out.append((node.module, alias.name))
+    return out
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in MODULES if _part(p) in OPTIONAL], ids=lambda p: str(p.relative_to(SRC))
+)
+def test_the_optional_parts_use_only_the_private_names_they_are_lent(path: Path) -> None:
+    rel = path.relative_to(SRC).with_suffix("")
+    name = ".".join(("crapette", *rel.parts)).removesuffix(".__init__")
+    for module, attr in _private_uses(path):
+        users = PRIVATE_USES.get((module, attr)) or PRIVATE_USES.get((module, "*"), ())
+        assert any(name.startswith(user) for user in users), (
+            f"{name} imports {attr} from {module}: import it from the facade or a public "
+            "module, or add it to PRIVATE_USES and docs/architecture.md with its reason"
+        )
+
+
+def test_the_private_uses_check_sees_a_private_import(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from crapette._engine import apply_unchecked\nfrom crapette.views import _observe\n"
+        "from crapette import apply, _spec\nfrom crapette.bots._greedy import play_out\n"
+    )
+    assert sorted(_private_uses(probe)) == [
+        ("crapette._engine", "apply_unchecked"),
+        ("crapette._spec", "*"),
+        ("crapette.views", "_observe"),
+    ]
+
+
 def test_the_old_error_homes_still_work() -> None:
     from crapette.bots import UnknownBotError
     from crapette.errors import BotError as Bot2

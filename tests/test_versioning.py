@@ -62,6 +62,7 @@ def test_the_page_lists_the_modules_it_means() -> None:
         "crapette.bots.value",
         "crapette.bots.allseeing",
         "crapette.simulation.sprt",
+        "crapette.simulation.jobs",
         "crapette.adapters.encoding",
         "crapette.adapters.pettingzoo",
         "crapette.adapters.openspiel",
@@ -144,7 +145,7 @@ def test_a_helper_that_left_a_face_still_works_and_warns(
         ("crapette.cards", "SUIT_SYMBOLS"),
         ("crapette.cli", "RICH_MISSING"),
         ("crapette.cli.game", "get_chooser"),
-        ("crapette.errors", "PoolError"),
+        ("crapette.simulation.errors", "RunInterrupted"),
     ],
 )
 def test_a_name_that_left_the_versioned_surface_is_still_importable(module: str, name: str) -> None:

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from crapette._movegen import legal_moves
+from crapette import legal_moves
 from crapette._quote import show
 from crapette.cards import PACKS
 from crapette.errors import InvalidMoveError

@@ -73,7 +73,7 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
-from crapette._engine import apply_unchecked
+from crapette import apply_unchecked
 from crapette.adapters.encoding import (
     OBSERVATION_SIZE,
     decode,

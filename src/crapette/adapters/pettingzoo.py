@@ -65,7 +65,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]
 from pettingzoo.utils.env import AECEnv as _AECEnvType  # type: ignore[import-untyped,unused-ignore]
 
-from crapette._engine import apply
+from crapette import apply
 from crapette.adapters.encoding import (
     action_mask,
     decode,

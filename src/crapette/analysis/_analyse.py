@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import attrs
 
-from crapette._engine import apply_unchecked
+from crapette import apply_unchecked
 from crapette._laws import violation
 from crapette._quote import show
 from crapette.bots.expert import (

@@ -13,9 +13,9 @@ from typing import Any, Final, Literal
 
 import attrs
 
+from crapette import BEHAVIOUR_VERSION
 from crapette._laws import violation
 from crapette._quote import show
-from crapette._version import BEHAVIOUR_VERSION
 from crapette.analysis._analyse import DEEP_SAMPLES, DEFAULT_LIMIT, Limit, analyse_scores
 from crapette.bots.base import call_helps
 from crapette.bots.planner import HandMemory

@@ -14,7 +14,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from crapette._engine import apply_unchecked
+from crapette import apply_unchecked
 from crapette._quote import show
 from crapette.analysis._analyse import Limit, analyse_scores
 from crapette.bots.planner import _boundary, _layout, _wins
@@ -349,7 +349,7 @@ def find_puzzles(
 
 
 def _choices(state: GameState) -> int:
-    from crapette._movegen import legal_moves
+    from crapette import legal_moves
 
     return len(legal_moves(state))
 
@@ -390,7 +390,7 @@ def _parse_line(state: GameState, answer: Sequence[str | Move]) -> tuple[Move, .
             move = item if isinstance(item, Move) else parse_move(position, item)
         except CrapetteError as exc:
             raise IllegalMoveError(f"move {k} ({item}): {exc}") from None
-        from crapette._movegen import legal_moves
+        from crapette import legal_moves
 
         if move not in legal_moves(position):
             raise IllegalMoveError(f"move {k} ({move}) is not legal there")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from crapette import legal_moves
 from crapette._build import argument_type_error
 from crapette._engine import python_apply_unchecked
 from crapette._fits import tables
@@ -25,7 +26,7 @@ from crapette._laws import (
     python_refusal,
     violation,
 )
-from crapette._movegen import known_moves, legal_moves, python_legal_moves
+from crapette._movegen import known_moves, python_legal_moves
 from crapette._quote import show
 from crapette.bots.base import call_helps
 from crapette.cards import Card

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from crapette._engine import apply_unchecked
-from crapette._laws import why_illegal
-from crapette._movegen import legal_moves
+from crapette import apply_unchecked, legal_moves, why_illegal
 from crapette._quote import show
 from crapette.bots.base import Bot, _notify_deal_start, _notify_opponent_move
 from crapette.errors import BotError

@@ -36,8 +36,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from crapette._engine import apply_unchecked
-from crapette._movegen import legal_moves
+from crapette import apply_unchecked, legal_moves
 from crapette._quote import show
 from crapette.bots._greedy import (
     MOST_TURNS,

@@ -58,8 +58,8 @@ fallible player is as reproducible as any bot: the same seed, the same moves.
 
 from __future__ import annotations
 
+from crapette import legal_moves
 from crapette._laws import VIOLATION_KINDS, violation
-from crapette._movegen import legal_moves
 from crapette._quote import show
 from crapette.bots._greedy import _POINTLESS, greedy_move, move_score
 from crapette.bots.base import Bot, call_open, fault_seen, play_on_moves

@@ -45,8 +45,7 @@ from __future__ import annotations
 
 import math
 
-from crapette._engine import apply_unchecked
-from crapette._movegen import legal_moves
+from crapette import apply_unchecked, legal_moves
 from crapette._quote import show
 from crapette.bots.base import play_on_moves, turn_start_call
 from crapette.bots.greedy import greedy_move

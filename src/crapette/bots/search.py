@@ -24,7 +24,7 @@ otherwise the call is no candidate.
 
 from __future__ import annotations
 
-from crapette._engine import apply_unchecked
+from crapette import apply_unchecked
 from crapette._quote import show
 from crapette.bots._greedy import _POINTLESS, evaluate, greedy_move, play_out, ranked_scores
 from crapette.bots.base import play_on_moves, turn_start_call

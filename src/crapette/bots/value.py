@@ -41,7 +41,7 @@ from typing import Any
 
 import attrs
 
-from crapette._engine import apply_unchecked
+from crapette import apply_unchecked
 from crapette.bots._greedy import play_out
 from crapette.bots.planner import HandMemory
 from crapette.cards import PACKS

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from crapette._version import __version__
+from crapette import __version__
 from crapette.cli._output import OutputError
 from crapette.errors import CrapetteError
 

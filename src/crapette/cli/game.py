@@ -24,8 +24,8 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from crapette._laws import FALSE_CALLS, violation, why_illegal
-from crapette._movegen import legal_moves
+from crapette import legal_moves, why_illegal
+from crapette._laws import FALSE_CALLS, violation
 from crapette._quote import quote, show
 from crapette.bots import Bot, get_bot
 from crapette.cards import PACKS, Card

@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from crapette._movegen import legal_moves
+from crapette import legal_moves
 from crapette._quote import show
 from crapette.cli._input import read_input
 from crapette.cli._output import check_writable, write_text

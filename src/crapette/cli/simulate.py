@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from crapette._version import BEHAVIOUR_VERSION
+from crapette import BEHAVIOUR_VERSION
 from crapette.bots import bot_names
 from crapette.cli._output import check_writable, write_text
 from crapette.cli.show import SEED_HELP

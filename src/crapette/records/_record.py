@@ -10,9 +10,8 @@ from typing import Any, Final
 
 import attrs
 
-from crapette._engine import apply, apply_unchecked
+from crapette import BEHAVIOUR_VERSION, apply, apply_unchecked
 from crapette._quote import quote
-from crapette._version import BEHAVIOUR_VERSION
 from crapette.deal import new_game
 from crapette.errors import CrapetteError, IllegalMoveError, InvalidRulesError, NotationError
 from crapette.moves import Move

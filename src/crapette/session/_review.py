@@ -12,7 +12,7 @@ from typing import Final
 
 import attrs
 
-from crapette._engine import apply_unchecked
+from crapette import apply_unchecked
 from crapette._laws import violation
 from crapette.analysis import AnnotatedRecord, Fault, Limit, annotate
 from crapette.moves import Action, Move

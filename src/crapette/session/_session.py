@@ -14,9 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 import attrs
 
-from crapette._engine import apply
-from crapette._laws import Refusal, refusal
-from crapette._movegen import legal_moves
+from crapette import Refusal, apply, legal_moves, refusal
 from crapette.bots import Bot, MoveHook, get_bot
 from crapette.errors import CrapetteError, IllegalMoveError, InvalidArgumentError, SessionError
 from crapette.match import Match, new_match

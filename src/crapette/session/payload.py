@@ -22,8 +22,7 @@ try:  # pydantic (the game server's schema) reads typing_extensions' typed dicts
 except ImportError:  # pragma: no cover - without the web extra nothing reads the schema
     from typing import TypedDict
 
-from crapette._engine import apply
-from crapette._movegen import legal_moves
+from crapette import apply, legal_moves
 from crapette.moves import FOUNDATION, HAND, OPP_RESERVE, OPP_WASTE, RESERVE, WASTE, Move
 from crapette.notation import format_move
 from crapette.outcome import Outcome

@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from crapette._version import BEHAVIOUR_VERSION
+from crapette import BEHAVIOUR_VERSION
 from crapette.simulation import stats
 
 __all__ = ["DealRecord", "Estimate", "SimulationResult", "Summary", "summarize"]

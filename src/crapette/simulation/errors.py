@@ -29,13 +29,9 @@ from typing import Any
 
 from crapette.errors import CrapetteError
 
-__all__ = [
-    "PlotError",
-    "PoolError",
-    "RunInterrupted",
-    "SimulationError",
-    "SimulationInterrupted",
-]
+# RunInterrupted never reaches a library user (the command line catches it): importable
+# from here, not in __all__.
+__all__ = ["PlotError", "PoolError", "SimulationError", "SimulationInterrupted"]
 
 
 class SimulationError(CrapetteError, ValueError):

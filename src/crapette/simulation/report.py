@@ -14,7 +14,7 @@ import shlex
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from crapette._version import BEHAVIOUR_VERSION, __version__
+from crapette import BEHAVIOUR_VERSION, __version__
 from crapette.rules import Ruleset
 from crapette.simulation.stats import MEDIANS, METRICS, Interval, Stats, paired_differences
 
