@@ -7,7 +7,6 @@ import ast
 import json
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import pytest
@@ -57,9 +56,8 @@ ALLOWED = {
 }
 FORBIDDEN = {part: set(OPTIONAL) - allowed - {part} for part, allowed in ALLOWED.items()}
 # The facade (the top of the core, not part of it) loads the pictures for a state's
-# _repr_svg_ on first use, and the deprecated names that moved to optional parts
-# (crapette.simulate, ...) from their new homes on first use (importlib, by name).
-FACADE_LAZY = {"crapette.svg", "crapette.records", "<dynamic>"}
+# _repr_svg_ and the records for a record's JSON on first use.
+FACADE_LAZY = {"crapette.svg", "crapette.records"}
 # Upward imports that the parts being rebuilt still make (to be emptied by their work).
 KNOWN: set[tuple[str, str]] = set()
 # Third-party packages that only some modules may import (a module path prefix).
@@ -274,32 +272,13 @@ def test_the_facade_is_small_and_exact() -> None:
     assert dir(crapette) == sorted(crapette.__all__)  # no helper, module or import shows
 
 
-def test_moved_names_warn_once_and_name_their_home() -> None:
-    code = (
-        "import warnings, crapette\n"
-        "warnings.simplefilter('always')\n"
-        "with warnings.catch_warnings(record=True) as caught:\n"
-        "    first = crapette.simulate\n"
-        "    again = crapette.simulate\n"
-        "    alias = crapette.OPPONENT_RESERVE\n"
-        "from crapette.simulation import simulate\n"
-        "assert first is again is simulate and alias == crapette.OPP_RESERVE\n"
-        "print(len(caught)); print(caught[0].category.__name__); print(caught[0].message)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    count, category, message = done.stdout.splitlines()
-    assert (count, category) == ("2", "DeprecationWarning")
-    assert "crapette.simulation.simulate" in message
-
-
-def test_every_moved_name_resolves() -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        for name in crapette._MOVED:
-            assert getattr(crapette, name) is not None, name
-            assert name not in crapette.__all__
-    with pytest.raises(AttributeError, match="no_such_name"):
-        _ = crapette.no_such_name  # type: ignore[attr-defined]
+def test_the_facade_has_no_shim_for_old_names() -> None:
+    """No name answers at the top level but the facade's (0.1.0 was never published: the
+    names that moved while the package took its shape have no shim)."""
+    assert not hasattr(crapette, "__getattr__")
+    for name in ("simulate", "perft", "full_pack", "Rng", "GreedyBot", "OPPONENT_RESERVE"):
+        with pytest.raises(AttributeError, match=name):
+            getattr(crapette, name)
 
 
 # The private modules and names of the core that the optional parts may use, and which

@@ -24,6 +24,7 @@ import ast
 import contextlib
 import importlib
 import importlib.metadata
+import importlib.util
 import io
 import itertools
 import re
@@ -424,13 +425,19 @@ def test_the_install_table_names_every_extra() -> None:
     assert extras - found == set(), f"extras missing from the install table: {extras - found}"
 
 
-DEPRECATED = set(crapette._MOVED)
-"""The names ``crapette`` still answers with a DeprecationWarning (``crapette.__getattr__``)."""
+def _is_facade_name(name: str) -> bool:
+    """A name ``crapette.NAME`` gives: one of the facade's or a module of the package."""
+    if name in crapette.__all__ or name.startswith("__"):
+        return True
+    try:
+        return importlib.util.find_spec(f"crapette.{name}") is not None
+    except ModuleNotFoundError:
+        return False
 
 
-def deprecated_uses(code: str) -> list[str]:
-    """The deprecated top-level names a Python block uses: ``from crapette import X``,
-    ``crapette.X`` (also under an ``import crapette as c`` alias)."""
+def unknown_uses(code: str) -> list[str]:
+    """The top-level names a Python block uses that the facade does not have: ``from
+    crapette import X``, ``crapette.X`` (also under an ``import crapette as c`` alias)."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -442,37 +449,39 @@ def deprecated_uses(code: str) -> list[str]:
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module == "crapette":
-            found += [a.name for a in node.names if a.name in DEPRECATED]
+            found += [a.name for a in node.names if not _is_facade_name(a.name)]
         elif (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Name)
             and node.value.id in aliases
-            and node.attr in DEPRECATED
+            and not _is_facade_name(node.attr)
         ):
             found.append(node.attr)
     return found
 
 
-def test_deprecated_uses_finds_each_form() -> None:
+def test_unknown_uses_finds_each_form() -> None:
     code = (
-        "import crapette\nimport crapette as c\nfrom crapette import perft, new_game\n"
+        "import crapette\nimport crapette as c\nfrom crapette import perft, new_game, bots\n"
         "crapette.simulate()\nc.Rng(1)\ncrapette.new_game()\nfrom crapette.deal import Rng\n"
+        "crapette.cards.full_pack()\n"
     )
-    assert sorted(deprecated_uses(code)) == ["Rng", "perft", "simulate"]
+    assert sorted(unknown_uses(code)) == ["Rng", "perft", "simulate"]
 
 
-def test_no_code_block_of_the_docs_uses_a_deprecated_name() -> None:
+def test_no_code_block_of_the_docs_uses_a_name_the_facade_does_not_have() -> None:
     """Every Python block of the docs and the README, skipped ones included, imports the
-    names from their homes, never a deprecated top-level name."""
+    names from their homes (the top-level names of earlier shapes of the package, such as
+    ``crapette.simulate`` or ``crapette.full_pack``, are gone)."""
     if not DOCS.is_dir():
         pytest.skip("no docs/ directory next to the tests (an installed-wheel run)")
     bad = [
         f"{page.name}:{line}: crapette.{name}"
         for page in [*ALL_PAGES, DOCS.parent / "README.md"]
         for line, code, _ in code_blocks(page.read_text(encoding="utf-8"))
-        for name in deprecated_uses(code)
+        for name in unknown_uses(code)
     ]
-    assert not bad, "deprecated names in the docs' code:\n" + "\n".join(bad)
+    assert not bad, "names the facade does not have in the docs' code:\n" + "\n".join(bad)
 
 
 def test_the_json_example_shows_what_the_library_writes() -> None:

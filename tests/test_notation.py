@@ -132,21 +132,13 @@ def test_one_move_text_relative_opponent_piles() -> None:
                 c.parse_move(state, relative)
 
 
-def test_the_old_two_argument_format_move_warns_once_and_gives_the_one_text() -> None:
-    import warnings
-
-    from crapette import notation
-
-    notation._warned.clear()
-    state = c.new_game(seed=3)
+def test_format_move_takes_a_move_only() -> None:
     move = c.Move.play(c.RESERVE, c.OPP_RESERVE)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        assert c.format_move(state, move) == "R-OR"  # type: ignore[call-overload]
-        assert c.format_move(state, move) == "R-OR"  # type: ignore[call-overload]
-    assert [w.category for w in caught] == [DeprecationWarning]
+    assert c.format_move(move) == str(move) == "R-OR"
     with pytest.raises(TypeError, match="needs a Move"):
-        c.format_move("R-F")  # type: ignore[call-overload]
+        c.format_move("R-F")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        c.format_move(c.new_game(seed=3), move)  # type: ignore[call-arg]
 
 
 def test_first_moves_of_a_seeded_deal() -> None:

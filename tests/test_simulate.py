@@ -83,25 +83,11 @@ def test_summary() -> None:
     assert s.mean_moves == 100 and s.mean_turns == 10
 
 
-def test_the_old_wilson_still_works_and_warns() -> None:
-    with pytest.warns(DeprecationWarning, match="stats.wilson_interval"):
-        wilson = sim.wilson
-    e = wilson(20, 20)
-    assert e.rate == 1.0 and e.high == 1.0 and e.low == pytest.approx(0.8389, abs=1e-4)
-    e = wilson(50, 100)
-    assert (e.low, e.high) == (pytest.approx(0.4038, abs=1e-4), pytest.approx(0.5962, abs=1e-4))
-    assert (e.low, e.high) == sim.stats.wilson_interval(50, 100)  # one Wilson interval
-    assert wilson(0, 0).rate == 0.0
-    assert str(wilson(1, 2)) == "50.0% [9.5, 90.5]"
-
-
 @pytest.mark.parametrize("name", ["wilson", "play_deal", "parse_rules"])
-def test_names_that_left_the_face_warn_and_name_their_replacement(name: str) -> None:
-    with pytest.warns(DeprecationWarning, match=f"crapette.simulation.{name} is deprecated; use"):
-        assert callable(getattr(sim, name))
-    assert name not in sim.__all__
-    with pytest.raises(AttributeError, match="no_such_name"):
-        _ = sim.no_such_name
+def test_names_that_left_the_face_are_gone(name: str) -> None:
+    assert not hasattr(sim, "__getattr__")
+    with pytest.raises(AttributeError, match=name):
+        getattr(sim, name)
 
 
 @pytest.mark.parametrize(

@@ -108,23 +108,19 @@ def test_every_documented_module_is_versioned_or_provisional() -> None:
 
 
 @pytest.mark.parametrize(
-    ("module", "name", "replacement"),
+    ("module", "name"),
     [
-        ("crapette.simulation", "wilson", "crapette.simulation.stats.wilson_interval"),
-        ("crapette.simulation", "play_deal", "crapette.bots.play_deal"),
-        ("crapette.simulation", "parse_rules", "crapette.rules.parse_rules"),
-        ("crapette.bots", "notify_deal_start", "play_deal calls the bot hooks"),
-        ("crapette.bots", "notify_opponent_move", "play_deal calls the bot hooks"),
-        ("crapette.bots.base", "notify_deal_start", "play_deal calls the bot hooks"),
+        ("crapette.simulation", "wilson"),
+        ("crapette.simulation", "play_deal"),
+        ("crapette.simulation", "parse_rules"),
+        ("crapette.bots", "notify_deal_start"),
+        ("crapette.bots", "notify_opponent_move"),
+        ("crapette.bots.base", "notify_deal_start"),
     ],
 )
-def test_a_helper_that_left_a_face_still_works_and_warns(
-    module: str, name: str, replacement: str
-) -> None:
-    face = importlib.import_module(module)
-    with pytest.warns(DeprecationWarning, match=re.escape(replacement)):
-        helper = getattr(face, name)
-    assert callable(helper) and name not in face.__all__
+def test_a_helper_that_left_a_face_has_no_shim(module: str, name: str) -> None:
+    with pytest.raises(AttributeError, match=name):
+        getattr(importlib.import_module(module), name)
 
 
 @pytest.mark.parametrize(

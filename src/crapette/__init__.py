@@ -21,8 +21,6 @@ testing, adapters, the command line); ``crapette.ENGINE`` says which engine runs
 
 from __future__ import annotations
 
-import importlib as _importlib
-import warnings as _warnings
 from typing import Any as _Any
 
 from crapette import _hooks
@@ -156,61 +154,6 @@ def _records_module() -> _Any:
 
 _hooks.svg_board = _svg_board
 _hooks.records = _records_module
-
-_MOVED: dict[str, tuple[str, str]] = {
-    "ALL_MOVES": ("crapette.moves", "ALL_MOVES"),
-    "BOT_NAMES": ("crapette.bots", "BOT_NAMES"),
-    "Bot": ("crapette.bots", "Bot"),
-    "BotError": ("crapette.errors", "BotError"),
-    "DealRecord": ("crapette.simulation", "DealRecord"),
-    "DealResult": ("crapette.match", "DealResult"),
-    "GameRecord": ("crapette.records", "GameRecord"),
-    "GreedyBot": ("crapette.bots", "GreedyBot"),
-    "MatchOutcome": ("crapette.match", "MatchOutcome"),
-    "OPPONENT_RESERVE": ("crapette", "OPP_RESERVE"),
-    "OPPONENT_WASTE": ("crapette", "OPP_WASTE"),
-    "RandomBot": ("crapette.bots", "RandomBot"),
-    "Rng": ("crapette.deal", "Rng"),
-    "SearchBot": ("crapette.bots", "SearchBot"),
-    "SimulationError": ("crapette.simulation", "SimulationError"),
-    "SimulationResult": ("crapette.simulation", "SimulationResult"),
-    "StopView": ("crapette.views", "StopView"),
-    "Summary": ("crapette.simulation", "Summary"),
-    "UnknownBotError": ("crapette.errors", "UnknownBotError"),
-    "deal_seed": ("crapette.match", "deal_seed"),
-    "determinize": ("crapette.views", "determinize"),
-    "divide": ("crapette.testing", "divide"),
-    "format_public_position": ("crapette.notation", "format_public_position"),
-    "format_record": ("crapette.records", "format_record"),
-    "format_result": ("crapette.records", "format_result"),
-    "full_pack": ("crapette.cards", "full_pack"),
-    "get_bot": ("crapette.bots", "get_bot"),
-    "parse_record": ("crapette.records", "parse_record"),
-    "perft": ("crapette.testing", "perft"),
-    "reference_legal_moves": ("crapette.testing", "reference_legal_moves"),
-    "shuffled": ("crapette.deal", "shuffled"),
-    "simulate": ("crapette.simulation", "simulate"),
-}
-"""Names the package exported before 1.0, and their homes now (see ``__getattr__``)."""
-
-_warned: set[str] = set()
-
-
-def __getattr__(name: str) -> _Any:
-    """The names moved out of the top level: still reachable here for a release, with a
-    ``DeprecationWarning`` (once per name) that names the new home."""
-    try:
-        module_name, attr = _MOVED[name]
-    except KeyError:
-        raise AttributeError(f"module 'crapette' has no attribute {name!r}") from None
-    if name not in _warned:
-        _warned.add(name)
-        _warnings.warn(
-            f"crapette.{name} is deprecated; use {module_name}.{attr} instead",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-    return getattr(_importlib.import_module(module_name), attr)
 
 
 def __dir__() -> list[str]:

@@ -20,8 +20,7 @@ Cards have their short form in [`crapette.cards`][crapette.cards] (``7H`` of pac
 from __future__ import annotations
 
 import re
-import warnings
-from typing import Any, Final, NamedTuple, overload
+from typing import Any, Final, NamedTuple
 
 from crapette import _hooks
 from crapette._engine import apply
@@ -378,11 +377,7 @@ def _locate(state: GameState, card: Card) -> tuple[int, int]:
     )
 
 
-@overload
-def format_move(move: Move, /) -> str: ...
-@overload
-def format_move(state: GameState, move: Move, /) -> str: ...
-def format_move(first: Move | GameState, move: Move | None = None, /) -> str:
+def format_move(move: Move, /) -> str:
     """The move notation of ``move``: the same text as ``str(move)``, which
     [`parse_move`][crapette.notation.parse_move] reads back
     (``parse_move(state, format_move(move)) == move`` for every legal move of ``state``).
@@ -390,34 +385,15 @@ def format_move(first: Move | GameState, move: Move | None = None, /) -> str:
     Own piles are relative (``R`` your reserve, ``T`` your turned card, ``W`` your waste),
     houses are ``H1``..``H8``, a foundation is ``F``, and the opponent's reserve and waste
     are ``OR`` and ``OW``; a group move ends in ``xN`` (``H2-H5x3``). Other moves are their
-    keyword (``draw``, ``discard``, ``end``, ``reveal``, ``stop``, ``pass``).
-
-    The form ``format_move(state, move)`` of earlier releases still works, with a
-    ``DeprecationWarning``: the text no longer depends on the position.
+    keyword (``draw``, ``discard``, ``end``, ``reveal``, ``stop``, ``pass``). The text does
+    not depend on the position.
 
     Raises:
         TypeError: ``move`` is not a [`Move`][crapette.Move].
     """
-    if move is None:
-        move_ = first
-    else:
-        _warn_once(
-            "format_move(state, move) is deprecated: the move text does not depend on the"
-            " position; use format_move(move) or str(move)"
-        )
-        move_ = move
-    if not isinstance(move_, Move):
-        raise TypeError(f"format_move() needs a Move, not {move_!r}")
-    return str(move_)
-
-
-_warned: set[str] = set()
-
-
-def _warn_once(message: str) -> None:
-    if message not in _warned:
-        _warned.add(message)
-        warnings.warn(message, DeprecationWarning, stacklevel=3)
+    if not isinstance(move, Move):
+        raise TypeError(f"format_move() needs a Move, not {move!r}")
+    return str(move)
 
 
 # --------------------------------------------------------------------------------------

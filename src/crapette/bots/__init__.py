@@ -27,7 +27,6 @@ state).
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from crapette._quote import quote
 
@@ -40,7 +39,7 @@ from crapette.bots._loop import play_deal
 # their modules are provisional (docs/versioning.md).
 from crapette.bots.allseeing import AllSeeingBot as AllSeeingBot
 from crapette.bots.allseeing import AllSeeingExpert as AllSeeingExpert
-from crapette.bots.base import Bot, UnknownBotError, _deprecated, stop_decision
+from crapette.bots.base import Bot, UnknownBotError, stop_decision
 from crapette.bots.base import call_helps as call_helps
 from crapette.bots.expert import ExpertBot as ExpertBot
 from crapette.bots.fallible import MISS_KINDS, Fallible
@@ -80,12 +79,6 @@ __all__ = [
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search", "planner")
 """The shipped bot names (importable, not versioned: [`bot_names`][crapette.bots.bot_names]
 is the one list of bot names, every registered one, plug-ins included)."""
-
-
-def __getattr__(name: str) -> Any:
-    """The helpers that left this face (``notify_deal_start``, ``notify_opponent_move``)
-    still work, with a ``DeprecationWarning``."""
-    return _deprecated(__name__, name)
 
 
 def _budget(name: str, budget: str) -> int:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import warnings
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from crapette.errors import InvalidArgumentError, UnknownBotError
 from crapette.moves import CALL_STOP, LET_STAND, Move
@@ -54,37 +53,6 @@ def _notify_opponent_move(bot: object, move: Move, view: PlayerView) -> None:
     hook = getattr(bot, "on_opponent_move", None)
     if hook is not None:
         hook(move, view)
-
-
-_DEPRECATED = {
-    "notify_deal_start": (_notify_deal_start, "bot.on_deal_start(view)"),
-    "notify_opponent_move": (_notify_opponent_move, "bot.on_opponent_move(move, view)"),
-}
-"""Helpers this module exported before; the game loop's business now."""
-
-
-def _deprecated(module: str, name: str) -> Any:
-    """One of the helpers that left the faces (``notify_*``), with a ``DeprecationWarning``.
-
-    Raises:
-        AttributeError: ``name`` is not one of them.
-    """
-    try:
-        helper, hook = _DEPRECATED[name]
-    except KeyError:
-        raise AttributeError(f"module {module!r} has no attribute {name!r}") from None
-    warnings.warn(
-        f"{module}.{name} is deprecated: crapette.bots.play_deal calls the bot hooks (a loop"
-        f" of your own calls {hook} if the bot has it)",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    return helper
-
-
-def __getattr__(name: str) -> Any:
-    """The helpers that left this module still work, with a ``DeprecationWarning``."""
-    return _deprecated(__name__, name)
 
 
 def call_helps(rules: Ruleset, offender: int, resume: int) -> bool:

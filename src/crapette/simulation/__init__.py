@@ -19,10 +19,6 @@ The statistics are in [`crapette.simulation.stats`][crapette.simulation.stats], 
 
 from __future__ import annotations
 
-import importlib
-import warnings
-from typing import Any
-
 from crapette.errors import BotError
 from crapette.match import deal_seed as deal_seed
 from crapette.simulation import stats as stats
@@ -59,32 +55,3 @@ __all__ = [
     "simulate",
     "summarize",
 ]
-
-_DEPRECATED: dict[str, tuple[str, str, str]] = {
-    "wilson": (
-        "crapette.simulation._results",
-        "wilson_estimate",
-        "crapette.simulation.stats.wilson_interval",
-    ),
-    "play_deal": (
-        "crapette.simulation._run",
-        "play_numbered_deal",
-        "crapette.bots.play_deal (the game loop) or simulate(rules, bots, 2, seed,"
-        " start=deal // 2 * 2) (a pair of deals of a run)",
-    ),
-    "parse_rules": ("crapette.rules", "as_ruleset", "crapette.rules.parse_rules"),
-}
-"""Names this face exported before and no longer does: (module, name, what to use)."""
-
-
-def __getattr__(name: str) -> Any:
-    """The names that left this face still work, with a ``DeprecationWarning`` naming what
-    to use instead."""
-    try:
-        module, attr, instead = _DEPRECATED[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    warnings.warn(
-        f"{__name__}.{name} is deprecated; use {instead}", DeprecationWarning, stacklevel=2
-    )
-    return getattr(importlib.import_module(module), attr)
