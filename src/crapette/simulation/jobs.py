@@ -50,8 +50,10 @@ def run_jobs(
         ray_address: an existing Ray cluster for ``backend="ray"`` (``None``: a local Ray).
 
     Raises:
-        PoolError: a worker raised (the message holds its exception), died, or failed to
-            start; the results already handed to ``on_result`` stay.
+        PoolError: a worker process raised (the message holds its exception), died, or
+            failed to start, or a Ray task failed; the results already handed to
+            ``on_result`` stay. With one local worker, a job's own exception propagates
+            as it is.
         SimulationError: Ray is not installed or its cluster cannot be reached.
         KeyboardInterrupt: Ctrl-C; the workers are ended first.
     """
