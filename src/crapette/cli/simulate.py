@@ -45,7 +45,6 @@ from crapette.simulation import (
 from crapette.simulation.errors import RunInterrupted, SimulationError, SimulationInterrupted
 
 __all__ = [
-    "RunInterrupted",  # its home is crapette.errors; importable here as before
     "add_common_arguments",
     "add_parser",
     "result_table",
