@@ -18,7 +18,7 @@ trying for every option: a test that loops over it covers a new option without b
 from __future__ import annotations
 
 from crapette import _spec, apply_unchecked, legal_moves, why_illegal
-from crapette._laws import Violation as Violation  # importable here as before, unversioned
+from crapette._laws import Violation as Violation  # importable here, unversioned (a type alias)
 from crapette._laws import violation
 from crapette._quote import show
 from crapette.errors import InvalidArgumentError

@@ -30,7 +30,7 @@ import re
 
 from crapette._quote import quote
 
-# The names imported ``as`` themselves are importable from here as before but not versioned
+# The names imported ``as`` themselves are importable from here but not versioned
 # (not in __all__): the two type aliases and the helper behind stop_decision.
 from crapette.bots._loop import MoveHook as MoveHook
 from crapette.bots._loop import play_deal

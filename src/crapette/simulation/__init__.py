@@ -41,7 +41,7 @@ from crapette.simulation._run import rules_of as rules_of
 from crapette.simulation.errors import SimulationError, SimulationInterrupted
 
 # The names of __all__ are versioned. The others imported ``as`` themselves stay importable
-# from here as before, unversioned: the limits, the bots as the runners hold them, and the
+# from here, unversioned: the limits, the bots as the runners hold them, and the
 # runners' helpers that the ladder and the command line use.
 __all__ = [
     "BotError",
