@@ -167,6 +167,9 @@ def test_expert_parameters_are_checked() -> None:
         ExpertBot(budget=0)
     with pytest.raises(UnknownBotError, match="width"):
         ExpertBot(width=1)
+    with pytest.raises(UnknownBotError, match="through_hand"):
+        ExpertBot(through_hand=1)  # type: ignore[arg-type]
+    assert ExpertBot().through_hand and not ExpertBot(through_hand=False).through_hand
     with pytest.raises(UnknownBotError, match="expert budget"):
         get_bot("expert:lots")
     assert get_bot("expert:64", 3).budget == 64
@@ -200,6 +203,102 @@ def test_expert_takes_a_winning_line() -> None:
     bot = ExpertBot(1, budget=16)
     move = bot.choose(observe(state, 0))
     assert winner(c.apply(state, move)) == 0
+
+
+def test_expert_lines_go_through_a_known_hand() -> None:
+    """With the player's true hand, turning a hand card no longer ends a line: some lines
+    go on after it, and every line still ends at the end of the turn, an uncovered
+    reserve card or the node limit."""
+    for seed in range(40):
+        state = _mid_deal(seed=seed, moves=40)
+        if state.stop is not None or c.DRAW not in c.legal_moves(state):
+            continue
+        through = expert_lines(state, through_hand=True)
+        plain = expert_lines(state)
+        assert all(c.DRAW not in line[:-1] for line in plain)
+        inner = [line for line in through if c.DRAW in line[:-1]]
+        if not inner:
+            continue
+        p = state.to_act
+        for line in inner:
+            after = state
+            for move in line[:-1]:
+                after = c.apply(after, move)  # every move legal where the line plays it
+                assert after.to_act == p and after.stop is None
+        return
+    pytest.skip("no position whose lines turn two hand cards")  # pragma: no cover
+
+
+def test_expert_wins_through_its_known_hand() -> None:
+    """Player 0's reserve and hand are empty and its waste holds the last card, which fits
+    a house: turning the waste over shows that card (nothing hidden), so the expert plans
+    the whole winning line, turn and play, and plays it."""
+    state = position(
+        houses=quiet({0: "6S", 1: ""}), reserve0="", hand0="", waste0="5D", rest="hand1"
+    )
+    bot = ExpertBot(1, budget=16)
+    view = observe(state, 0)
+    bot.on_deal_start(view)
+    assert bot.choose(view) == c.DRAW
+    assert len(bot.line) == 2 and bot.lines >= 1
+    state = c.apply(state, c.DRAW)
+    move = bot.choose(observe(state, 0))
+    assert bot.lines == 0 and move == bot.line[1]  # followed, not searched again
+    assert winner(c.apply(state, move)) == 0
+
+
+def test_the_all_seeing_expert_plans_through_its_whole_hand() -> None:
+    """The all-seeing expert knows its hand from the state it is shown, remembered or
+    not: with one hand card that wins the deal, its line turns it and plays it; the
+    expert, which has not seen that hand, stops its line at the turned card."""
+    state = position(
+        houses=quiet({0: "6S", 1: ""}), reserve0="", hand0="5D", waste0="", rest="hand1"
+    )
+    view = observe(state, 0)
+    seeing = AllSeeingExpert(1, budget=16)
+    seeing.on_deal_start(view)
+    seeing.peek(state)
+    assert seeing.choose(view) == c.DRAW and len(seeing.line) == 2
+    assert winner(c.apply(c.apply(state, c.DRAW), seeing.line[1])) == 0
+    plain = ExpertBot(1, budget=16)
+    plain.on_deal_start(view)
+    assert plain.choose(view) == c.DRAW and plain.line == (c.DRAW,)
+
+
+def test_the_expert_follows_its_line_through_turned_cards() -> None:
+    """Over a deal against greedy, the expert follows lines through hand cards it
+    remembers: after such a turned card, with a choice to make, it plays the line's next
+    move without a new search, and every move it plays is legal (the game loop checks
+    them)."""
+    bot = ExpertBot(3, budget=64)
+    followed = 0
+
+    class Watch:
+        name = "watch"
+
+        def __init__(self) -> None:
+            self.last: c.Move | None = None
+
+        def choose(self, view: c.PlayerView) -> c.Move:
+            move = bot.choose(view)
+            if self.last == c.DRAW and len(view.legal_moves()) > 1 and bot.lines == 0:
+                nonlocal followed
+                followed += 1
+            self.last = move
+            return move
+
+        def on_deal_start(self, view: c.PlayerView) -> None:
+            bot.on_deal_start(view)
+
+        def on_opponent_move(self, move: c.Move, view: c.PlayerView) -> None:
+            self.last = None
+            bot.on_opponent_move(move, view)
+
+    for seed in (5, 6, 7):
+        play_deal(c.new_game(seed=seed), (Watch(), get_bot("greedy", 2)), max_moves=1500)
+        if followed:
+            return
+    pytest.fail("the expert never followed a line through a turned hand card")
 
 
 def test_the_expert_follows_its_line() -> None:

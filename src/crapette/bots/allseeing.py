@@ -103,6 +103,13 @@ class AllSeeingExpert(ExpertBot):
         self._truth = _truth(self._shown, view)
         return super().choose(view)
 
+    def _known_hand(self, view: PlayerView) -> GameState | None:
+        """The true state: the all-seeing expert knows its hand, so its lines go on through
+        the hand cards turned (unless ``through_hand`` is off)."""
+        if self.through_hand and self._truth is not None:
+            return self._truth
+        return super()._known_hand(view)
+
     def _sampler(self, view: PlayerView) -> Callable[[], GameState]:
         truth = self._truth
         if truth is not None:

@@ -26,6 +26,12 @@ follows the chosen line. It judges them in two stages:
    ([`race`][crapette.bots.expert.race]): a finalist clearly behind the leader on the
    samples so far is judged no further. The native engine plays a deep play-out in C.
 
+Its lines go further than the planner's where the player knows its hand (remembered from
+the waste turned over, or empty: the next card turned is the waste's bottom card): turning a
+hand card shows nothing new there, so its lines go on through the cards turned
+(``through_hand``; [`expert_lines`][crapette.bots.expert.expert_lines]) and it follows them
+without searching again at each card.
+
 Everything else is the planner's: the hand memory, common random numbers and following the
 chosen line. See docs/bots.md ("The expert") for its figures against the planner.
 """
@@ -53,9 +59,9 @@ from crapette.bots.value import LineScore, Sampler, ValueModel, Work, load_model
 from crapette.deal import Rng
 from crapette.errors import UnknownBotError
 from crapette.moves import Action, Move
-from crapette.outcome import is_over
+from crapette.outcome import is_over, winner
 from crapette.state import _NATIVE, GameState, PythonState
-from crapette.views import PlayerView, sketch
+from crapette.views import PlayerView, observe, sketch
 
 __all__ = [
     "DEEP_MIN_SAMPLES",
@@ -122,12 +128,22 @@ _STOPS = (Action.DRAW, Action.DISCARD, Action.END_TURN)
 
 
 def expert_lines(
-    state: GameState, width: int = DEFAULT_WIDTH, nodes: int = DEFAULT_NODES, limit: int = 1024
+    state: GameState,
+    width: int = DEFAULT_WIDTH,
+    nodes: int = DEFAULT_NODES,
+    limit: int = 1024,
+    *,
+    through_hand: bool = False,
 ) -> list[Line]:
     """The lines the expert compares in ``state`` (a view's sketch or a full state): the
     planner's lines ([`plan_lines`][crapette.bots.planner.plan_lines]), where every
     position also tries its boundary move (turning a hand card, discarding, ending the
-    turn) when it is legal and not already among the ``width`` moves tried."""
+    turn) when it is legal and not already among the ``width`` moves tried.
+
+    With ``through_hand`` the player's hand in ``state`` is the true one (remembered, or
+    empty: turning the waste over shows a card the player has seen), so turning a hand card
+    shows nothing new and does not end a line: the lines go on through the hand cards
+    turned, up to the end of the turn or an uncovered reserve card."""
     p = state.to_act
     out: list[Line] = []
     seen: set[tuple[object, ...]] = set()
@@ -152,7 +168,7 @@ def expert_lines(
             if len(out) >= limit:
                 return
             longer = (*line, move)
-            if _boundary(position, move):
+            if _boundary(position, move) and not (through_hand and move.action is Action.DRAW):
                 out.append(longer)
                 continue
             after = apply_unchecked(position, move)
@@ -163,6 +179,15 @@ def expert_lines(
 
     walk(state, ())
     return out
+
+
+def _wins_known(state: GameState, line: Line) -> bool:
+    """Whether playing ``line`` from ``state``, whose player to act has its true hand,
+    wins the deal for that player (turning a hand card shows a card it knows)."""
+    p = state.to_act
+    for move in line:
+        state = apply_unchecked(state, move)
+    return winner(state) == p
 
 
 def lookahead_move(
@@ -336,6 +361,7 @@ class ExpertBot:
         width: moves tried at each position of a line.
         nodes: positions expanded per decision at most.
         max_lines: the most lines a decision compares.
+        through_hand: whether its lines go on through the hand cards it knows.
         memory: the hands' orders remembered from the views seen.
         line: the line chosen at the last decision that searched.
         lines: how many lines the last decision compared (0 when it did not search).
@@ -354,6 +380,7 @@ class ExpertBot:
         deep: int = DEFAULT_DEEP_SAMPLES,
         deep_work: int = DEFAULT_DEEP_WORK,
         deep_race: float = DEFAULT_DEEP_RACE,
+        through_hand: bool = True,
     ) -> None:
         """An expert.
 
@@ -371,6 +398,10 @@ class ExpertBot:
             deep_race: the standard errors behind the leader at which a finalist is
                 judged no further (see
                 [`DEFAULT_DEEP_RACE`][crapette.bots.expert.DEFAULT_DEEP_RACE]; 0: never).
+            through_hand: when the player knows the order of its hand (remembered, or
+                empty), its lines go on through the hand cards turned
+                ([`expert_lines`][crapette.bots.expert.expert_lines]); ``False``: they end
+                at every turned card, as the planner's do.
 
         Raises:
             UnknownBotError: a parameter is not an integer or out of range (a
@@ -405,6 +436,9 @@ class ExpertBot:
                 f"deep_race must be a number from 0 to 100, not {show(deep_race)}"
             )
         self.deep_race = float(deep_race)
+        if not isinstance(through_hand, bool):
+            raise UnknownBotError(f"through_hand must be True or False, not {show(through_hand)}")
+        self.through_hand = through_hand
         self.max_lines = max(min(2, budget), budget // 4)
         self.memory = HandMemory()
         self.line: Line = ()
@@ -413,6 +447,7 @@ class ExpertBot:
         self._rng = Rng(seed)
         self._rest: list[Move] = []
         self._expect: PlayerView | None = None
+        self._at: GameState | None = None
         self._model = load_model()
 
     def on_deal_start(self, view: PlayerView) -> None:
@@ -439,9 +474,13 @@ class ExpertBot:
         moves = view.legal_moves()
         if len(moves) == 1 or state.stop is not None:
             return greedy_move(state, self._rng, moves)
-        found = expert_lines(state, self.width, self.nodes, self.max_lines)
+        planned = self._known_hand(view)
+        known = planned is not None
+        if planned is not None:  # turning a hand card shows nothing new
+            state = planned
+        found = expert_lines(state, self.width, self.nodes, self.max_lines, through_hand=known)
         self.lines = len(found)
-        won = [line for line in found if _wins(state, line)]
+        won = [line for line in found if (_wins_known if known else _wins)(state, line)]
         if won:
             best = won[0]
         elif len(found) == 1:
@@ -450,7 +489,17 @@ class ExpertBot:
             best = self._best(view, found)
         self.line = best
         self._rest = list(best[1:])
+        self._at = state
         return self._follow(view, best[0])
+
+    def _known_hand(self, view: PlayerView) -> GameState | None:
+        """A state of ``view`` holding the player's true hand when the player knows its
+        order (remembered, or empty: turning the waste over shows its bottom card first),
+        for lines through the hand; ``None`` when it does not or ``through_hand`` is off."""
+        p = view.to_act
+        if self.through_hand and (view.hand_sizes[p] == 0 or self.memory.hands[p] is not None):
+            return Sampler(view, self.memory)(Rng(0))  # the rest of the hidden cards: any
+        return None
 
     def _sampler(self, view: PlayerView) -> Callable[[], GameState]:
         """Draws complete states consistent with ``view`` and the hands remembered."""
@@ -508,13 +557,13 @@ class ExpertBot:
         return finalists[best]
 
     def _follow(self, view: PlayerView, move: Move) -> Move:
-        """Play ``move`` and remember the view the rest of the line expects after it."""
+        """Play ``move`` and remember the view the rest of the line expects after it (read
+        from the state the line was planned on: its inner moves show no card that state
+        does not hold as it is)."""
         self._expect = None
-        if self._rest:
-            try:
-                self._expect = view.after(move)
-            except ValueError:  # pragma: no cover - a line's inner moves show no new card
-                self._rest = []
+        if self._rest and self._at is not None:
+            self._at = apply_unchecked(self._at, move)
+            self._expect = observe(self._at, view.player)
         return move
 
     def __repr__(self) -> str:
