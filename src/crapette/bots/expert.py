@@ -91,10 +91,10 @@ first stage: the lines' ranking)."""
 DEFAULT_FINALISTS = 6
 """Lines the expert judges again with deep play-outs (its second stage)."""
 
-DEFAULT_DEEP_SAMPLES = 192
+DEFAULT_DEEP_SAMPLES = 320
 """Samples of the hidden cards of the second stage (every finalist on each)."""
 
-DEFAULT_DEEP_WORK = 12_000_000
+DEFAULT_DEEP_WORK = 20_000_000
 """The most work of the second stage, in legal moves scored by its play-outs' greedy
 choices (``Work.scored``): the stage takes no new sample once it has done more, so that
 the rare position whose deep play-outs are long costs a bounded time on every machine."""
