@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -555,3 +557,21 @@ def test_deep_play_out_checks_its_arguments() -> None:
     assert deep_play_out(state, 0, Rng(1), width=MAX_LOOKAHEAD_WIDTH) == deep_play_out(
         state, 0, Rng(1), width=MAX_LOOKAHEAD_WIDTH
     )
+
+
+def test_the_documented_measurement_is_the_logs() -> None:
+    """docs/bots.md's figures of the expert against the planner are what the benchmark
+    prints from the log kept in ``benchmarks/results`` (``--summarize``)."""
+    root = Path(__file__).resolve().parent.parent
+    log = root / "benchmarks" / "results" / "expert-planner-2037.jsonl"
+    printed = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "bench_strength.py"), "--summarize", str(log)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    docs = (root / "docs" / "bots.md").read_text(encoding="utf-8")
+    command = "--pair expert,planner --games 400 --seed 2037"
+    block = docs.split(command, 1)[1].split("\n", 1)[1].split("```", 1)[0]
+    assert " ".join(block.split()) == " ".join(printed.split())
+
