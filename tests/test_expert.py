@@ -574,4 +574,3 @@ def test_the_documented_measurement_is_the_logs() -> None:
     command = "--pair expert,planner --games 400 --seed 2037"
     block = docs.split(command, 1)[1].split("\n", 1)[1].split("```", 1)[0]
     assert " ".join(block.split()) == " ".join(printed.split())
-
