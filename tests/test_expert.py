@@ -233,8 +233,9 @@ def test_expert_lines_go_through_a_known_hand() -> None:
 
 def test_expert_wins_through_its_known_hand() -> None:
     """Player 0's reserve and hand are empty and its waste holds the last card, which fits
-    a house: turning the waste over shows that card (nothing hidden), so the expert plans
-    the whole winning line, turn and play, and plays it."""
+    a house: turning the waste over shows that card (nothing hidden: docs/rules.md, "your
+    waste is turned over (without shuffling) to form a new hand, as part of the draw"),
+    so the expert plans the whole winning line, turn and play, and plays it."""
     state = position(
         houses=quiet({0: "6S", 1: ""}), reserve0="", hand0="", waste0="5D", rest="hand1"
     )

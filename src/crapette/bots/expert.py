@@ -59,7 +59,7 @@ from crapette.bots.value import LineScore, Sampler, ValueModel, Work, load_model
 from crapette.deal import Rng
 from crapette.errors import UnknownBotError
 from crapette.moves import Action, Move
-from crapette.outcome import is_over, winner
+from crapette.outcome import is_over
 from crapette.state import _NATIVE, GameState, PythonState
 from crapette.views import PlayerView, observe, sketch
 
@@ -179,15 +179,6 @@ def expert_lines(
 
     walk(state, ())
     return out
-
-
-def _wins_known(state: GameState, line: Line) -> bool:
-    """Whether playing ``line`` from ``state``, whose player to act has its true hand,
-    wins the deal for that player (turning a hand card shows a card it knows)."""
-    p = state.to_act
-    for move in line:
-        state = apply_unchecked(state, move)
-    return winner(state) == p
 
 
 def lookahead_move(
@@ -446,14 +437,13 @@ class ExpertBot:
         self.work = Work()
         self._rng = Rng(seed)
         self._rest: list[Move] = []
-        self._expect: PlayerView | None = None
         self._at: GameState | None = None
         self._model = load_model()
 
     def on_deal_start(self, view: PlayerView) -> None:
         """Forget the line being followed and the hands remembered (a new deal starts)."""
         self._rest = []
-        self._expect = None
+        self._at = None
         self.memory.forget()
         self.memory.see(view)
 
@@ -467,8 +457,9 @@ class ExpertBot:
         self.lines = 0
         self.work = Work()
         self.memory.see(view)
-        if self._rest and view == self._expect:
-            return self._follow(view, self._rest.pop(0))
+        at = self._at
+        if self._rest and at is not None and view == observe(at, view.player):
+            return self._follow(self._rest.pop(0))
         self._rest = []
         state = sketch(view)
         moves = view.legal_moves()
@@ -480,7 +471,7 @@ class ExpertBot:
             state = planned
         found = expert_lines(state, self.width, self.nodes, self.max_lines, through_hand=known)
         self.lines = len(found)
-        won = [line for line in found if (_wins_known if known else _wins)(state, line)]
+        won = [line for line in found if _wins(state, line, through_hand=known)]
         if won:
             best = won[0]
         elif len(found) == 1:
@@ -490,7 +481,7 @@ class ExpertBot:
         self.line = best
         self._rest = list(best[1:])
         self._at = state
-        return self._follow(view, best[0])
+        return self._follow(best[0])
 
     def _known_hand(self, view: PlayerView) -> GameState | None:
         """A state of ``view`` holding the player's true hand when the player knows its
@@ -556,14 +547,12 @@ class ExpertBot:
         best = max(judged, key=lambda k: (sum(wins[k]), -k))
         return finalists[best]
 
-    def _follow(self, view: PlayerView, move: Move) -> Move:
-        """Play ``move`` and remember the view the rest of the line expects after it (read
-        from the state the line was planned on: its inner moves show no card that state
-        does not hold as it is)."""
-        self._expect = None
+    def _follow(self, move: Move) -> Move:
+        """Play ``move``; while the line goes on, the state it was planned on follows it
+        (its inner moves show no card that state does not hold as it is), and the next
+        view is checked against that state's."""
         if self._rest and self._at is not None:
             self._at = apply_unchecked(self._at, move)
-            self._expect = observe(self._at, view.player)
         return move
 
     def __repr__(self) -> str:

@@ -106,12 +106,13 @@ def _boundary(state: GameState, move: Move) -> bool:
     return False
 
 
-def _wins(state: GameState, line: Line) -> bool:
+def _wins(state: GameState, line: Line, *, through_hand: bool = False) -> bool:
     """Whether playing ``line`` from ``state`` wins the deal for the player to act (read
-    from visible cards: a win is an empty reserve, hand and waste)."""
+    from visible cards: a win is an empty reserve, hand and waste; with ``through_hand``
+    the player's hand in ``state`` is the true one, so a turned hand card is read too)."""
     p = state.to_act
     for move in line:
-        if move.action is not Action.PLAY:
+        if move.action is not Action.PLAY and not (through_hand and move.action is Action.DRAW):
             return False
         state = apply_unchecked(state, move)
     return winner(state) == p
